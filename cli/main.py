@@ -1,0 +1,175 @@
+"""The ``bitka`` command line: serve the ledger, and check, explain and move its log offline.
+
+Exit status: 0 on success, 1 when a check finds a problem, 2 on bad usage.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from events.store import Store
+from projections.projector import project
+
+from . import output
+from .demo import demo
+from .transfer import export, import_
+
+
+class Context:
+    def __init__(self, db: str):
+        self.db = db
+
+    def store(self, must_exist: bool = True) -> Store:
+        if must_exist and not Path(self.db).exists():
+            raise click.UsageError(f"there is no store at {self.db}; name one with --db or BITKA_DB")
+        return Store(self.db, projector=project).setup()
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--db", envvar="BITKA_DB", default="bitka.db", show_default=True,
+              help="The SQLite store (also $BITKA_DB).")
+@click.pass_context
+def bitka(ctx, db):
+    """bitka: a hash-chained scoring ledger for Kop, Baśka, Scopa and Bisca tables.
+
+    \b
+    Examples:
+      bitka serve --port 8000          run the HTTP API on ./bitka.db
+      bitka demo                       fill the store with a demo group
+      bitka --db club.db verify        check every hash and chain link
+    """
+    ctx.obj = Context(db)
+
+
+@bitka.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.pass_obj
+def serve(obj: Context, host, port):
+    """Run the HTTP service on the store.
+
+    \b
+    Example:
+      bitka --db club.db serve --host 0.0.0.0 --port 8080
+    """
+    from werkzeug.serving import run_simple
+
+    from service.app import create_app
+    app = create_app({"BITKA_DB": obj.db})
+    click.echo(f"bitka serving {obj.db} on http://{host}:{port}/v1 (OpenAPI at /v1/openapi.json)", err=True)
+    run_simple(host, port, app, threaded=True, use_reloader=False)
+
+
+@bitka.command()
+@click.option("--group", "group", help="Only this group.")
+@click.pass_obj
+def verify(obj: Context, group):
+    """Recompute every event hash and chain link; name the first bad seq of each bad group.
+
+    \b
+    Examples:
+      bitka verify
+      bitka verify --group g_3f9a1c2b7d10
+    """
+    from events.verify import faults
+    store = obj.store()
+    with store.reading() as r:
+        problems = [f"the store's append-only triggers are missing: {', '.join(t)}"
+                    for t in [r.missing_triggers()] if t]
+        total = r.count(group)
+        with output.progress(total, "verifying") as advance:
+            found = list(faults(r.scan(group), on_event=lambda _: advance()))
+        groups = [group] if group else r.group_ids()
+    for fault in found:
+        problems.append(str(fault))
+    if group and total == 0:
+        raise click.UsageError(f"there is no group {group!r} in {obj.db}")
+    if problems:
+        for p in problems:
+            click.echo(p)
+        sys.exit(1)
+    click.echo(f"ok: {total} events in {len(groups)} group(s); every hash and link holds")
+
+
+@bitka.command()
+@click.option("--group", "group", help="Only this group.")
+@click.option("--until", type=click.IntRange(min=1), help="Replay up to this seq (needs --group).")
+@click.pass_obj
+def replay(obj: Context, group, until):
+    """Rebuild every projection from the log alone, re-derive every settlement, report differences.
+
+    With --until the rebuilt state (balances) at that seq is printed and settlements up to
+    it are re-derived; rows are compared with the stored ones only for a full replay.
+
+    \b
+    Examples:
+      bitka replay
+      bitka replay --group g_3f9a1c2b7d10 --until 120
+    """
+    from projections.replay import replay as run
+    if until and not group:
+        raise click.UsageError("--until needs --group: seq numbers belong to one group")
+    store = obj.store()
+    with store.reading() as r:
+        total = r.count(group)
+        if group and total == 0:
+            raise click.UsageError(f"there is no group {group!r} in {obj.db}")
+        with output.progress(min(total, until or total), "replaying") as advance:
+            stream = output.counted(r.scan(group, until), advance)
+            report = run(stream, None if until else (lambda name, g: r.rows(name, g)))
+        names = {g: r.row("group", g, "") for g in report.balances}
+    if until:
+        output.print_rebuilt_balances(report, names)
+    for d in report.differences:
+        click.echo(d)
+    if report.differences:
+        sys.exit(1)
+    compared = "" if until else "; every projection row matches"
+    click.echo(f"ok: {report.events} events in {report.groups} group(s) replayed, "
+               f"{report.settlements} settlements re-derived from the cards{compared}")
+
+
+@bitka.command()
+@click.option("--group", "group", required=True)
+@click.option("--hand", "hand", required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the trail as JSON.")
+@click.pass_obj
+def audit(obj: Context, group, hand, as_json):
+    """Print a hand's audit trail: its events, who appended them, how it was settled.
+
+    \b
+    Example:
+      bitka audit --group g_3f9a1c2b7d10 --hand h_9be07a55c1d2
+    """
+    from projections import audit as trail_of
+    with obj.store().reading() as r:
+        events = r.hand_events(group, hand)
+        if not events:
+            raise click.UsageError(f"there is no hand {hand!r} in group {group!r}")
+        trail = trail_of.trail(events, r.row("table", group, events[0].table), r.row("group", group, ""))
+    click.echo(json.dumps(trail, indent=2, ensure_ascii=False) if as_json else trail_of.as_text(trail), nl=False)
+
+
+@bitka.command()
+@click.option("--group", "group", required=True)
+@click.pass_obj
+def balances(obj: Context, group):
+    """Print balances and the settle-up transfers.
+
+    \b
+    Example:
+      bitka balances --group g_3f9a1c2b7d10
+    """
+    with obj.store().reading() as r:
+        grow, brow = r.row("group", group, ""), r.row("balances", group, "")
+    if grow is None:
+        raise click.UsageError(f"there is no group {group!r} in {obj.db}")
+    output.print_balances(grow, brow)
+
+
+bitka.add_command(demo)
+bitka.add_command(export)
+bitka.add_command(import_)

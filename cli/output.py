@@ -1,0 +1,66 @@
+"""What the command line prints: progress bars on a terminal, balances as a table."""
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from typing import Iterable, Iterator
+
+import click
+
+from events.money import format_amount
+from projections.groups import member_name
+from projections.settle_up import transfers
+
+
+@contextmanager
+def progress(total: int, label: str):
+    """Yield an ``advance()`` callable; draws a bar only when stderr is a terminal."""
+    if not sys.stderr.isatty() or total < 1000:
+        yield lambda n=1: None
+        return
+    with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
+        pending = [0]
+
+        def advance(n=1):
+            pending[0] += n
+            if pending[0] >= 1000:
+                bar.update(pending[0])
+                pending[0] = 0
+        yield advance
+        bar.update(pending[0])
+
+
+def counted(items: Iterable, advance) -> Iterator:
+    for item in items:
+        advance()
+        yield item
+
+
+def _amounts_table(grow: dict, members: dict[str, int]) -> list[str]:
+    width = max((len(m["name"]) for m in grow["members"]), default=4)
+    digits = grow["digits"]
+    return [f"  {m['name']:<{width}}  {format_amount(members.get(m['id'], 0), digits):>12}"
+            for m in grow["members"]]
+
+
+def print_balances(grow: dict, brow: dict) -> None:
+    members = brow["members"]
+    click.echo(f"Balances of {grow['name']} ({grow['currency']}), + is up, - is down:")
+    for line in _amounts_table(grow, members):
+        click.echo(line)
+    click.echo(f"  total {format_amount(sum(members.values()), grow['digits'])}")
+    moves = transfers(members)
+    click.echo("Settle up:" if moves else "Settle up: nothing to pay, everyone is even.")
+    for src, dst, amount in moves:
+        click.echo(f"  {member_name(grow, src)} pays {member_name(grow, dst)} "
+                   f"{format_amount(amount, grow['digits'])} {grow['currency']}")
+
+
+def print_rebuilt_balances(report, names: dict) -> None:
+    for group, members in report.balances.items():
+        grow = names.get(group)
+        if grow is None:
+            continue
+        click.echo(f"Balances of {grow['name']} rebuilt from the log:")
+        for line in _amounts_table(grow, members):
+            click.echo(line)

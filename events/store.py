@@ -1,0 +1,313 @@
+"""The append-only, hash-chained event store on SQLite (through sqlite-utils).
+
+One table of events (global ``position``; per-group ``seq`` without gaps), triggers that
+refuse UPDATE and DELETE, and beside it the rows that live and die with an append:
+projection rows, credentials (token hashes) and idempotency keys. A write is one
+``BEGIN IMMEDIATE`` transaction: read the group's head, check the expected version, chain
+and insert the events, let the projector update its rows, commit.
+
+The interface the rest of bitka uses is ``Store.reading()`` / ``Store.writing()`` and the
+methods of ``Reader`` / ``Writer``; a second backend implements the same.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+import sqlite_utils
+
+from .canonical import GENESIS, canonical_bytes, event_hash
+from .errors import Conflict, PreconditionFailed
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+  position INTEGER PRIMARY KEY,
+  group_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  hand_id TEXT,
+  table_id TEXT,
+  data TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  recorded_at TEXT NOT NULL,
+  prev_hash TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  UNIQUE (group_id, seq)
+);
+CREATE INDEX IF NOT EXISTS events_by_hand ON events (group_id, hand_id, seq) WHERE hand_id IS NOT NULL;
+CREATE TRIGGER IF NOT EXISTS events_refuse_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE refused'); END;
+CREATE TRIGGER IF NOT EXISTS events_refuse_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE refused'); END;
+CREATE TABLE IF NOT EXISTS projection_rows (
+  name TEXT NOT NULL, group_id TEXT NOT NULL, key TEXT NOT NULL, data TEXT NOT NULL,
+  PRIMARY KEY (name, group_id, key)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS projection_positions (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS credentials (
+  token_hash TEXT PRIMARY KEY, group_id TEXT NOT NULL, subject TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS idempotency_keys (
+  group_id TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, status INTEGER NOT NULL,
+  body TEXT NOT NULL, recorded_at TEXT NOT NULL, PRIMARY KEY (group_id, key)) WITHOUT ROWID;
+"""
+TRIGGERS = ("events_refuse_update", "events_refuse_delete")
+_COLUMNS = "position, group_id, seq, type, hand_id, table_id, data, actor, recorded_at, prev_hash, hash"
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    type: str
+    data: Mapping[str, Any]
+    hand: str | None = None
+    table: str | None = None
+
+
+@dataclass(frozen=True)
+class Envelope:
+    position: int
+    group: str
+    seq: int
+    type: str
+    hand: str | None
+    table: str | None
+    data: Mapping[str, Any]
+    actor: str
+    recorded_at: str
+    prev_hash: str
+    hash: str
+
+    def public(self) -> dict:
+        """The envelope as API.md serves it (and, without ``hash``, hashes it)."""
+        env = {"seq": self.seq, "type": self.type, "data": self.data, "actor": self.actor,
+               "recorded_at": self.recorded_at, "prev_hash": self.prev_hash, "hash": self.hash}
+        if self.hand is not None:
+            env["hand"] = self.hand
+        if self.table is not None:
+            env["table"] = self.table
+        return env
+
+    @classmethod
+    def from_row(cls, row: Sequence) -> "Envelope":
+        return cls(row[0], row[1], row[2], row[3], row[4], row[5], json.loads(row[6]), *row[7:11])
+
+
+class Reader:
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def head(self, group: str) -> tuple[int, str]:
+        """The group's version (last seq, 0 when empty) and last hash."""
+        row = self.conn.execute(
+            "SELECT seq, hash FROM events WHERE group_id = ? ORDER BY seq DESC LIMIT 1", (group,)).fetchone()
+        return (row[0], row[1]) if row else (0, GENESIS)
+
+    def version(self, group: str) -> int:
+        return self.head(group)[0]
+
+    def events(self, group: str, after: int = 0, limit: int = 100) -> list[Envelope]:
+        rows = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM events WHERE group_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+            (group, after, limit))
+        return [Envelope.from_row(r) for r in rows]
+
+    def hand_events(self, group: str, hand: str) -> list[Envelope]:
+        rows = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM events WHERE group_id = ? AND hand_id = ? ORDER BY seq", (group, hand))
+        return [Envelope.from_row(r) for r in rows]
+
+    def scan(self, group: str | None = None, until: int | None = None) -> Iterator[Envelope]:
+        """Every event (of one group, or all) in group then seq order, streamed."""
+        sql, args = f"SELECT {_COLUMNS} FROM events", []
+        clauses = []
+        if group is not None:
+            clauses.append("group_id = ?")
+            args.append(group)
+        if until is not None:
+            clauses.append("seq <= ?")
+            args.append(until)
+        if clauses:
+            sql += " WHERE " + " AND ".join(clauses)
+        for row in self.conn.execute(sql + " ORDER BY group_id, seq", args):
+            yield Envelope.from_row(row)
+
+    def count(self, group: str | None = None) -> int:
+        if group is None:
+            return self.conn.execute("SELECT count(*) FROM events").fetchone()[0]
+        return self.version(group)
+
+    def group_ids(self) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT DISTINCT group_id FROM events WHERE seq = 1 ORDER BY group_id")]
+
+    def row(self, name: str, group: str, key: str) -> dict | None:
+        found = self.conn.execute(
+            "SELECT data FROM projection_rows WHERE name = ? AND group_id = ? AND key = ?",
+            (name, group, key)).fetchone()
+        return json.loads(found[0]) if found else None
+
+    def rows(self, name: str, group: str | None = None) -> dict[tuple[str, str], dict]:
+        sql, args = "SELECT group_id, key, data FROM projection_rows WHERE name = ?", [name]
+        if group is not None:
+            sql, args = sql + " AND group_id = ?", [name, group]
+        return {(g, k): json.loads(d) for g, k, d in self.conn.execute(sql, args)}
+
+    def credential(self, token_hash: str) -> tuple[str, str] | None:
+        found = self.conn.execute(
+            "SELECT group_id, subject FROM credentials WHERE token_hash = ?", (token_hash,)).fetchone()
+        return (found[0], found[1]) if found else None
+
+    def remembered(self, group: str, key: str) -> tuple[str, int, Any] | None:
+        """An idempotency key's (fingerprint, status, body), if the group has used it."""
+        found = self.conn.execute(
+            "SELECT fingerprint, status, body FROM idempotency_keys WHERE group_id = ? AND key = ?",
+            (group, key)).fetchone()
+        return (found[0], found[1], json.loads(found[2])) if found else None
+
+    def missing_triggers(self) -> list[str]:
+        present = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+        return [t for t in TRIGGERS if t not in present]
+
+
+Projector = Callable[["Writer", list[Envelope]], None]
+
+
+class Writer(Reader):
+    def __init__(self, conn: sqlite3.Connection, projector: Projector | None = None):
+        super().__init__(conn)
+        self.projector = projector
+        self.appended: list[Envelope] = []
+
+    def append(self, group: str, events: Sequence[NewEvent], actor: str,
+               expected_version: int | None = None) -> list[Envelope]:
+        """Chain and insert ``events`` at the end of the group's stream, then project them."""
+        version, prev = self.head(group)
+        if expected_version is not None and expected_version != version:
+            raise Conflict(f"the group moved on to version {version} while this request was decided",
+                           version=version)
+        envelopes, now = [], utc_now()
+        for i, ev in enumerate(events, start=version + 1):
+            env = {"seq": i, "type": ev.type, "data": ev.data, "actor": actor, "recorded_at": now,
+                   "prev_hash": prev}
+            if ev.hand is not None:
+                env["hand"] = ev.hand
+            if ev.table is not None:
+                env["table"] = ev.table
+            prev = event_hash(env, group)
+            envelopes.append(Envelope(0, group, i, ev.type, ev.hand, ev.table, ev.data, actor, now,
+                                      env["prev_hash"], prev))
+        return self.insert(envelopes)
+
+    def insert(self, envelopes: Sequence[Envelope]) -> list[Envelope]:
+        """Insert already-chained envelopes (``append`` and ``import`` both end here)."""
+        stored = []
+        for e in envelopes:
+            cur = self.conn.execute(
+                "INSERT INTO events (group_id, seq, type, hand_id, table_id, data, actor, recorded_at, "
+                "prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (e.group, e.seq, e.type, e.hand, e.table, canonical_bytes(e.data).decode("utf-8"),
+                 e.actor, e.recorded_at, e.prev_hash, e.hash))
+            stored.append(Envelope(cur.lastrowid, *_fields_after_position(e)))
+        self.appended.extend(stored)
+        if self.projector is not None and stored:
+            self.projector(self, stored)
+        return stored
+
+    def put_row(self, name: str, group: str, key: str, data: Mapping) -> None:
+        self.conn.execute(
+            "INSERT OR REPLACE INTO projection_rows (name, group_id, key, data) VALUES (?, ?, ?, ?)",
+            (name, group, key, json.dumps(data, sort_keys=True, ensure_ascii=False)))
+
+    def drop_rows(self, group: str | None = None) -> None:
+        if group is None:
+            self.conn.execute("DELETE FROM projection_rows")
+        else:
+            self.conn.execute("DELETE FROM projection_rows WHERE group_id = ?", (group,))
+
+    def mark_position(self, name: str, position: int) -> None:
+        self.conn.execute(
+            "INSERT INTO projection_positions (name, position) VALUES (?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET position = max(position, excluded.position)", (name, position))
+
+    def add_credential(self, token_hash: str, group: str, subject: str) -> None:
+        self.conn.execute("INSERT INTO credentials (token_hash, group_id, subject) VALUES (?, ?, ?)",
+                          (token_hash, group, subject))
+
+    def remember(self, group: str, key: str, fingerprint: str, status: int, body: Any) -> None:
+        self.conn.execute(
+            "INSERT INTO idempotency_keys (group_id, key, fingerprint, status, body, recorded_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)", (group, key, fingerprint, status, json.dumps(body), utc_now()))
+
+
+def _fields_after_position(e: Envelope) -> tuple:
+    return (e.group, e.seq, e.type, e.hand, e.table, e.data, e.actor, e.recorded_at, e.prev_hash, e.hash)
+
+
+class Store:
+    """An SQLite file holding one or many groups' logs. One connection per unit of work."""
+
+    def __init__(self, path: str | Path, projector: Projector | None = None, busy_timeout_ms: int = 10_000):
+        self.path = str(path)
+        self.projector = projector
+        self.busy_timeout_ms = busy_timeout_ms
+
+    def connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                               timeout=self.busy_timeout_ms / 1000)
+        conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+        conn.execute("PRAGMA synchronous = FULL")
+        return conn
+
+    def setup(self) -> "Store":
+        """Create the file and schema if missing and switch to WAL (idempotent)."""
+        conn = self.connect()
+        try:
+            db = sqlite_utils.Database(conn)
+            db.enable_wal()
+            db.executescript(SCHEMA)
+        finally:
+            conn.close()
+        return self
+
+    @contextmanager
+    def reading(self) -> Iterator[Reader]:
+        conn = self.connect()
+        try:
+            conn.execute("BEGIN")  # one snapshot for every read of the unit of work
+            yield Reader(conn)
+        finally:
+            conn.rollback() if conn.in_transaction else None
+            conn.close()
+
+    @contextmanager
+    def writing(self) -> Iterator[Writer]:
+        """One write transaction. It opens with ``BEGIN IMMEDIATE`` (sqlite-utils' ``atomic()``
+        opens a deferred ``BEGIN``, whose later upgrade to a write lock can fail with
+        SQLITE_BUSY after the request has already read and decided); inside it, nested
+        ``db.atomic()`` blocks become savepoints."""
+        conn = self.connect()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            writer = Writer(conn, self.projector)
+            try:
+                yield writer
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+
+
+def precondition(expected: int | None, version: int) -> None:
+    """``If-Match`` no longer matching is a 412 carrying the current version."""
+    if expected is not None and expected != version:
+        raise PreconditionFailed(
+            f"If-Match names version {expected}, but the group is at version {version}", version=version)

@@ -1,0 +1,8 @@
+"""The event vocabulary of API.md and which events belong to a hand or a table."""
+
+EVENT_TYPES = frozenset({
+    "group_created", "member_added", "table_opened", "deal", "bid", "trick", "play", "claim",
+    "result", "settlement", "hand_voided", "payment", "assertion", "table_closed",
+})
+HAND_EVENTS = frozenset({"deal", "bid", "trick", "play", "claim", "result", "settlement", "hand_voided"})
+TABLE_EVENTS = HAND_EVENTS | {"table_opened", "table_closed"}

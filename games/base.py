@@ -1,0 +1,75 @@
+"""Values every game shares: events and commands, table terms, the settlement.
+
+A game module offers ``parse_rules``, ``new_hand``, ``decide``, ``evolve``,
+``legal_cards``, ``is_over``, ``settle`` and ``view``; all pure, over frozen values.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True)
+class Event:
+    """A fact a game decided: its ``type`` is one of API.md's event types."""
+    type: str
+    data: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Command:
+    """What a client asks a hand to do: ``kind`` is ``bid`` or ``trick`` (or ``play``...)."""
+    kind: str
+    data: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class TableTerms:
+    """What settling a hand needs from its table: the stake and who sits where."""
+    stake: int  # minor units
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Side:
+    seats: tuple[int, ...]
+    role: str
+    points: int
+    tricks: int
+
+    def to_data(self) -> dict:
+        return {"seats": list(self.seats), "role": self.role, "points": self.points, "tricks": self.tricks}
+
+
+@dataclass(frozen=True)
+class Factor:
+    """One reason the payment is multiplied (``factor`` 1 when it did not count)."""
+    name: str
+    factor: int
+    reason: str
+    seat: int | None = None
+
+    def to_data(self) -> dict:
+        data = {"name": self.name, "factor": self.factor, "reason": self.reason}
+        if self.seat is not None:
+            data["seat"] = self.seat
+        return data
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """How a hand ended and what each seat wins (+) or pays (-), in minor units."""
+    outcome: str
+    contract: str
+    sides: tuple[Side, ...]
+    winner: str
+    multiplier: int
+    units: int  # stake units each loser pays each winner before the multiplier
+    factors: tuple[Factor, ...]
+    amounts: tuple[int, ...]  # per seat, minor units, summing to zero
+    members: tuple[str, ...]
+    explanation: tuple[str, ...] = field(default=())
+
+    def __post_init__(self):
+        if sum(self.amounts) != 0:
+            raise ValueError(f"payouts must sum to zero, not {sum(self.amounts)}")

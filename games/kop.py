@@ -1,0 +1,225 @@
+"""Kop: the 16-card game of Wielkopolska, as ../shared/rules/kop.md reads it.
+
+Pure functions over frozen values: ``new_hand`` checks a deal, ``decide`` judges a bid or a
+trick and returns the events it makes, ``evolve`` folds an event, ``settle`` pays the hand.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Mapping
+
+from . import auction as auc
+from .base import Command, Event, TableTerms
+from .cards import check_exact_pack, pack, parse_cards
+from .errors import RuleViolation
+from .tricks import Ranking, legal_cards as follow_rules, why_illegal, winner_index
+from . import kop_scoring
+
+SEATS = 4
+TRICKS = 4
+PACK = pack(("A", "10", "Q", "J"))
+CARD_POINTS = {"A": 11, "10": 10, "Q": 3, "J": 2}
+
+RANKINGS = {
+    "as-dycha": Ranking(
+        "as-dycha",
+        trumps=("AH", "10H", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AD", "10D"),
+        plain={"C": ("AC", "10C"), "S": ("AS", "10S")}),
+    "as-trzy-dychy": Ranking(
+        "as-trzy-dychy",
+        trumps=("AH", "10C", "10S", "10H", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AD", "10D"),
+        plain={"C": ("AC",), "S": ("AS",)}),
+}
+
+LADDER = auc.Ladder(
+    contracts=("wesele", "zolo", "zolo-du"),
+    doubles=("kontra", "re", "bok", "slup"),
+    aliases={"rej": "re", "zolla": "zolo", "zolla-du": "zolo-du"},
+    solo=frozenset({"zolo", "zolo-du"}),
+)
+
+
+@dataclass(frozen=True)
+class KopRules:
+    ranking: str = "as-dycha"
+    wesele: str = "highest-jack"  # or "any-jack": the caller names the partner's jack
+    max_doubles: int | None = 4  # None: unlimited home play
+    wesele_kontra: bool = False
+
+    def to_data(self) -> dict:
+        return {"ranking": self.ranking, "wesele": self.wesele,
+                "max_doubles": self.max_doubles, "wesele_kontra": self.wesele_kontra}
+
+
+def parse_rules(raw: Mapping | None) -> KopRules:
+    raw = dict(raw or {})
+    unknown = sorted(set(raw) - set(KopRules.__dataclass_fields__))
+    if unknown:
+        raise RuleViolation(f"kop has no rule {', '.join(unknown)}; its rules are ranking, wesele, max_doubles, wesele_kontra")
+    rules = KopRules(**raw)
+    if not isinstance(rules.ranking, str) or rules.ranking not in RANKINGS:
+        raise RuleViolation(f"ranking must be one of {', '.join(RANKINGS)}, not {rules.ranking!r}")
+    if not isinstance(rules.wesele, str) or rules.wesele not in ("highest-jack", "any-jack"):
+        raise RuleViolation(f"wesele must be 'highest-jack' or 'any-jack', not {rules.wesele!r}")
+    md = rules.max_doubles
+    if md is not None and (not isinstance(md, int) or isinstance(md, bool) or not 0 <= md <= 16):
+        raise RuleViolation("max_doubles must be a whole number from 0 to 16, or null for unlimited")
+    if not isinstance(rules.wesele_kontra, bool):
+        raise RuleViolation("wesele_kontra must be true or false")
+    return rules
+
+
+@dataclass(frozen=True)
+class Trick:
+    number: int
+    leader: int
+    cards: tuple[str, ...]
+    winner: int
+    points: int
+
+    def to_data(self) -> dict:
+        return {"trick": self.number, "leader": self.leader, "cards": list(self.cards),
+                "winner": self.winner, "points": self.points}
+
+
+@dataclass(frozen=True)
+class KopState:
+    rules: KopRules
+    dealer: int
+    deal: tuple[tuple[str, ...], ...]
+    held: tuple[tuple[str, ...], ...]
+    calls: tuple[auc.Call, ...] = ()
+    auction: auc.Auction = auc.Auction()
+    tricks: tuple[Trick, ...] = ()
+
+    @property
+    def ranking(self) -> Ranking:
+        return RANKINGS[self.rules.ranking]
+
+    @property
+    def leader(self) -> int:
+        return self.tricks[-1].winner if self.tricks else (self.dealer + 1) % SEATS
+
+
+def deal_event(rules: KopRules, raw: Mapping) -> Event:
+    """Check a deal and return it as the ``deal`` event (cards canonical)."""
+    if not isinstance(raw, Mapping):
+        raise RuleViolation("deal must be an object with dealer and hands")
+    dealer = raw.get("dealer")
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < SEATS:
+        raise RuleViolation(f"dealer must be a seat from 0 to {SEATS - 1}")
+    hands = raw.get("hands")
+    if not isinstance(hands, list) or len(hands) != SEATS:
+        raise RuleViolation(f"hands must list {SEATS} hands, one per seat in seat order")
+    parsed = [parse_cards(h) for h in hands]
+    for seat, cards in enumerate(parsed):
+        if len(cards) != TRICKS:
+            raise RuleViolation(f"seat {seat} is dealt {len(cards)} cards; kop deals {TRICKS} to each seat")
+    check_exact_pack(parsed, PACK, "16-card kop (A, 10, Q, J)")
+    extra = sorted(set(raw) - {"dealer", "hands"})
+    if extra:
+        raise RuleViolation(f"a kop deal has only dealer and hands, not {', '.join(extra)}")
+    return Event("deal", {"dealer": dealer, "hands": parsed})
+
+
+def new_hand(rules: KopRules, deal: Mapping) -> KopState:
+    hands = tuple(tuple(h) for h in deal["hands"])
+    return KopState(rules, deal["dealer"], hands, hands)
+
+
+def decide(state: KopState, command: Command) -> list[Event]:
+    if is_over(state):
+        raise RuleViolation("the hand is over: all four tricks are logged")
+    if command.kind == "bid":
+        return [_decide_bid(state, command.data)]
+    if command.kind == "trick":
+        return [_decide_trick(state, command.data)]
+    raise RuleViolation(f"kop hands take bids and tricks, not {command.kind}")
+
+
+def _decide_bid(state: KopState, data: Mapping) -> Event:
+    if state.tricks:
+        raise RuleViolation("the auction closed when the first trick was logged")
+    call = auc.parse_call(data, LADDER, SEATS)
+    extra = sorted(set(data) - {"seat", "call", "jack"})
+    if extra:
+        raise RuleViolation(f"a call has seat, call and (for wesele) jack, not {', '.join(extra)}")
+    judged = auc.judge_call(state.auction, call, state.deal, LADDER, state.rules)
+    return Event("bid", judged.to_data())
+
+
+def _decide_trick(state: KopState, data: Mapping) -> Event:
+    extra = sorted(set(data) - {"cards"})
+    if extra:
+        raise RuleViolation(f"a trick has only cards, not {', '.join(extra)}")
+    cards = parse_cards(data.get("cards"))
+    if len(cards) != SEATS:
+        raise RuleViolation(f"a trick is {SEATS} cards in play order, starting with the leader; got {len(cards)}")
+    leader, ranking = state.leader, state.ranking
+    for i, card in enumerate(cards):
+        seat = (leader + i) % SEATS
+        hand = state.held[seat]
+        if card not in hand:
+            raise RuleViolation(_not_held(state, card, seat, i))
+        legal = follow_rules(hand, cards[:i], ranking)
+        if card not in legal:
+            raise RuleViolation(why_illegal(card, seat, hand, cards[:i], ranking))
+    winner = (leader + winner_index(cards, ranking)) % SEATS
+    points = sum(CARD_POINTS[c[:-1]] for c in cards)
+    return Event("trick", Trick(len(state.tricks) + 1, leader, tuple(cards), winner, points).to_data())
+
+
+def _not_held(state: KopState, card: str, seat: int, index: int) -> str:
+    for trick in state.tricks:
+        if card in trick.cards:
+            return f"{card} was already played in trick {trick.number}"
+    owner = auc.holder(state.held, card)
+    if owner == seat:  # pragma: no cover - a held card is not "not held"
+        return f"seat {seat} holds {card}"
+    return (f"{card} is held by seat {owner}, but card {index + 1} of this trick "
+            f"is seat {seat}'s to play (seat {state.leader} leads)")
+
+
+def evolve(state: KopState, event: Event) -> KopState:
+    if event.type == "bid":
+        call = auc.Call(event.data["seat"], event.data["call"], event.data.get("jack"))
+        return replace(state, calls=(*state.calls, call), auction=auc.apply_call(state.auction, call, LADDER))
+    if event.type == "trick":
+        d = event.data
+        trick = Trick(d["trick"], d["leader"], tuple(d["cards"]), d["winner"], d["points"])
+        held = tuple(tuple(c for c in hand if c not in trick.cards) for hand in state.held)
+        return replace(state, tricks=(*state.tricks, trick), held=held)
+    return state
+
+
+def legal_cards(state: KopState, seat: int, played: tuple[str, ...] = ()) -> list[str]:
+    """Cards ``seat`` may play next, given the cards already played to the current trick."""
+    return follow_rules(state.held[seat], played, state.ranking)
+
+
+def is_over(state: KopState) -> bool:
+    return len(state.tricks) == TRICKS
+
+
+def settle(state: KopState, table: TableTerms):
+    return kop_scoring.settle(state, table)
+
+
+def view(state: KopState) -> dict:
+    """The hand as clients see it (no settlement: the hand projection adds that)."""
+    teams = kop_scoring.teams(state)
+    phase = "done" if is_over(state) else ("play" if state.tricks else "auction")
+    return {
+        "dealer": state.dealer,
+        "rules": state.rules.to_data(),
+        "leader": None if is_over(state) else state.leader,
+        "deal": [list(h) for h in state.deal],
+        "held": [list(h) for h in state.held],
+        "calls": [c.to_data() for c in state.calls],
+        "contract": teams.contract,
+        "declarer": teams.declarer,
+        "doubles": [c.to_data() for c in state.auction.doubles],
+        "sides": [s.to_data() for s in kop_scoring.sides(state, teams)],
+        "tricks": [t.to_data() for t in state.tricks],
+        "phase": phase,
+    }

@@ -1,0 +1,107 @@
+"""Trick-taking shared by Kop and Baśka: a ranking as data, the follow rules, the winner.
+
+A ranking lists the trumps high to low (all trumps form one suit, whatever is printed on
+them) and, for each printed suit, its non-trump cards high to low. The follow rules:
+1. holding the led suit, play it, and beat the trick's winning card if you can;
+2. void in it but holding trumps, trump, and beat the trick's highest trump if you can;
+3. otherwise play anything.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from .cards import SUIT_NAMES
+
+TRUMP = "T"
+
+
+@dataclass(frozen=True)
+class Ranking:
+    name: str
+    trumps: tuple[str, ...]
+    plain: Mapping[str, tuple[str, ...]]
+    _order: Mapping[str, tuple[str, int]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        order = {card: (TRUMP, i) for i, card in enumerate(self.trumps)}
+        for s, cards in self.plain.items():
+            order.update({card: (s, i) for i, card in enumerate(cards)})
+        object.__setattr__(self, "_order", order)
+
+    def suit_of(self, card: str) -> str:
+        return self._order[card][0]
+
+    def is_trump(self, card: str) -> bool:
+        return self._order[card][0] == TRUMP
+
+    def beats(self, card: str, best: str, led: str) -> bool:
+        """Does ``card`` take the trick from ``best`` when ``led`` is the led suit?"""
+        card_suit, card_pos = self._order[card]
+        best_suit, best_pos = self._order[best]
+        if card_suit == best_suit:
+            return card_pos < best_pos
+        if card_suit == TRUMP:
+            return True
+        return False if best_suit == TRUMP else card_suit == led and best_suit != led
+
+
+def suit_name(suit: str) -> str:
+    return "trumps" if suit == TRUMP else SUIT_NAMES[suit]
+
+
+def winner_index(trick: Sequence[str], ranking: Ranking) -> int:
+    """Index (in play order) of the card that wins the trick so far."""
+    led = ranking.suit_of(trick[0])
+    best = 0
+    for i in range(1, len(trick)):
+        if ranking.beats(trick[i], trick[best], led):
+            best = i
+    return best
+
+
+def legal_cards(hand: Sequence[str], trick: Sequence[str], ranking: Ranking) -> list[str]:
+    """The cards of ``hand`` that may be played to a trick that holds ``trick`` so far."""
+    if not trick:
+        return list(hand)
+    led = ranking.suit_of(trick[0])
+    best = trick[winner_index(trick, ranking)]
+    same = [c for c in hand if ranking.suit_of(c) == led]
+    if same:
+        overtaking = [c for c in same if ranking.beats(c, best, led)]
+        return overtaking or same
+    trumps = [c for c in hand if ranking.is_trump(c)]
+    if trumps:
+        played = [c for c in trick if ranking.is_trump(c)]
+        if played:
+            top = _highest(played, ranking)
+            overtaking = [c for c in trumps if ranking.beats(c, top, TRUMP)]
+            return overtaking or trumps
+        return trumps
+    return list(hand)
+
+
+def _highest(cards: Sequence[str], ranking: Ranking) -> str:
+    return cards[winner_index(cards, ranking)]
+
+
+def why_illegal(card: str, seat: int, hand: Sequence[str], trick: Sequence[str], ranking: Ranking) -> str:
+    """A sentence saying which follow rule forbids ``card`` (assumes it is illegal)."""
+    led = ranking.suit_of(trick[0])
+    best = _highest(trick, ranking)
+    same = [c for c in hand if ranking.suit_of(c) == led]
+    if same:
+        overtaking = [c for c in same if ranking.beats(c, best, led)]
+        if ranking.suit_of(card) != led:
+            return f"seat {seat} holds {_listing(same)} and must follow {suit_name(led)}"
+        return f"seat {seat} holds {_listing(overtaking)}, which beats {best}, and must play it to take the trick"
+    trumps = [c for c in hand if ranking.is_trump(c)]
+    if not ranking.is_trump(card):
+        return f"seat {seat} has no {suit_name(led)} but holds {_listing(trumps)} and must play a trump"
+    top = _highest([c for c in trick if ranking.is_trump(c)], ranking)
+    overtaking = [c for c in trumps if ranking.beats(c, top, TRUMP)]
+    return f"seat {seat} holds {_listing(overtaking)}, which beats {top}, and must trump over it"
+
+
+def _listing(cards: Sequence[str]) -> str:
+    return " ".join(cards)

@@ -1,0 +1,1 @@
+"""Read models folded from the events: groups, tables, hands, balances, audit trails."""

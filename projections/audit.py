@@ -1,0 +1,80 @@
+"""A hand's audit trail: every event with who appended it, when and its hash, and the
+settlement explained step by step in words, down to each payout."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .groups import member_name
+from . import hands as hand_fold
+
+
+def _who(grow: dict, actor: str) -> str:
+    return "admin" if actor == "admin" else f"{member_name(grow, actor)} ({actor})"
+
+
+def _seat(trow: dict, grow: dict, seat: int) -> str:
+    return f"seat {seat} ({member_name(grow, trow['seats'][seat])})"
+
+
+def summary(env, trow: dict, grow: dict) -> str:
+    d = env.data
+    match env.type:
+        case "deal":
+            dealt = "; ".join(f"{_seat(trow, grow, s)}: {' '.join(h)}" for s, h in enumerate(d["hands"]))
+            return f"{_seat(trow, grow, d['dealer'])} deals {d['game']} ({_rules(d['rules'])}). {dealt}"
+        case "bid":
+            jack = f" with the holder of {d['jack']}" if d.get("jack") else ""
+            return f"{_seat(trow, grow, d['seat'])} calls {d['call']}{jack}"
+        case "trick":
+            return (f"trick {d['trick']}: {_seat(trow, grow, d['leader'])} leads; cards {' '.join(d['cards'])}; "
+                    f"{_seat(trow, grow, d['winner'])} wins {d['points']} card points")
+        case "settlement":
+            return f"settlement: {d['winner']} win, outcome {d['outcome']}, multiplier {d['multiplier']}"
+        case "hand_voided":
+            return f"hand voided: {d['reason']}"
+    return env.type
+
+
+def _rules(rules: dict) -> str:
+    return ", ".join(f"{k} {v}" for k, v in sorted(rules.items()))
+
+
+def money_lines(settlement: dict, trow: dict, grow: dict) -> list[str]:
+    s = settlement
+    lines = [f"each payment is stake {s['stake']} x {s['units']} unit(s) x multiplier {s['multiplier']}"]
+    for p in s["payouts"]:
+        verb = "receives" if not p["amount"].startswith("-") else "pays"
+        lines.append(f"{_seat(trow, grow, p['seat'])} {verb} {p['amount'].lstrip('-')} {grow['currency']}")
+    return lines
+
+
+def trail(events: Sequence, trow: dict, grow: dict) -> dict:
+    model = hand_fold.fold(events)
+    settlement = model.settlement
+    explanation = []
+    if settlement:
+        explanation = [*settlement["explanation"],
+                       *(f["reason"] for f in settlement["factors"]), *money_lines(settlement, trow, grow)]
+    return {
+        "hand": model.id, "table": model.table, "game": model.game, "phase": model.phase,
+        "events": [{"seq": e.seq, "type": e.type, "actor": e.actor, "by": _who(grow, e.actor),
+                    "recorded_at": e.recorded_at, "prev_hash": e.prev_hash, "hash": e.hash,
+                    "summary": summary(e, trow, grow)} for e in events],
+        "settlement": settlement,
+        "voided": model.voided,
+        "explanation": explanation,
+    }
+
+
+def as_text(t: dict) -> str:
+    out = [f"Hand {t['hand']} at table {t['table']} ({t['game']}), {t['phase']}", ""]
+    for e in t["events"]:
+        out.append(f"#{e['seq']} {e['type']} by {e['by']} at {e['recorded_at']}")
+        out.append(f"    {e['summary']}")
+        out.append(f"    hash {e['hash']} (prev {e['prev_hash'][:16]}...)")
+    if t["explanation"]:
+        out += ["", "How the settlement was reached:"]
+        out += [f"  - {line}" for line in t["explanation"]]
+    if t["voided"]:
+        out += ["", f"Voided: {t['voided']['reason']}"]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,35 @@
+"""Every member's balance in minor units (a pure fold; the values always sum to zero).
+
+A balance is what the member is up (+) or down (-). Settlements add their payouts, a
+voided hand takes its payouts back, and a payment ``from`` -> ``to`` raises ``from``.
+"""
+from __future__ import annotations
+
+from events.money import minor_digits, parse_amount
+
+NAME = "balances"
+
+
+def apply(row: dict | None, event) -> dict | None:
+    d = event.data
+    if event.type == "group_created":
+        return {"digits": minor_digits(d["currency"]), "members": {}}
+    if row is None:
+        return None
+    digits = row["digits"]
+    members = dict(row["members"])
+    if event.type == "member_added":
+        members[d["member"]] = 0
+    elif event.type == "settlement":
+        for p in d["payouts"]:
+            members[p["member"]] += parse_amount(p["amount"], digits, allow_negative=True)
+    elif event.type == "hand_voided":
+        for p in d.get("reversed", []):
+            members[p["member"]] -= parse_amount(p["amount"], digits, allow_negative=True)
+    elif event.type == "payment":
+        amount = parse_amount(d["amount"], digits)
+        members[d["from"]] += amount
+        members[d["to"]] -= amount
+    else:
+        return row
+    return {"digits": digits, "members": members}

@@ -1,0 +1,31 @@
+"""The table row: game, rules, seats, stake, who deals next and the hands played (a pure fold).
+
+A hand is ``playing`` from its deal, ``settled`` once its settlement is logged, ``voided``
+if the admin voided it; voiding the latest hand gives the deal back to its dealer.
+"""
+from __future__ import annotations
+
+NAME = "table"
+
+
+def apply(row: dict | None, event) -> dict | None:
+    d = event.data
+    if event.type == "table_opened":
+        return {"id": d["table"], "game": d["game"], "rules": d["rules"], "seats": d["seats"],
+                "stake": d["stake"], "next_dealer": 0, "hands": [], "latest_hand": None,
+                "closed": False, "opened_at": event.recorded_at}
+    if row is None:
+        return None
+    if event.type in ("deal", "result"):
+        dealer = d["dealer"]
+        return dict(row, hands=[*row["hands"], event.hand],
+                    latest_hand={"id": event.hand, "dealer": dealer, "status": "playing"},
+                    next_dealer=(dealer + 1) % len(row["seats"]))
+    latest = row["latest_hand"]
+    if event.type == "settlement" and latest and latest["id"] == event.hand:
+        return dict(row, latest_hand=dict(latest, status="settled"))
+    if event.type == "hand_voided" and latest and latest["id"] == event.hand:
+        return dict(row, latest_hand=dict(latest, status="voided"), next_dealer=latest["dealer"])
+    if event.type == "table_closed":
+        return dict(row, closed=True)
+    return row

@@ -1,0 +1,53 @@
+"""The Flask application factory: ``create_app(config=None)`` does all the setting up."""
+from __future__ import annotations
+
+import os
+from typing import Any, Mapping
+
+import flask_smorest
+from flask import Flask
+
+from events.store import Store
+from projections.projector import project
+from . import problems, schemas
+from .routes import events, groups, hands, money, tables
+
+DEFAULTS = {
+    "BITKA_DB": "bitka.db",
+    "MAX_CONTENT_LENGTH": 256 * 1024,
+    "API_TITLE": "bitka",
+    "API_VERSION": "v1",
+    "OPENAPI_VERSION": "3.0.3",
+    "OPENAPI_URL_PREFIX": "/v1",
+    "OPENAPI_JSON_PATH": "openapi.json",
+    "JSON_SORT_KEYS": False,
+}
+
+
+class Api(flask_smorest.Api):
+    ERROR_SCHEMA = schemas.Problem
+
+    def _register_error_handlers(self):
+        problems.register(self._app)
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask("bitka")
+    app.config.update(DEFAULTS)
+    if os.environ.get("BITKA_DB"):
+        app.config["BITKA_DB"] = os.environ["BITKA_DB"]
+    app.config.update(config or {})
+    app.extensions["bitka.store"] = Store(app.config["BITKA_DB"], projector=project).setup()
+    api = Api(app, spec_kwargs={"info": {"description": _DESCRIPTION}})
+    api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    for module in (groups, tables, hands, money, events):
+        api.register_blueprint(module.blp)
+    return app
+
+
+_DESCRIPTION = (
+    "bitka: an append-only, hash-chained scoring ledger for card tables that play for money. "
+    "Errors are application/problem+json. Writes accept If-Match (a group version; 412 when stale) "
+    "and Idempotency-Key (on group-scoped POSTs: the same key and body returns the original response). "
+    "Group-scoped responses carry ETag: \"<version>\"."
+)

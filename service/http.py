@@ -1,0 +1,101 @@
+"""The HTTP edge shared by every blueprint: auth, ETag/If-Match, Idempotency-Key, JSON out."""
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Callable
+
+import flask_smorest
+from flask import Response, current_app, request
+from webargs.flaskparser import FlaskParser
+
+from events.canonical import canonical_bytes
+from events.errors import BadRequest, Unprocessable
+from events.store import Reader, Store, Writer, precondition
+from . import auth
+from .ledger import group_row
+
+MAX_KEY_LENGTH = 200
+
+
+class _Parser(FlaskParser):
+    DEFAULT_VALIDATION_STATUS = 400  # API.md: a schema violation is a 400, not webargs' 422
+
+
+class Blueprint(flask_smorest.Blueprint):
+    ARGUMENTS_PARSER = _Parser()
+
+
+SECURED = {"security": [{"bearer": []}]}
+
+
+def store() -> Store:
+    return current_app.extensions["bitka.store"]
+
+
+def json_response(body: Any, status: int = 200, version: int | None = None) -> Response:
+    response = Response(json.dumps(body, ensure_ascii=False), status=status, mimetype="application/json")
+    if version is not None:
+        response.headers["ETag"] = f'"{version}"'
+    return response
+
+
+def if_match() -> int | None:
+    raw = request.headers.get("If-Match")
+    if raw is None or raw.strip() == "*":
+        return None
+    value = raw.strip().removeprefix("W/").strip('"')
+    if not value.isdigit():
+        raise BadRequest(f"If-Match must be a group version in quotes, like \"12\"; got {raw!r}")
+    return int(value)
+
+
+def idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not 1 <= len(key) <= MAX_KEY_LENGTH or not key.isprintable():
+        raise BadRequest(f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} printable characters")
+    return key
+
+
+def fingerprint() -> str:
+    body = request.get_json(silent=True)
+    seen = f"{request.method} {request.path}\n".encode() + canonical_bytes(body)
+    return hashlib.sha256(seen).hexdigest()
+
+
+def read(group: str, view: Callable[[Reader, auth.Principal], Any], admin: bool = False) -> Response:
+    """Authorize, then answer from one snapshot, with the group's version as ETag."""
+    with store().reading() as r:
+        principal = auth.resolve(r, request.headers.get("Authorization"))
+        group_row(r, group)
+        auth.require(principal, group, admin)
+        body = view(r, principal)
+        version = r.version(group)
+    if isinstance(body, Response):
+        body.headers.setdefault("ETag", f'"{version}"')
+        return body
+    return json_response(body, 200, version)
+
+
+def write(group: str, action: Callable[[Writer, auth.Principal], Any], admin: bool = False,
+          status: int = 201) -> Response:
+    """One write: authorize, replay a known Idempotency-Key, check If-Match, act, remember."""
+    key, expected = idempotency_key(), if_match()
+    with store().writing() as w:
+        principal = auth.resolve(w, request.headers.get("Authorization"))
+        group_row(w, group)
+        auth.require(principal, group, admin)
+        if key is not None:
+            seen = w.remembered(group, key)
+            if seen is not None:
+                if seen[0] != fingerprint():
+                    raise Unprocessable(f"Idempotency-Key {key!r} was already used in this group with another request")
+                return json_response(seen[2], seen[1], w.version(group))
+        precondition(expected, w.version(group))
+        body = action(w, principal)
+        if key is not None:
+            w.remember(group, key, fingerprint(), status, body)
+        version = w.version(group)
+    return json_response(body, status, version)

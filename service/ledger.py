@@ -1,0 +1,231 @@
+"""What a client can ask of a group's ledger, as plain functions over a store writer.
+
+Each write reads what it needs inside the write transaction, lets the game decide, and
+appends the resulting events (the projector updates the rows in the same transaction).
+Nothing here knows about HTTP; the blueprints and ``bitka demo`` both call it.
+"""
+from __future__ import annotations
+
+import secrets
+from typing import Mapping, Sequence
+
+from events.errors import BadRequest, NotFound, RuleBroken, Unprocessable
+from events.money import MoneyError, format_amount, minor_digits, parse_amount
+from events.store import NewEvent, Writer
+from games.base import Command, TableTerms
+from games.errors import RuleViolation
+from games.registry import GAMES, PLANNED, SEATS
+from projections import hands as hand_fold
+from projections.settlements import settlement_data
+from . import auth
+from .views import hand_view, table_view
+
+
+def new_id(prefix: str) -> str:
+    return f"{prefix}_{secrets.token_hex(6)}"
+
+
+def group_row(reader, group: str) -> dict:
+    row = reader.row("group", group, "")
+    if row is None:
+        raise NotFound(f"there is no group {group!r}")
+    return row
+
+
+def create_group(w: Writer, name: str, currency: str) -> dict:
+    try:
+        minor_digits(currency)
+    except MoneyError as e:
+        raise BadRequest(str(e), errors={"currency": [str(e)]}) from None
+    group = new_id("g")
+    w.append(group, [NewEvent("group_created", {"name": name, "currency": currency})], auth.ADMIN)
+    token, digest = auth.mint_token()
+    w.add_credential(digest, group, auth.ADMIN)
+    return {"id": group, "name": name, "currency": currency, "admin_token": token}
+
+
+def add_member(w: Writer, group: str, actor: str, name: str) -> dict:
+    row = group_row(w, group)
+    if any(m["name"] == name for m in row["members"]):
+        raise Unprocessable(f"the group already has a member named {name!r}")
+    member = new_id("m")
+    w.append(group, [NewEvent("member_added", {"member": member, "name": name})], actor)
+    token, digest = auth.mint_token()
+    w.add_credential(digest, group, member)
+    return {"id": member, "name": name, "token": token}
+
+
+def open_table(w: Writer, group: str, actor: str, body: Mapping) -> dict:
+    row = group_row(w, group)
+    game = body["game"]
+    if game not in GAMES:
+        later = " (not yet supported)" if game in PLANNED else ""
+        raise Unprocessable(f"bitka scores {', '.join(GAMES)}; {game!r} is not a game it knows{later}")
+    module = GAMES[game]
+    rules = _rules(module, body.get("rules"))
+    seats = list(body["seats"])
+    _check_seats(row, game, seats)
+    stake = _amount(body["stake"], row["digits"], "stake")
+    if stake <= 0:
+        raise BadRequest("the stake must be more than zero", errors={"stake": ["must be more than zero"]})
+    table = new_id("t")
+    data = {"table": table, "game": game, "rules": rules.to_data(), "seats": seats,
+            "stake": format_amount(stake, row["digits"])}
+    w.append(group, [NewEvent("table_opened", data, table=table)], actor)
+    return table_view(w.row("table", group, table), group_row(w, group))
+
+
+def _rules(module, raw):
+    try:
+        return module.parse_rules(raw)
+    except RuleViolation as e:
+        raise RuleBroken(e.detail) from None
+    except TypeError:
+        raise RuleBroken("rules must be an object of rule names and values") from None
+
+
+def _check_seats(row: dict, game: str, seats: Sequence[str]) -> None:
+    known = {m["id"] for m in row["members"]}
+    if len(seats) not in SEATS[game]:
+        counts = " or ".join(map(str, SEATS[game]))
+        raise Unprocessable(f"{game} is played by {counts} players; {len(seats)} seats were given")
+    for member in seats:
+        if member not in known:
+            raise Unprocessable(f"{member!r} is not a member of this group")
+    if len(set(seats)) != len(seats):
+        raise Unprocessable("a member may take only one seat at a table")
+
+
+def _amount(text, digits: int, field: str) -> int:
+    try:
+        return parse_amount(text, digits)
+    except MoneyError as e:
+        raise BadRequest(str(e), errors={field: [str(e)]}) from None
+
+
+def table_row(reader, group: str, table: str) -> dict:
+    row = reader.row("table", group, table)
+    if row is None:
+        raise NotFound(f"there is no table {table!r} in this group")
+    return row
+
+
+def hand_model(reader, group: str, hand: str) -> hand_fold.HandModel:
+    model = hand_fold.fold(reader.hand_events(group, hand))
+    if model is None:
+        raise NotFound(f"there is no hand {hand!r} in this group")
+    return model
+
+
+def new_hand(w: Writer, group: str, actor: str, table: str, body: Mapping) -> dict:
+    trow = table_row(w, group, table)
+    if trow["closed"]:
+        raise Unprocessable("this table is closed")
+    latest = trow["latest_hand"]
+    if latest and latest["status"] == "playing":
+        raise Unprocessable(f"hand {latest['id']} at this table is still being played; finish it or void it first")
+    if "result" in body:
+        raise Unprocessable("hands logged by their result alone are not supported yet; log the deal and tricks")
+    if "deal" not in body:
+        raise BadRequest("a hand needs a deal", errors={"deal": ["Missing data for required field."]})
+    module = GAMES[trow["game"]]
+    rules = module.parse_rules(trow["rules"])
+    deal = _decided(lambda: module.deal_event(rules, body["deal"]), "deal")
+    if deal.data["dealer"] != trow["next_dealer"]:
+        raise RuleBroken(f"it is seat {trow['next_dealer']}'s deal at this table, not seat {deal.data['dealer']}'s")
+    hand = new_id("h")
+    deal_data = {"game": trow["game"], "rules": rules.to_data(), **deal.data}
+    first = NewEvent("deal", deal_data, hand=hand, table=table)
+    state = module.new_hand(rules, deal_data)
+    commands = [(f"bids[{i}]", Command("bid", b)) for i, b in enumerate(body.get("bids") or [])]
+    commands += [(f"tricks[{i}]", Command("trick", t)) for i, t in enumerate(body.get("tricks") or [])]
+    commands += [(f"plays[{i}]", Command("play", p)) for i, p in enumerate(body.get("plays") or [])]
+    model = hand_fold.HandModel(hand, table, trow["game"], state)
+    _play(w, group, actor, trow, model, commands, first=[first])
+    return hand_view(hand_model(w, group, hand))
+
+
+def _decided(decide, where: str | None):
+    try:
+        return decide()
+    except RuleViolation as e:
+        raise RuleBroken(f"{where}: {e.detail}" if where else e.detail) from None
+
+
+def _play(w: Writer, group: str, actor: str, trow: dict, model, commands, first=()) -> list:
+    """Decide each command in turn on the evolving state; append all events or none."""
+    module, state = model.module, model.state
+    events = list(first)
+    for where, command in commands:
+        if module.is_over(state):
+            raise RuleBroken(f"{where}: the hand is already over")
+        for ev in _decided(lambda: module.decide(state, command), where):
+            state = module.evolve(state, ev)
+            events.append(NewEvent(ev.type, ev.data, hand=model.id, table=model.table))
+    if module.is_over(state) and model.settlement is None:
+        events.append(NewEvent("settlement", _settlement(w, group, trow, module, state),
+                               hand=model.id, table=model.table))
+    return w.append(group, events, actor)
+
+
+def _settlement(reader, group: str, trow: dict, module, state) -> dict:
+    digits = group_row(reader, group)["digits"]
+    stake = parse_amount(trow["stake"], digits)
+    settled = module.settle(state, TableTerms(stake, tuple(trow["seats"])))
+    return settlement_data(settled, stake, digits)
+
+
+def _open_hand(w: Writer, group: str, hand: str):
+    model = hand_model(w, group, hand)
+    if model.voided is not None:
+        raise Unprocessable(f"hand {hand} was voided")
+    if model.settlement is not None:
+        raise RuleBroken("the hand is over and settled")
+    return model, table_row(w, group, model.table)
+
+
+def add_bid(w: Writer, group: str, actor: str, hand: str, body: Mapping) -> dict:
+    model, trow = _open_hand(w, group, hand)
+    _play(w, group, actor, trow, model, [(None, Command("bid", body))])
+    return hand_view(hand_model(w, group, hand))
+
+
+def add_trick(w: Writer, group: str, actor: str, hand: str, body: Mapping) -> dict:
+    model, trow = _open_hand(w, group, hand)
+    appended = _play(w, group, actor, trow, model, [(None, Command("trick", body))])
+    trick = next(e for e in appended if e.type == "trick").data
+    return {"trick": trick["trick"], "leader": trick["leader"], "cards": trick["cards"],
+            "winner": trick["winner"], "points": trick["points"],
+            "hand": hand_view(hand_model(w, group, hand))}
+
+
+def void_hand(w: Writer, group: str, actor: str, hand: str, reason: str) -> dict:
+    model = hand_model(w, group, hand)
+    trow = table_row(w, group, model.table)
+    if model.voided is not None:
+        raise Unprocessable(f"hand {hand} is already voided")
+    if trow["latest_hand"]["id"] != hand:
+        raise Unprocessable(f"only the table's latest hand ({trow['latest_hand']['id']}) may be voided")
+    data = {"reason": reason, "dealer": trow["latest_hand"]["dealer"],
+            "reversed": (model.settlement or {}).get("payouts", [])}
+    w.append(group, [NewEvent("hand_voided", data, hand=hand, table=model.table)], actor)
+    return hand_view(hand_model(w, group, hand))
+
+
+def pay(w: Writer, group: str, principal: auth.Principal, body: Mapping) -> dict:
+    row = group_row(w, group)
+    known = {m["id"] for m in row["members"]}
+    src, dst = body["from"], body["to"]
+    for field, member in (("from", src), ("to", dst)):
+        if member not in known:
+            raise Unprocessable(f"{field}: {member!r} is not a member of this group")
+    if src == dst:
+        raise Unprocessable("a payment needs two different members")
+    if not principal.is_admin and principal.subject != dst:
+        raise auth.Forbidden("only the admin or the member who received the money (to) may record a payment")
+    amount = _amount(body["amount"], row["digits"], "amount")
+    if amount <= 0:
+        raise BadRequest("the amount must be more than zero", errors={"amount": ["must be more than zero"]})
+    data = {"from": src, "to": dst, "amount": format_amount(amount, row["digits"])}
+    [env] = w.append(group, [NewEvent("payment", data)], principal.subject)
+    return {"seq": env.seq, **data}

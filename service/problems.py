@@ -1,0 +1,82 @@
+"""One error shape for every failure: RFC 9457 problem+json, never a bare 500."""
+from __future__ import annotations
+
+import json
+import logging
+
+from flask import Response
+from werkzeug.exceptions import HTTPException
+
+from events.errors import Problem
+from games.errors import RuleViolation
+
+log = logging.getLogger("bitka")
+MEDIA_TYPE = "application/problem+json"
+_DETAILS = {
+    400: "the request is not well-formed",
+    404: "there is nothing at this address",
+    405: "this address does not take that method",
+    413: "the request body is larger than this service accepts",
+    415: "send the body as application/json",
+}
+
+
+def problem(status: int, title: str, detail: str, slug: str, **extra) -> Response:
+    body = {"type": f"urn:bitka:problem:{slug}", "title": title, "status": status, "detail": detail, **extra}
+    return Response(json.dumps(body, ensure_ascii=False), status=status, mimetype=MEDIA_TYPE)
+
+
+def from_problem(e: Problem) -> Response:
+    return problem(e.status, e.title, e.detail, e.slug, **e.extra)
+
+
+def from_rule_violation(e: RuleViolation) -> Response:
+    return problem(422, "Against the rules", e.detail, "rule-violation")
+
+
+def from_http(e: HTTPException) -> Response:
+    status = e.code or 500
+    data = getattr(e, "data", None) or {}
+    messages = data.get("messages") or data.get("errors")
+    if messages:
+        raw = messages.get("json") if isinstance(messages, dict) else None
+        if isinstance(raw, list) and any("Invalid JSON" in str(m) for m in raw):
+            return problem(400, "Bad request", "the body is not valid JSON", "malformed-json")
+        errors = _flatten(messages)
+        first = next(iter(errors.items()))
+        detail = f"{first[0]}: {first[1][0]}" if first[0] else first[1][0]
+        return problem(400, "Bad request", f"the request does not match the schema ({detail})",
+                       "validation", errors=errors)
+    detail = data.get("message") or _DETAILS.get(status) or e.description or e.name
+    return problem(status, e.name, detail, e.name.lower().replace(" ", "-"))
+
+
+def from_crash(e: Exception) -> Response:
+    log.exception("unexpected error")
+    return problem(500, "Internal error", "bitka failed on this request; nothing was appended", "internal")
+
+
+def _flatten(messages, prefix: str = "") -> dict[str, list[str]]:
+    """webargs nests messages by location and field; clients want ``field -> [messages]``."""
+    out: dict[str, list[str]] = {}
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            name = str(key) if key not in ("json", "query", "headers") or prefix else ""
+            path = f"{prefix}.{name}" if prefix and name else (name or prefix)
+            for k, v in _flatten(value, path).items():
+                out.setdefault(k, []).extend(v)
+    elif isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+        out[prefix] = list(messages)
+    elif isinstance(messages, list):
+        for i, m in enumerate(messages):
+            out.update(_flatten(m, f"{prefix}[{i}]"))
+    else:
+        out[prefix] = [str(messages)]
+    return out
+
+
+def register(app) -> None:
+    app.register_error_handler(Problem, from_problem)
+    app.register_error_handler(RuleViolation, from_rule_violation)
+    app.register_error_handler(HTTPException, from_http)
+    app.register_error_handler(Exception, from_crash)

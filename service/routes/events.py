@@ -1,0 +1,31 @@
+"""The group's log itself, page by page."""
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from flask import request
+
+from .. import schemas as s
+from ..http import SECURED, Blueprint, json_response, read
+
+blp = Blueprint("events", __name__, url_prefix="/v1/groups/<group>", description="The hash-chained log")
+MAX_LIMIT = 1000
+
+
+@blp.route("/events", methods=["GET"])
+@blp.arguments(s.EventsQuery, location="query")
+@blp.response(200, s.EventPage, description="Events after `after`; a `Link: rel=\"next\"` header while more remain")
+@blp.doc(**SECURED)
+def events(query, group):
+    """Every event envelope with seq, type, data, actor, time, prev_hash and hash."""
+    after, limit = query["after"], min(query["limit"], MAX_LIMIT)
+
+    def view(r, _):
+        page = r.events(group, after, limit)
+        version = r.version(group)
+        response = json_response({"events": [e.public() for e in page], "version": version}, 200, version)
+        if page and page[-1].seq < version:
+            nxt = f"{request.base_url}?{urlencode({'after': page[-1].seq, 'limit': limit})}"
+            response.headers["Link"] = f'<{nxt}>; rel="next"'
+        return response
+    return read(group, view)

@@ -1,0 +1,42 @@
+"""Groups and their members."""
+from __future__ import annotations
+
+from .. import ledger, schemas as s
+from ..http import SECURED, Blueprint, json_response, read, store, write
+from ..views import group_view
+
+blp = Blueprint("groups", __name__, url_prefix="/v1/groups", description="Betting groups and their members")
+
+
+@blp.route("", methods=["POST"])
+@blp.arguments(s.GroupCreate)
+@blp.response(201, s.GroupCreated, description="The group and its admin token (shown only this once)")
+@blp.alt_response(400, schema=s.Problem, description="Invalid name or unknown currency")
+def create_group(body):
+    """Create a group; needs no token. The admin token comes back once: keep it."""
+    with store().writing() as w:
+        created = ledger.create_group(w, body["name"], body["currency"])
+        version = w.version(created["id"])
+    return json_response(created, 201, version)
+
+
+@blp.route("/<group>", methods=["GET"])
+@blp.response(200, s.Group)
+@blp.alt_response(404, schema=s.Problem)
+@blp.doc(**SECURED)
+def get_group(group):
+    """The group with its version, members and tables."""
+    def view(r, _):
+        grow = ledger.group_row(r, group)
+        return group_view(grow, [r.row("table", group, t["id"]) for t in grow["tables"]])
+    return read(group, view)
+
+
+@blp.route("/<group>/members", methods=["POST"])
+@blp.arguments(s.MemberCreate)
+@blp.response(201, s.MemberCreated, description="The member and their token (shown only this once)")
+@blp.alt_response(403, schema=s.Problem)
+@blp.doc(**SECURED)
+def add_member(body, group):
+    """Add a member (admin only)."""
+    return write(group, lambda w, p: ledger.add_member(w, group, p.subject, body["name"]), admin=True)

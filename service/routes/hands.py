@@ -1,0 +1,66 @@
+"""A hand: its state, its calls and tricks, voiding it, and its audit trail."""
+from __future__ import annotations
+
+from flask import Response, request
+
+from projections import audit
+from .. import ledger, schemas as s
+from ..http import SECURED, Blueprint, read, write
+from ..views import hand_view
+
+blp = Blueprint("hands", __name__, url_prefix="/v1/groups/<group>/hands", description="Hands: bids, tricks, audit")
+
+
+@blp.route("/<hand>", methods=["GET"])
+@blp.response(200, s.Hand)
+@blp.alt_response(404, schema=s.Problem)
+@blp.doc(**SECURED)
+def get_hand(group, hand):
+    """The hand's state: phase, who leads, calls, tricks, sides, settlement when done."""
+    return read(group, lambda r, _: hand_view(ledger.hand_model(r, group, hand)))
+
+
+@blp.route("/<hand>/bids", methods=["POST"])
+@blp.arguments(s.Bid)
+@blp.response(201, s.Hand)
+@blp.alt_response(422, schema=s.Problem, description="A call the auction does not allow")
+@blp.doc(**SECURED)
+def add_bid(body, group, hand):
+    """One call of the auction: `{"seat": 2, "call": "kontra"}`."""
+    return write(group, lambda w, p: ledger.add_bid(w, group, p.subject, hand, body))
+
+
+@blp.route("/<hand>/tricks", methods=["POST"])
+@blp.arguments(s.TrickIn)
+@blp.response(201, s.TrickResult)
+@blp.alt_response(422, schema=s.Problem, description="A card against the rules, named with the rule")
+@blp.doc(**SECURED)
+def add_trick(body, group, hand):
+    """One whole trick in play order, leader first. The last trick also settles the hand."""
+    return write(group, lambda w, p: ledger.add_trick(w, group, p.subject, hand, body))
+
+
+@blp.route("/<hand>/void", methods=["POST"])
+@blp.arguments(s.Void)
+@blp.response(201, s.Hand)
+@blp.alt_response(403, schema=s.Problem)
+@blp.doc(**SECURED)
+def void_hand(body, group, hand):
+    """Void the table's latest hand (admin only); a settled hand's payouts are taken back."""
+    return write(group, lambda w, p: ledger.void_hand(w, group, p.subject, hand, body["reason"]), admin=True)
+
+
+@blp.route("/<hand>/audit", methods=["GET"])
+@blp.response(200, s.Audit, description="JSON, or text/plain when asked with Accept")
+@blp.doc(**SECURED)
+def get_audit(group, hand):
+    """Every event of the hand with who appended it and its hash, and the settlement in words."""
+    def view(r, _):
+        events = r.hand_events(group, hand)
+        if not events:
+            ledger.hand_model(r, group, hand)  # raises the 404
+        trail = audit.trail(events, ledger.table_row(r, group, events[0].table), ledger.group_row(r, group))
+        if request.accept_mimetypes.best_match(["application/json", "text/plain"]) == "text/plain":
+            return Response(audit.as_text(trail), mimetype="text/plain")
+        return trail
+    return read(group, view)

@@ -1,0 +1,37 @@
+"""Tables: a game, its rules, who sits where, the stake; and new hands at a table."""
+from __future__ import annotations
+
+from .. import ledger, schemas as s
+from ..http import SECURED, Blueprint, read, write
+from ..views import table_view
+
+blp = Blueprint("tables", __name__, url_prefix="/v1/groups/<group>/tables", description="Tables and their hands")
+
+
+@blp.route("", methods=["POST"])
+@blp.arguments(s.TableCreate)
+@blp.response(201, s.Table)
+@blp.alt_response(422, schema=s.Problem, description="Unknown game, bad rules or seats")
+@blp.doc(**SECURED)
+def open_table(body, group):
+    """Open a table (admin only): `{"game": "kop", "rules": {}, "seats": [4 member ids], "stake": "0.50"}`."""
+    return write(group, lambda w, p: ledger.open_table(w, group, p.subject, body), admin=True)
+
+
+@blp.route("/<table>", methods=["GET"])
+@blp.response(200, s.Table)
+@blp.alt_response(404, schema=s.Problem)
+@blp.doc(**SECURED)
+def get_table(group, table):
+    """The table: seats, rules, next dealer, hands."""
+    return read(group, lambda r, _: table_view(ledger.table_row(r, group, table), ledger.group_row(r, group)))
+
+
+@blp.route("/<table>/hands", methods=["POST"])
+@blp.arguments(s.HandCreate)
+@blp.response(201, s.Hand, description="The new hand; with all its tricks it is also settled")
+@blp.alt_response(422, schema=s.Problem, description="A card, call or deal against the rules")
+@blp.doc(**SECURED)
+def new_hand(body, group, table):
+    """Log a hand: the deal, and optionally its calls and tricks. All of it is appended or none."""
+    return write(group, lambda w, p: ledger.new_hand(w, group, p.subject, table, body))

@@ -1,0 +1,249 @@
+"""Request and response schemas (marshmallow 4): they validate bodies (400 on a mismatch)
+and describe every body in the OpenAPI document."""
+from __future__ import annotations
+
+import re
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _printable(value: str) -> None:
+    if _CONTROL.search(value):
+        raise ValidationError("must not contain control characters")
+    if not value.strip():
+        raise ValidationError("must not be blank")
+
+
+def Name(**kw):  # noqa: N802 - a field factory that reads like a field
+    return fields.String(required=True, validate=[validate.Length(min=1, max=100), _printable], **kw)
+
+
+def Id(**kw):  # noqa: N802
+    return fields.String(validate=validate.Length(min=1, max=64), **kw)
+
+
+def Amount(**kw):  # noqa: N802
+    return fields.String(validate=validate.Length(min=1, max=32),
+                         metadata={"description": "decimal string with the currency's minor digits, e.g. \"12.50\"",
+                                   "example": "1.00"}, **kw)
+
+
+Cards = lambda **kw: fields.List(fields.String(validate=validate.Length(max=8)),  # noqa: E731
+                                 validate=validate.Length(max=52), **kw)
+
+
+class Problem(Schema):
+    type = fields.String()
+    title = fields.String()
+    status = fields.Integer()
+    detail = fields.String()
+    errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
+    version = fields.Integer()
+
+
+class GroupCreate(Schema):
+    name = Name()
+    currency = fields.String(required=True, validate=validate.Length(min=3, max=3),
+                             metadata={"description": "ISO 4217 code", "example": "PLN"})
+
+
+class GroupCreated(Schema):
+    id = fields.String()
+    name = fields.String()
+    currency = fields.String()
+    admin_token = fields.String()
+
+
+class Member(Schema):
+    id = fields.String()
+    name = fields.String()
+
+
+class MemberCreate(Schema):
+    name = Name()
+
+
+class MemberCreated(Member):
+    token = fields.String()
+
+
+class TableSummary(Schema):
+    id = fields.String()
+    game = fields.String()
+    stake = fields.String()
+    next_dealer = fields.Integer()
+    hands = fields.Integer()
+    latest_hand = fields.Dict(allow_none=True)
+
+
+class Group(Schema):
+    id = fields.String()
+    name = fields.String()
+    currency = fields.String()
+    version = fields.Integer()
+    members = fields.List(fields.Nested(Member))
+    tables = fields.List(fields.Nested(TableSummary))
+
+
+class TableCreate(Schema):
+    game = fields.String(required=True, validate=validate.Length(min=1, max=32), metadata={"example": "kop"})
+    rules = fields.Dict(keys=fields.String(validate=validate.Length(max=64)), load_default=dict,
+                        metadata={"description": "the game's rules; omitted rules take their defaults"})
+    seats = fields.List(Id(), required=True, validate=validate.Length(min=1, max=8),
+                        metadata={"description": "member ids in order of play"})
+    stake = Amount(required=True)
+
+
+class Seat(Schema):
+    seat = fields.Integer()
+    member = fields.String()
+    name = fields.String()
+
+
+class Table(Schema):
+    id = fields.String()
+    game = fields.String()
+    rules = fields.Dict()
+    seats = fields.List(fields.Nested(Seat))
+    stake = fields.String()
+    next_dealer = fields.Integer()
+    hands = fields.List(fields.String())
+    latest_hand = fields.Dict(allow_none=True)
+    closed = fields.Boolean()
+    match = fields.Dict(allow_none=True)
+
+
+class Bid(Schema):
+    seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=7))
+    call = fields.String(required=True, validate=validate.Length(min=1, max=16),
+                         metadata={"example": "kontra"})
+    jack = fields.String(validate=validate.Length(min=1, max=8),
+                         metadata={"description": "wesele with rules.wesele = any-jack: the partner's jack"})
+
+
+class TrickIn(Schema):
+    cards = Cards(required=True, metadata={"description": "the trick in play order, leader first",
+                                           "example": ["AH", "QH", "QS", "JD"]})
+
+
+class Deal(Schema):
+    dealer = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=7))
+    hands = fields.List(Cards(), required=True, validate=validate.Length(min=1, max=8))
+
+
+class HandCreate(Schema):
+    deal = fields.Nested(Deal)
+    bids = fields.List(fields.Nested(Bid), validate=validate.Length(max=64))
+    tricks = fields.List(fields.Nested(TrickIn), validate=validate.Length(max=20))
+    plays = fields.List(fields.Dict(), validate=validate.Length(max=64))
+    result = fields.Dict()
+    dealer = fields.Integer(strict=True)
+
+
+class Hand(Schema):
+    id = fields.String()
+    table = fields.String()
+    game = fields.String()
+    phase = fields.String(metadata={"description": "auction, play, done or voided"})
+    dealer = fields.Integer()
+    leader = fields.Integer(allow_none=True, metadata={"description": "the seat that leads the next trick"})
+    rules = fields.Dict()
+    deal = fields.List(fields.List(fields.String()))
+    held = fields.List(fields.List(fields.String()), metadata={"description": "cards still in each seat's hand"})
+    calls = fields.List(fields.Dict())
+    contract = fields.String()
+    declarer = fields.Integer(allow_none=True)
+    doubles = fields.List(fields.Dict())
+    sides = fields.List(fields.Dict())
+    tricks = fields.List(fields.Dict())
+    settlement = fields.Dict(allow_none=True)
+    voided = fields.Dict(allow_none=True)
+    events = fields.List(fields.Integer())
+
+
+class TrickResult(Schema):
+    trick = fields.Integer()
+    leader = fields.Integer()
+    cards = fields.List(fields.String())
+    winner = fields.Integer()
+    points = fields.Integer()
+    hand = fields.Nested(Hand)
+
+
+class Void(Schema):
+    reason = fields.String(required=True, validate=[validate.Length(min=1, max=500), _printable])
+
+
+class PaymentIn(Schema):
+    from_ = Id(required=True, data_key="from")
+    to = Id(required=True)
+    amount = Amount(required=True)
+
+
+class Payment(Schema):
+    seq = fields.Integer()
+    from_ = fields.String(data_key="from")
+    to = fields.String()
+    amount = fields.String()
+
+
+class Balance(Schema):
+    member = fields.String()
+    name = fields.String()
+    balance = fields.String()
+
+
+class Balances(Schema):
+    currency = fields.String()
+    balances = fields.List(fields.Nested(Balance))
+    total = fields.String()
+
+
+class Transfer(Schema):
+    from_ = fields.String(data_key="from")
+    from_name = fields.String()
+    to = fields.String()
+    to_name = fields.String()
+    amount = fields.String()
+
+
+class SettleUp(Schema):
+    currency = fields.String()
+    method = fields.String()
+    transfers = fields.List(fields.Nested(Transfer))
+
+
+class EventsQuery(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1),
+                           metadata={"description": "at most 1000; larger values are read as 1000"})
+
+
+class Envelope(Schema):
+    seq = fields.Integer()
+    type = fields.String()
+    hand = fields.String()
+    table = fields.String()
+    data = fields.Dict()
+    actor = fields.String()
+    recorded_at = fields.String()
+    prev_hash = fields.String()
+    hash = fields.String()
+
+
+class EventPage(Schema):
+    events = fields.List(fields.Nested(Envelope))
+    version = fields.Integer()
+
+
+class Audit(Schema):
+    hand = fields.String()
+    table = fields.String()
+    game = fields.String()
+    phase = fields.String()
+    events = fields.List(fields.Dict())
+    settlement = fields.Dict(allow_none=True)
+    voided = fields.Dict(allow_none=True)
+    explanation = fields.List(fields.String())

@@ -1,0 +1,65 @@
+"""The JSON shapes of API.md, made from projection rows (no I/O here)."""
+from __future__ import annotations
+
+from events.money import format_amount, parse_amount
+from projections import hands as hand_fold
+from projections.groups import member_name
+from projections.settle_up import transfers
+
+
+def hand_view(model: hand_fold.HandModel) -> dict:
+    return hand_fold.render(model)
+
+
+def table_view(trow: dict, grow: dict) -> dict:
+    return {
+        "id": trow["id"],
+        "game": trow["game"],
+        "rules": trow["rules"],
+        "seats": [{"seat": i, "member": m, "name": member_name(grow, m)} for i, m in enumerate(trow["seats"])],
+        "stake": trow["stake"],
+        "next_dealer": trow["next_dealer"],
+        "hands": trow["hands"],
+        "latest_hand": trow["latest_hand"],
+        "closed": trow["closed"],
+        "match": None,
+    }
+
+
+def group_view(grow: dict, tables: list[dict]) -> dict:
+    return {
+        "id": grow["id"],
+        "name": grow["name"],
+        "currency": grow["currency"],
+        "version": grow["version"],
+        "members": grow["members"],
+        "tables": [{"id": t["id"], "game": t["game"], "stake": t["stake"], "next_dealer": t["next_dealer"],
+                    "hands": len(t["hands"]), "latest_hand": t["latest_hand"]} for t in tables],
+    }
+
+
+def balances_view(grow: dict, brow: dict) -> dict:
+    digits = grow["digits"]
+    members = brow["members"]
+    return {
+        "currency": grow["currency"],
+        "balances": [{"member": m["id"], "name": m["name"], "balance": format_amount(members.get(m["id"], 0), digits)}
+                     for m in grow["members"]],
+        "total": format_amount(sum(members.values()), digits),
+    }
+
+
+def settle_up_view(grow: dict, brow: dict) -> dict:
+    digits = grow["digits"]
+    moves = transfers(brow["members"])
+    return {
+        "currency": grow["currency"],
+        "method": "greedy",
+        "transfers": [{"from": src, "from_name": member_name(grow, src), "to": dst,
+                       "to_name": member_name(grow, dst), "amount": format_amount(amount, digits)}
+                      for src, dst, amount in moves],
+    }
+
+
+def minor(amount: str, grow: dict) -> int:
+    return parse_amount(amount, grow["digits"], allow_negative=True)
