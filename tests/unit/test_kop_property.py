@@ -1,0 +1,96 @@
+"""Random legal Kop hands through the decider (hypothesis).
+
+Each card the chooser plays is checked by an oracle written here straight from the rules
+text, independent of games/tricks.py; the hand must then total 104 card points and its
+payouts must sum to zero.
+"""
+from hypothesis import given, settings, strategies as st
+
+from games import kop
+from games.base import Command, TableTerms
+from games.errors import RuleViolation
+
+TRUMPS = {
+    "as-dycha": ["AH", "10H", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AD", "10D"],
+    "as-trzy-dychy": ["AH", "10C", "10S", "10H", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AD", "10D"],
+}
+PLAIN_ORDER = ["A", "10"]  # non-trumps: ace over ten
+
+
+def oracle_may_play(card, hand, trick, ranking):
+    trumps = TRUMPS[ranking]
+
+    def suit(c):
+        return "trump" if c in trumps else c[-1]
+
+    def strength(c):
+        return (2, -trumps.index(c)) if c in trumps else (1, -PLAIN_ORDER.index(c[:-1]))
+
+    def current_best():
+        led = suit(trick[0])
+        contenders = [c for c in trick if c in trumps] or [c for c in trick if suit(c) == led]
+        return max(contenders, key=strength)
+
+    if not trick:
+        return card in hand
+    led = suit(trick[0])
+    best = current_best()
+    follow = [c for c in hand if suit(c) == led]
+    if follow:
+        beating = [c for c in follow if _beats(c, best, led, suit, strength)]
+        return card in (beating or follow)
+    mine = [c for c in hand if c in trumps]
+    if mine:
+        played = [c for c in trick if c in trumps]
+        top = max(played, key=strength) if played else None
+        beating = [c for c in mine if top is None or strength(c) > strength(top)]
+        return card in (beating or mine)
+    return card in hand
+
+
+def _beats(card, best, led, suit, strength):
+    if suit(card) == suit(best):
+        return strength(card) > strength(best)
+    return suit(card) == "trump"
+
+
+CALLS = ["pass", "wesele", "zolo", "zolo-du", "kontra", "re", "bok", "slup", "double"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    order=st.permutations(sorted(kop.PACK)),
+    dealer=st.integers(0, 3),
+    ranking=st.sampled_from(sorted(TRUMPS)),
+    attempts=st.lists(st.tuples(st.integers(0, 3), st.sampled_from(CALLS)), max_size=8),
+    picks=st.lists(st.integers(0, 3), min_size=16, max_size=16),
+    stake=st.integers(1, 10_000),
+)
+def test_random_legal_hands_total_104_and_pay_out_to_zero(order, dealer, ranking, attempts, picks, stake):
+    hands = [order[i * 4:(i + 1) * 4] for i in range(4)]
+    state = kop.new_hand(kop.parse_rules({"ranking": ranking}), {"dealer": dealer, "hands": hands})
+    for seat, call in attempts:
+        try:
+            [event] = kop.decide(state, Command("bid", {"seat": seat, "call": call}))
+        except RuleViolation:
+            continue
+        state = kop.evolve(state, event)
+    pick = iter(picks)
+    while not kop.is_over(state):
+        leader, played = state.leader, []
+        for i in range(4):
+            seat = (leader + i) % 4
+            legal = kop.legal_cards(state, seat, tuple(played))
+            card = legal[next(pick) % len(legal)]
+            assert oracle_may_play(card, state.held[seat], played, ranking)
+            for other in state.held[seat]:
+                assert (other in legal) == oracle_may_play(other, state.held[seat], played, ranking)
+            played.append(card)
+        [event] = kop.decide(state, Command("trick", {"cards": played}))
+        state = kop.evolve(state, event)
+    assert sum(t.points for t in state.tricks) == 104
+    assert sorted(c for t in state.tricks for c in t.cards) == sorted(kop.PACK)
+    s = kop.settle(state, TableTerms(stake, ("a", "b", "c", "d")))
+    assert sum(s.amounts) == 0
+    assert all(a % stake == 0 and a != 0 for a in s.amounts)
+    assert sum(side.points for side in s.sides) == 104
