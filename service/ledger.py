@@ -33,6 +33,7 @@ def group_row(reader, group: str) -> dict:
 
 
 def create_group(w: Writer, name: str, currency: str) -> dict:
+    currency = currency.upper()
     try:
         minor_digits(currency)
     except MoneyError as e:

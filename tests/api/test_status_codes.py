@@ -1,0 +1,181 @@
+"""Every status code of API.md, and every rejected write leaving the log as it was."""
+import pytest
+
+from tests.conftest import KOP_HANDS, KOP_TRICKS
+
+PROBLEM = {"type", "title", "status", "detail"}
+
+
+def events_of(t):
+    return t["admin"].get(f"{t['base']}/events?limit=1000").json["events"]
+
+
+def assert_problem(response, status, detail_part=""):
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == "application/problem+json"
+    body = response.json
+    assert PROBLEM <= set(body) and body["status"] == status
+    assert detail_part in body["detail"], body["detail"]
+    return body
+
+
+def test_create_group_201_with_admin_token(client):
+    r = client.post("/v1/groups", {"name": "Kop club", "currency": "pln"})
+    assert r.status_code == 201 and {"id", "name", "currency", "admin_token"} <= set(r.json)
+    assert r.json["currency"] == "PLN"
+    assert r.headers["ETag"] == '"1"'
+
+
+@pytest.mark.parametrize("raw, detail", [
+    (b"{oops", "not valid JSON"),
+    (b"[]", "does not match the schema"),
+])
+def test_malformed_json_is_400(client, raw, detail):
+    r = client.http.post("/v1/groups", data=raw, content_type="application/json")
+    assert_problem(r, 400, detail)
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"currency": "PLN"}, "name"),
+    ({"name": "x", "currency": "PLN", "colour": "red"}, "colour"),
+    ({"name": 5, "currency": "PLN"}, "name"),
+    ({"name": "a\x00b", "currency": "PLN"}, "name"),
+    ({"name": "x" * 101, "currency": "PLN"}, "name"),
+    ({"name": "x", "currency": "ZZZ"}, "currency"),
+])
+def test_schema_violations_are_400_with_errors_per_field(client, body, field):
+    body = assert_problem(client.post("/v1/groups", body), 400)
+    assert field in body["errors"]
+
+
+def test_no_token_or_unknown_token_is_401(kop_table, client):
+    assert_problem(client.get(f"{kop_table['base']}/balances"), 401, "Authorization")
+    assert_problem(client.as_("not-a-token").get(f"{kop_table['base']}/balances"), 401, "not known")
+
+
+def test_token_of_another_group_is_403(kop_table, client):
+    other = client.post("/v1/groups", {"name": "Other", "currency": "EUR"}).json
+    assert_problem(client.as_(other["admin_token"]).get(kop_table["base"]), 403, "another group")
+
+
+def test_member_token_on_an_admin_action_is_403_and_appends_nothing(kop_table):
+    before = events_of(kop_table)
+    assert_problem(kop_table["member"].post(f"{kop_table['base']}/members", {"name": "Eve"}), 403, "admin")
+    assert events_of(kop_table) == before
+
+
+@pytest.mark.parametrize("path", ["/v1/groups/g_nope", "/v1/groups/{g}/hands/h_nope",
+                                  "/v1/groups/{g}/tables/t_nope", "/v1/nothing-here"])
+def test_unknown_resources_are_404(kop_table, path):
+    assert_problem(kop_table["admin"].get(path.format(g=kop_table["group"])), 404)
+
+
+def test_wrong_method_is_a_problem_too(kop_table):
+    assert_problem(kop_table["admin"].call("DELETE", kop_table["base"]), 405)
+
+
+def test_body_over_the_size_limit_is_413(kop_table):
+    r = kop_table["admin"].post(f"{kop_table['base']}/members", {"name": "x" * 300_000})
+    assert_problem(r, 413)
+
+
+def test_stale_if_match_is_412_with_the_current_version_and_appends_nothing(kop_table):
+    before = events_of(kop_table)
+    version = len(before)
+    m = kop_table["members"]
+    body = {"from": m[0]["id"], "to": m[1]["id"], "amount": "1.00"}
+    r = kop_table["admin"].post(f"{kop_table['base']}/payments", body, headers={"If-Match": f'"{version - 1}"'})
+    assert assert_problem(r, 412)["version"] == version
+    assert events_of(kop_table) == before
+    r = kop_table["admin"].post(f"{kop_table['base']}/payments", body, headers={"If-Match": f'"{version}"'})
+    assert r.status_code == 201 and r.headers["ETag"] == f'"{version + 1}"'
+
+
+def test_malformed_if_match_is_400(kop_table):
+    r = kop_table["admin"].post(f"{kop_table['base']}/members", {"name": "E"}, headers={"If-Match": "soon"})
+    assert_problem(r, 400, "If-Match")
+
+
+def test_illegal_card_is_422_naming_the_rule_and_appends_nothing(kop_table):
+    admin, base = kop_table["admin"], kop_table["base"]
+    hand = admin.post(f"{base}/tables/{kop_table['table']}/hands", {"deal": {"dealer": 0, "hands": KOP_HANDS}}).json
+    before = events_of(kop_table)
+    r = admin.post(f"{base}/hands/{hand['id']}/tricks", {"cards": ["AH", "10C", "QS", "JD"]})
+    assert_problem(r, 422, "seat 2 holds QH QD JC and must follow trumps")
+    assert events_of(kop_table) == before
+
+
+def test_a_bid_not_allowed_is_422(kop_table):
+    admin, base = kop_table["admin"], kop_table["base"]
+    hand = admin.post(f"{base}/tables/{kop_table['table']}/hands", {"deal": {"dealer": 0, "hands": KOP_HANDS}}).json
+    r = admin.post(f"{base}/hands/{hand['id']}/bids", {"seat": 1, "call": "wesele"})
+    assert_problem(r, 422, "only the holder of both black queens may call wesele")
+
+
+def test_whole_hand_is_atomic_a_bad_third_trick_appends_nothing(kop_table):
+    admin, base = kop_table["admin"], kop_table["base"]
+    before = events_of(kop_table)
+    tricks = [{"cards": t} for t in KOP_TRICKS]
+    tricks[2] = {"cards": ["QC", "AC", "JC", "10D"]}
+    r = admin.post(f"{base}/tables/{kop_table['table']}/hands",
+                   {"deal": {"dealer": 0, "hands": KOP_HANDS}, "tricks": tricks})
+    assert_problem(r, 422, "tricks[2]: AC is held by seat 3")
+    assert events_of(kop_table) == before
+    assert admin.get(f"{base}/tables/{kop_table['table']}").json["hands"] == []
+
+
+@pytest.mark.parametrize("body, status, detail", [
+    ({"game": "whist", "seats": "{four}", "stake": "1.00"}, 422, "not a game it knows"),
+    ({"game": "scopa", "seats": "{four}", "stake": "1.00"}, 422, "not yet supported"),
+    ({"game": "kop", "rules": {"ranking": "x"}, "seats": "{four}", "stake": "1.00"}, 422, "ranking must be"),
+    ({"game": "kop", "seats": "{three}", "stake": "1.00"}, 422, "played by 4 players; 3 seats"),
+    ({"game": "kop", "seats": "{dup}", "stake": "1.00"}, 422, "only one seat"),
+    ({"game": "kop", "seats": ["m_ghost"] * 4, "stake": "1.00"}, 422, "not a member"),
+    ({"game": "kop", "seats": "{four}", "stake": "0.00"}, 400, "more than zero"),
+    ({"game": "kop", "seats": "{four}", "stake": "-1.00"}, 400, "negative"),
+    ({"game": "kop", "seats": "{four}", "stake": "0.505"}, 400, "2 decimal digits"),
+    ({"game": "kop", "seats": "{four}", "stake": 1.5}, 400, "stake"),
+])
+def test_bad_tables_are_refused_and_append_nothing(kop_table, body, status, detail):
+    ids = [m["id"] for m in kop_table["members"]]
+    seats = {"{four}": ids, "{three}": ids[:3], "{dup}": ids[:3] + ids[:1]}
+    body = dict(body, seats=seats.get(body["seats"], body["seats"]) if isinstance(body["seats"], str) else body["seats"])
+    before = events_of(kop_table)
+    assert_problem(kop_table["admin"].post(f"{kop_table['base']}/tables", body), status, detail)
+    assert events_of(kop_table) == before
+
+
+def test_the_dealer_must_be_the_tables_next_dealer(kop_table):
+    r = kop_table["admin"].post(f"{kop_table['base']}/tables/{kop_table['table']}/hands",
+                                {"deal": {"dealer": 2, "hands": KOP_HANDS}})
+    assert_problem(r, 422, "it is seat 0's deal at this table")
+
+
+def test_a_new_hand_waits_for_the_last_one_to_finish(kop_table):
+    path = f"{kop_table['base']}/tables/{kop_table['table']}/hands"
+    kop_table["admin"].post(path, {"deal": {"dealer": 0, "hands": KOP_HANDS}})
+    assert_problem(kop_table["admin"].post(path, {"deal": {"dealer": 1, "hands": KOP_HANDS}}), 422,
+                   "still being played")
+
+
+def test_idempotency_key_replays_the_original_and_refuses_another_body(kop_table):
+    m, admin, base = kop_table["members"], kop_table["admin"], kop_table["base"]
+    body = {"from": m[0]["id"], "to": m[1]["id"], "amount": "2.50"}
+    first = admin.post(f"{base}/payments", body, headers={"Idempotency-Key": "k1"})
+    again = admin.post(f"{base}/payments", body, headers={"Idempotency-Key": "k1"})
+    assert (first.status_code, first.json) == (again.status_code, again.json) == (201, first.json)
+    other = admin.post(f"{base}/payments", dict(body, amount="3.00"), headers={"Idempotency-Key": "k1"})
+    assert_problem(other, 422, "Idempotency-Key")
+    assert sum(e["type"] == "payment" for e in events_of(kop_table)) == 1
+
+
+def test_a_store_level_race_is_a_409(store):
+    from events.errors import Conflict
+    from events.store import NewEvent
+    with store.writing() as w:
+        w.append("g1", [NewEvent("group_created", {"name": "x", "currency": "PLN"})], "admin")
+    with pytest.raises(Conflict) as raised, store.writing() as w:
+        w.append("g1", [NewEvent("member_added", {"member": "m1", "name": "a"})], "admin", expected_version=0)
+    assert raised.value.status == 409 and raised.value.extra["version"] == 1
+    with store.reading() as r:
+        assert r.version("g1") == 1

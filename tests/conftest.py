@@ -1,0 +1,64 @@
+"""Fixtures shared by the integration, API and end-to-end tests."""
+from __future__ import annotations
+
+import pytest
+
+from events.store import Store
+from projections.projector import project
+
+# A whole legal Kop hand (dealer 0, seat 1 leads; QC and QS split between seats 1 and 3).
+KOP_HANDS = [["10D", "JH", "JD", "AS"], ["AH", "10H", "QC", "AD"], ["QH", "QD", "JC", "10C"],
+             ["QS", "JS", "AC", "10S"]]
+KOP_TRICKS = [["AH", "QH", "QS", "JD"], ["10H", "QD", "JS", "JH"], ["QC", "JC", "AC", "10D"],
+              ["AD", "10C", "10S", "AS"]]
+
+
+@pytest.fixture
+def store(tmp_path):
+    return Store(tmp_path / "bitka.db", projector=project).setup()
+
+
+class Client:
+    """The Flask test client with a token, JSON bodies and problem checks."""
+
+    def __init__(self, flask_client, token=None):
+        self.http = flask_client
+        self.token = token
+
+    def as_(self, token):
+        return Client(self.http, token)
+
+    def call(self, method, path, body=None, headers=None, **kw):
+        h = dict(headers or {})
+        if self.token:
+            h.setdefault("Authorization", f"Bearer {self.token}")
+        return self.http.open(path, method=method, json=body, headers=h, **kw)
+
+    def get(self, path, **kw):
+        return self.call("GET", path, **kw)
+
+    def post(self, path, body=None, **kw):
+        return self.call("POST", path, body, **kw)
+
+
+@pytest.fixture
+def app(tmp_path):
+    from service.app import create_app
+    return create_app({"BITKA_DB": str(tmp_path / "api.db"), "TESTING": True})
+
+
+@pytest.fixture
+def client(app):
+    return Client(app.test_client())
+
+
+@pytest.fixture
+def kop_table(client):
+    """A group with four members and a Kop table at 1.00 a stake."""
+    g = client.post("/v1/groups", {"name": "Czwartek", "currency": "PLN"}).json
+    admin = client.as_(g["admin_token"])
+    members = [admin.post(f"/v1/groups/{g['id']}/members", {"name": n}).json for n in ("Ala", "Bob", "Cyd", "Dan")]
+    table = admin.post(f"/v1/groups/{g['id']}/tables", {"game": "kop", "rules": {}, "stake": "1.00",
+                                                         "seats": [m["id"] for m in members]}).json
+    return {"group": g["id"], "admin": admin, "members": members, "table": table["id"],
+            "member": client.as_(members[0]["token"]), "base": f"/v1/groups/{g['id']}"}
