@@ -73,7 +73,7 @@ def demo(obj, seed):
     Example:
       bitka --db demo.db demo && bitka --db demo.db verify
     """
-    store = obj.store(must_exist=False)
+    store = obj.store(create=True)
     rng = random.Random(seed)
     with store.writing() as w:
         group = ledger.create_group(w, "Demo: Thursday Kop", "PLN")

@@ -5,6 +5,7 @@ Exit status: 0 on success, 1 when a check finds a problem, 2 on bad usage.
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -22,10 +23,21 @@ class Context:
     def __init__(self, db: str):
         self.db = db
 
-    def store(self, must_exist: bool = True) -> Store:
-        if must_exist and not Path(self.db).exists():
+    def store(self, create: bool = False) -> Store:
+        """The store at --db. Only commands that write may create it; the others open it as
+        it is (re-creating a dropped trigger before ``verify`` would hide the tampering)."""
+        store = Store(self.db, projector=project)
+        if create:
+            return store.setup()
+        if not Path(self.db).exists():
             raise click.UsageError(f"there is no store at {self.db}; name one with --db or BITKA_DB")
-        return Store(self.db, projector=project).setup()
+        try:
+            with store.reading() as r:
+                if r.is_store():
+                    return store
+        except sqlite3.DatabaseError:
+            pass
+        raise click.UsageError(f"{self.db} is not a bitka store")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

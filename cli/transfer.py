@@ -80,7 +80,7 @@ def import_(obj, file):
     Example:
       bitka --db copy.db import club.jsonl
     """
-    store = obj.store(must_exist=False)
+    store = obj.store(create=True)
     groups, count = _check_file(file)
     with store.reading() as r:
         present = [g for g in groups if r.version(g)]

@@ -170,6 +170,10 @@ class Reader:
             (group, key)).fetchone()
         return (found[0], found[1], json.loads(found[2])) if found else None
 
+    def is_store(self) -> bool:
+        return self.conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").fetchone() is not None
+
     def missing_triggers(self) -> list[str]:
         present = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
         return [t for t in TRIGGERS if t not in present]

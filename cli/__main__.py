@@ -1,0 +1,4 @@
+"""``python -m cli`` runs the ``bitka`` command line."""
+from .main import bitka
+
+bitka()

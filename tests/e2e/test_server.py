@@ -1,0 +1,125 @@
+"""End to end: the real server process on 127.0.0.1, the shared contract smoke, hands over
+HTTP, then the command line on the same store: verify, replay, and tampering found."""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import KOP_HANDS, KOP_TRICKS
+
+pytestmark = pytest.mark.e2e
+SMOKE = Path(__file__).resolve().parents[3] / "shared" / "tools" / "contract_smoke.py"
+
+
+def bitka_command() -> list[str]:
+    script = Path(sys.executable).parent / "bitka"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "cli"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def server(tmp_path):
+    db, port = tmp_path / "e2e.db", free_port()
+    proc = subprocess.Popen([*bitka_command(), "--db", str(db), "serve", "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(base + "/v1/openapi.json", timeout=2)
+            break
+        except (urllib.error.URLError, ConnectionError):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail(f"bitka serve did not start: {proc.stderr.read().decode()[-2000:]}")
+            time.sleep(0.1)
+    yield base, db
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def call(base, method, path, body=None, token=None):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(base + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def cli(db, *args):
+    return subprocess.run([*bitka_command(), "--db", str(db), *args], capture_output=True, text=True, timeout=120)
+
+
+def test_contract_smoke_passes_against_the_real_server(server):
+    if not SMOKE.exists():
+        if os.environ.get("BITKA_REQUIRE_SMOKE"):
+            pytest.fail(f"{SMOKE} is missing")
+        pytest.skip("the shared contract smoke is not beside this checkout")
+    base, _ = server
+    result = subprocess.run([sys.executable, str(SMOKE), base], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _log_hands(base):
+    st, g = call(base, "POST", "/v1/groups", {"name": "E2E", "currency": "EUR"})
+    gid, admin = g["id"], g["admin_token"]
+    ids = [call(base, "POST", f"/v1/groups/{gid}/members", {"name": n}, admin)[1]["id"] for n in "NESW"]
+    st, t = call(base, "POST", f"/v1/groups/{gid}/tables", {"game": "kop", "seats": ids, "stake": "0.50"}, admin)
+    path = f"/v1/groups/{gid}/tables/{t['id']}/hands"
+    st, h = call(base, "POST", path, {"deal": {"dealer": 0, "hands": KOP_HANDS},
+                                      "tricks": [{"cards": c} for c in KOP_TRICKS]}, admin)
+    assert st == 201 and h["settlement"]["payouts"][1]["amount"] == "1.50"
+    rotated = [KOP_HANDS[3], KOP_HANDS[0], KOP_HANDS[1], KOP_HANDS[2]]  # seat 2 now holds QC: dealer 1
+    st, h2 = call(base, "POST", path, {"deal": {"dealer": 1, "hands": rotated}}, admin)
+    assert st == 201 and h2["leader"] == 2
+    for bid in ({"seat": 2, "call": "zolo"}, {"seat": 3, "call": "kontra"}):
+        assert call(base, "POST", f"/v1/groups/{gid}/hands/{h2['id']}/bids", bid, admin)[0] == 201
+    st, bad = call(base, "POST", f"/v1/groups/{gid}/hands/{h2['id']}/tricks", {"cards": ["10H", "AH", "QS", "JD"]}, admin)
+    assert st == 422 and "seat" in bad["detail"]
+    for cards in KOP_TRICKS:
+        st, r = call(base, "POST", f"/v1/groups/{gid}/hands/{h2['id']}/tricks", {"cards": cards}, admin)
+        assert st == 201, r
+    assert r["hand"]["settlement"]["contract"] == "zolo"
+    st, b = call(base, "GET", f"/v1/groups/{gid}/balances", token=admin)
+    assert b["total"] == "0.00"
+    return gid
+
+
+def test_hands_over_http_then_verify_replay_and_tampering(server, tmp_path):
+    base, db = server
+    gid = _log_hands(base)
+    assert cli(db, "verify").returncode == 0
+    replayed = cli(db, "replay")
+    assert replayed.returncode == 0 and "2 settlements re-derived" in replayed.stdout
+    copy = tmp_path / "tampered.db"
+    with sqlite3.connect(db) as src, sqlite3.connect(copy) as dst:
+        src.backup(dst)
+    conn = sqlite3.connect(copy)
+    conn.execute("DROP TRIGGER events_refuse_update")
+    conn.execute("UPDATE events SET data = json_set(data, '$.winner', 0) WHERE group_id = ? AND seq = 8", (gid,))
+    conn.commit()
+    conn.close()
+    result = cli(copy, "verify")
+    assert result.returncode == 1
+    assert f"group {gid}: first bad seq 8" in result.stdout
+    assert cli(db, "verify").returncode == 0  # the original is untouched

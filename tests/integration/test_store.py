@@ -1,0 +1,147 @@
+"""The store on a real SQLite file: the chain, the triggers, transactions, concurrency."""
+import hashlib
+import json
+import sqlite3
+import threading
+
+import pytest
+
+from events.canonical import GENESIS
+from events.errors import Unprocessable
+from events.store import NewEvent
+from events.verify import faults
+
+
+def _append(store, group, n=1, kind="member_added"):
+    with store.writing() as w:
+        return w.append(group, [NewEvent(kind, {"member": f"m{i}", "name": f"n{i}"}) for i in range(n)], "admin")
+
+
+def _group(store, group="g1"):
+    with store.writing() as w:
+        w.append(group, [NewEvent("group_created", {"name": "G", "currency": "PLN"})], "admin")
+
+
+def test_seq_starts_at_one_per_group_and_has_no_gaps(store):
+    _group(store, "g1")
+    _group(store, "g2")
+    _append(store, "g1", 3)
+    _append(store, "g2", 1)
+    with store.reading() as r:
+        assert [e.seq for e in r.events("g1")] == [1, 2, 3, 4]
+        assert [e.seq for e in r.events("g2")] == [1, 2]
+        assert sorted(e.position for e in r.scan()) == [1, 2, 3, 4, 5, 6]  # global order of appends
+
+
+def test_hash_is_sha256_of_the_canonical_envelope_with_the_group(store):
+    _group(store)
+    _append(store, "g1", 2)
+    with store.reading() as r:
+        events = r.events("g1")
+    prev = GENESIS
+    for e in events:
+        env = {"seq": e.seq, "type": e.type, "data": e.data, "actor": e.actor, "recorded_at": e.recorded_at,
+               "prev_hash": prev, "group": "g1"}
+        raw = json.dumps(env, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+        assert e.prev_hash == prev and e.hash == hashlib.sha256(raw).hexdigest()
+        prev = e.hash
+
+
+def test_non_ascii_data_is_hashed_as_utf8_not_escaped(store):
+    with store.writing() as w:
+        [e] = w.append("g1", [NewEvent("group_created", {"name": "Łódź ♣", "currency": "PLN"})], "admin")
+    view = {k: v for k, v in e.public().items() if k != "hash"} | {"group": "g1"}
+    raw = json.dumps(view, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    assert "Łódź ♣".encode() in raw and hashlib.sha256(raw).hexdigest() == e.hash
+
+
+@pytest.mark.parametrize("sql", ["UPDATE events SET data = '{}' WHERE seq = 1", "DELETE FROM events WHERE seq = 1"])
+def test_the_store_refuses_update_and_delete_of_events(store, sql):
+    _group(store)
+    conn = sqlite3.connect(store.path)
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        conn.execute(sql)
+    conn.close()
+    with store.reading() as r:
+        assert r.version("g1") == 1 and r.missing_triggers() == []
+
+
+def test_a_failed_write_leaves_events_projections_and_keys_as_they_were(store):
+    _group(store)
+    with store.reading() as r:
+        before = (list(r.scan()), r.rows("group"))
+    with pytest.raises(Unprocessable), store.writing() as w:
+        w.append("g1", [NewEvent("member_added", {"member": "m1", "name": "a"})], "admin")
+        w.remember("g1", "key", "fp", 201, {})
+        raise Unprocessable("the decider said no after the append")
+    with store.reading() as r:
+        assert (list(r.scan()), r.rows("group")) == before
+        assert r.remembered("g1", "key") is None
+
+
+def test_projection_rows_are_written_in_the_append_transaction(store):
+    _group(store)
+    _append(store, "g1", 2)
+    with store.reading() as r:
+        row = r.row("group", "g1", "")
+    assert row["version"] == 3 and [m["id"] for m in row["members"]] == ["m0", "m1"]
+
+
+def test_the_store_runs_in_wal_mode(store):
+    conn = sqlite3.connect(store.path)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
+
+
+def test_concurrent_writers_never_fork_or_skip_a_seq(store):
+    _group(store)
+    errors = []
+
+    def writer():
+        try:
+            for _ in range(15):
+                _append(store, "g1")
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=writer) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    with store.reading() as r:
+        events = list(r.scan("g1"))
+        assert [e.seq for e in events] == list(range(1, 62))
+        assert list(faults(events)) == []
+        assert r.row("group", "g1", "")["version"] == 61
+
+
+def test_verify_names_the_first_bad_seq_of_each_group(store):
+    _group(store, "g1")
+    _group(store, "g2")
+    _append(store, "g1", 4)
+    _append(store, "g2", 2)
+    conn = sqlite3.connect(store.path)
+    conn.execute("DROP TRIGGER events_refuse_update")
+    conn.execute("UPDATE events SET data = json_set(data, '$.name', 'Mallory') WHERE group_id = 'g1' AND seq = 3")
+    conn.execute("UPDATE events SET prev_hash = hash WHERE group_id = 'g2' AND seq = 2")
+    conn.commit()
+    conn.close()
+    with store.reading() as r:
+        found = list(faults(r.scan()))
+        assert r.missing_triggers() == ["events_refuse_update"]
+    assert [(f.group, f.seq) for f in found] == [("g1", 3), ("g2", 2)]
+    assert "contents do not match" in found[0].reason and "prev_hash" in found[1].reason
+
+
+def test_verify_finds_a_missing_seq(store):
+    _group(store)
+    _append(store, "g1", 3)
+    conn = sqlite3.connect(store.path)
+    conn.execute("DROP TRIGGER events_refuse_delete")
+    conn.execute("DELETE FROM events WHERE seq = 2")
+    conn.commit()
+    with store.reading() as r:
+        [fault] = faults(r.scan())
+    assert fault.seq == 2 and "missing" in fault.reason
