@@ -111,27 +111,30 @@ def _decide_winner(stare: Side, mlodzi: Side, t: Teams, last_double: int | None)
 def settle(state, table: TableTerms) -> Settlement:
     t = teams(state)
     stare, mlodzi = sides(state, t)
-    factors, runs, last_double = _counted_doubles(state, t)
+    doubles, runs, last_double = _counted_doubles(state, t)
     winner, loser, why_won = _decide_winner(stare, mlodzi, t, last_double)
     outcome = _loser_state(loser)
-    lines = [t.why, f"card points: {stare.role} {stare.points} in {stare.tricks} tricks, "
-                    f"{mlodzi.role} {mlodzi.points} in {mlodzi.tricks} tricks", why_won,
-             f"{loser.role} {OUTCOME_WORDS[outcome]}"]
+    factors = list(doubles)
     if t.solo:
         units = SOLO_UNITS[t.contract]
-        lines.append(f"{t.contract} is worth {units} stakes from each of the three; nothing extra for the outcome")
+        paying = f"{t.contract} is worth {units} stakes from each of the three; nothing extra for the outcome"
     else:
-        units = 1
-        extra = PAIR_OUTCOME_UNITS[outcome]
+        units, extra = 1, PAIR_OUTCOME_UNITS[outcome]
         if extra > 1:
-            factors.insert(0, Factor(outcome, extra, f"{loser.role} {OUTCOME_WORDS[outcome]}"))
-        lines.append(f"each loser pays one stake to a winner, times {extra} for {outcome}")
+            factors.insert(0, Factor(outcome, extra, f"{outcome} multiplies the payment by {extra}"))
+        paying = "in a game of pairs each loser pays one stake to a winner"
     multiplier = 1
     for f in factors:
         multiplier *= f.factor
-    if state.auction.doubles:
+    lines = [t.why,
+             f"card points: {stare.role} {stare.points} in {stare.tricks} tricks, "
+             f"{mlodzi.role} {mlodzi.points} in {mlodzi.tricks} tricks",
+             why_won, f"{loser.role} {OUTCOME_WORDS[outcome]}", paying,
+             *(f.reason for f in factors)]
+    if doubles:
         lines.append(f"the doubles make {runs} run(s) of sides, so they multiply by {2 ** runs}")
-    lines.append(f"multiplier {multiplier}")
+    product = " x ".join(f"{f.factor} ({f.name})" for f in factors if f.factor > 1)
+    lines.append(f"multiplier {multiplier}" + (f" = {product}" if product else ""))
     amounts = _amounts(winner, loser, units * multiplier * table.stake)
     return Settlement(outcome, t.contract, (stare, mlodzi), winner.role, multiplier, units,
                       tuple(factors), amounts, table.members, tuple(lines))

@@ -2,6 +2,7 @@
 settlement explained step by step in words, down to each payout."""
 from __future__ import annotations
 
+import json
 from typing import Sequence
 
 from .groups import member_name
@@ -36,7 +37,7 @@ def summary(env, trow: dict, grow: dict) -> str:
 
 
 def _rules(rules: dict) -> str:
-    return ", ".join(f"{k} {v}" for k, v in sorted(rules.items()))
+    return ", ".join(f"{k} {json.dumps(v)}" for k, v in sorted(rules.items()))
 
 
 def money_lines(settlement: dict, trow: dict, grow: dict) -> list[str]:
@@ -53,8 +54,7 @@ def trail(events: Sequence, trow: dict, grow: dict) -> dict:
     settlement = model.settlement
     explanation = []
     if settlement:
-        explanation = [*settlement["explanation"],
-                       *(f["reason"] for f in settlement["factors"]), *money_lines(settlement, trow, grow)]
+        explanation = [*settlement["explanation"], *money_lines(settlement, trow, grow)]
     return {
         "hand": model.id, "table": model.table, "game": model.game, "phase": model.phase,
         "events": [{"seq": e.seq, "type": e.type, "actor": e.actor, "by": _who(grow, e.actor),
