@@ -67,12 +67,16 @@ def serve(obj: Context, host, port):
     Example:
       bitka --db club.db serve --host 0.0.0.0 --port 8080
     """
-    from werkzeug.serving import run_simple
+    from werkzeug.serving import WSGIRequestHandler, run_simple
 
     from service.app import create_app
+
+    class KeepAlive(WSGIRequestHandler):
+        protocol_version = "HTTP/1.1"  # clients may reuse one connection for many requests
+
     app = create_app({"BITKA_DB": obj.db})
     click.echo(f"bitka serving {obj.db} on http://{host}:{port}/v1 (OpenAPI at /v1/openapi.json)", err=True)
-    run_simple(host, port, app, threaded=True, use_reloader=False)
+    run_simple(host, port, app, threaded=True, use_reloader=False, request_handler=KeepAlive)
 
 
 @bitka.command()
@@ -93,7 +97,7 @@ def verify(obj: Context, group):
                     for t in [r.missing_triggers()] if t]
         total = r.count(group)
         with output.progress(total, "verifying") as advance:
-            found = list(faults(r.scan(group), on_event=lambda _: advance()))
+            found = list(faults(r.scan_raw(group), on_event=lambda _: advance()))
         groups = [group] if group else r.group_ids()
     for fault in found:
         problems.append(str(fault))
@@ -131,7 +135,7 @@ def replay(obj: Context, group, until):
             raise click.UsageError(f"there is no group {group!r} in {obj.db}")
         with output.progress(min(total, until or total), "replaying") as advance:
             stream = output.counted(r.scan(group, until), advance)
-            report = run(stream, None if until else (lambda name, g: r.rows(name, g)))
+            report = run(stream, None if until else r)
         names = {g: r.row("group", g, "") for g in report.balances}
     if until:
         output.print_rebuilt_balances(report, names)

@@ -17,11 +17,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+import hashlib
+from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 import sqlite_utils
 
-from .canonical import GENESIS, canonical_bytes, event_hash
+from .canonical import GENESIS, canonical_bytes, envelope_bytes
 from .errors import Conflict, PreconditionFailed
 
 SCHEMA = """
@@ -55,7 +56,8 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
   body TEXT NOT NULL, recorded_at TEXT NOT NULL, PRIMARY KEY (group_id, key)) WITHOUT ROWID;
 """
 TRIGGERS = ("events_refuse_update", "events_refuse_delete")
-_COLUMNS = "position, group_id, seq, type, hand_id, table_id, data, actor, recorded_at, prev_hash, hash"
+_RAW_COLUMNS = "group_id, seq, type, hand_id, table_id, data, actor, recorded_at, prev_hash, hash"
+_COLUMNS = "position, " + _RAW_COLUMNS
 
 
 def utc_now() -> str:
@@ -94,9 +96,33 @@ class Envelope:
             env["table"] = self.table
         return env
 
+    def canonical(self) -> bytes:
+        """The bytes whose SHA-256 is ``hash``."""
+        return envelope_bytes(self.group, self.seq, self.type, self.hand, self.table,
+                              canonical_bytes(self.data).decode("utf-8"), self.actor, self.recorded_at,
+                              self.prev_hash)
+
     @classmethod
     def from_row(cls, row: Sequence) -> "Envelope":
         return cls(row[0], row[1], row[2], row[3], row[4], row[5], json.loads(row[6]), *row[7:11])
+
+
+class RawEvent(NamedTuple):
+    """A stored event as its columns, with ``data`` still the stored canonical JSON text."""
+    group: str
+    seq: int
+    type: str
+    hand: str | None
+    table: str | None
+    data_json: str
+    actor: str
+    recorded_at: str
+    prev_hash: str
+    hash: str
+
+    def canonical(self) -> bytes:
+        return envelope_bytes(self.group, self.seq, self.type, self.hand, self.table, self.data_json,
+                              self.actor, self.recorded_at, self.prev_hash)
 
 
 class Reader:
@@ -138,6 +164,14 @@ class Reader:
         for row in self.conn.execute(sql + " ORDER BY group_id, seq", args):
             yield Envelope.from_row(row)
 
+    def scan_raw(self, group: str | None = None) -> Iterator[RawEvent]:
+        """Like ``scan`` without parsing ``data``: what checking the chain needs."""
+        sql, args = f"SELECT {_RAW_COLUMNS} FROM events", ()
+        if group is not None:
+            sql, args = sql + " WHERE group_id = ?", (group,)
+        for row in self.conn.execute(sql + " ORDER BY group_id, seq", args):
+            yield RawEvent._make(row)
+
     def count(self, group: str | None = None) -> int:
         if group is None:
             return self.conn.execute("SELECT count(*) FROM events").fetchone()[0]
@@ -157,6 +191,10 @@ class Reader:
         if group is not None:
             sql, args = sql + " AND group_id = ?", [name, group]
         return {(g, k): json.loads(d) for g, k, d in self.conn.execute(sql, args)}
+
+    def row_keys(self, name: str, group: str) -> set[str]:
+        return {k for (k,) in self.conn.execute(
+            "SELECT key FROM projection_rows WHERE name = ? AND group_id = ?", (name, group))}
 
     def credential(self, token_hash: str) -> tuple[str, str] | None:
         found = self.conn.execute(
@@ -195,28 +233,27 @@ class Writer(Reader):
         if expected_version is not None and expected_version != version:
             raise Conflict(f"the group moved on to version {version} while this request was decided",
                            version=version)
-        envelopes, now = [], utc_now()
-        for i, ev in enumerate(events, start=version + 1):
-            env = {"seq": i, "type": ev.type, "data": ev.data, "actor": actor, "recorded_at": now,
-                   "prev_hash": prev}
-            if ev.hand is not None:
-                env["hand"] = ev.hand
-            if ev.table is not None:
-                env["table"] = ev.table
-            prev = event_hash(env, group)
-            envelopes.append(Envelope(0, group, i, ev.type, ev.hand, ev.table, ev.data, actor, now,
-                                      env["prev_hash"], prev))
-        return self.insert(envelopes)
+        rows, now = [], utc_now()
+        for seq, ev in enumerate(events, start=version + 1):
+            data_json = canonical_bytes(ev.data).decode("utf-8")
+            digest = hashlib.sha256(envelope_bytes(group, seq, ev.type, ev.hand, ev.table, data_json,
+                                                   actor, now, prev)).hexdigest()
+            rows.append((Envelope(0, group, seq, ev.type, ev.hand, ev.table, ev.data, actor, now, prev, digest),
+                         data_json))
+            prev = digest
+        return self._insert(rows)
 
     def insert(self, envelopes: Sequence[Envelope]) -> list[Envelope]:
-        """Insert already-chained envelopes (``append`` and ``import`` both end here)."""
+        """Insert envelopes chained elsewhere (an import, after its chain was checked)."""
+        return self._insert([(e, canonical_bytes(e.data).decode("utf-8")) for e in envelopes])
+
+    def _insert(self, rows: Sequence[tuple[Envelope, str]]) -> list[Envelope]:
         stored = []
-        for e in envelopes:
+        for e, data_json in rows:
             cur = self.conn.execute(
                 "INSERT INTO events (group_id, seq, type, hand_id, table_id, data, actor, recorded_at, "
                 "prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (e.group, e.seq, e.type, e.hand, e.table, canonical_bytes(e.data).decode("utf-8"),
-                 e.actor, e.recorded_at, e.prev_hash, e.hash))
+                (e.group, e.seq, e.type, e.hand, e.table, data_json, e.actor, e.recorded_at, e.prev_hash, e.hash))
             stored.append(Envelope(cur.lastrowid, *_fields_after_position(e)))
         self.appended.extend(stored)
         if self.projector is not None and stored:

@@ -22,7 +22,8 @@ class Rows(Protocol):
     def mark_position(self, name: str, position: int) -> None: ...
 
 
-def _key(name: str, event) -> str | None:
+def row_key(name: str, event) -> str | None:
+    """The row of projection ``name`` that ``event`` touches (tables: one row per table)."""
     if name == tables.NAME:
         return event.table
     return ""
@@ -34,7 +35,7 @@ def project(rows: Rows, envelopes: Sequence) -> None:
     touched_hands: dict[tuple[str, str], None] = {}
     for env in envelopes:
         for name, fold in FOLDS.items():
-            key = _key(name, env)
+            key = row_key(name, env)
             if key is None:
                 continue
             at = (name, env.group, key)

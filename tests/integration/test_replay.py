@@ -19,7 +19,7 @@ def test_the_demo_replays_to_the_very_rows_the_service_wrote(tmp_path, store):
     from events.store import Store
     s = Store(db)
     with s.reading() as r:
-        report = replay(r.scan(), lambda name, g: r.rows(name, g))
+        report = replay(r.scan(), r)
     assert report.differences == []
     assert report.settlements == 5 and report.groups == 1
 

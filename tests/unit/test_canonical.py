@@ -1,0 +1,31 @@
+"""The fast envelope encoder writes exactly the canonical JSON that API.md hashes."""
+import hashlib
+import json
+
+from hypothesis import given, strategies as st
+
+from events.canonical import canonical_bytes, envelope_bytes, event_hash, hashed_view
+
+text = st.text(max_size=12)
+json_values = st.recursive(st.none() | st.booleans() | st.integers(-10**12, 10**12) | text,
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text, inner, max_size=3),
+                           max_leaves=8)
+
+
+@given(group=text, seq=st.integers(1, 10**9), kind=text, hand=st.none() | text, table=st.none() | text,
+       data=st.dictionaries(text, json_values, max_size=4), actor=text, at=text, prev=text)
+def test_envelope_bytes_equal_the_canonical_json_of_the_envelope(group, seq, kind, hand, table, data, actor, at, prev):
+    env = {"seq": seq, "type": kind, "data": data, "actor": actor, "recorded_at": at, "prev_hash": prev}
+    if hand is not None:
+        env["hand"] = hand
+    if table is not None:
+        env["table"] = table
+    expected = json.dumps({**env, "group": group}, sort_keys=True, separators=(",", ":"),
+                          ensure_ascii=False).encode("utf-8")
+    fast = envelope_bytes(group, seq, kind, hand, table, canonical_bytes(data).decode("utf-8"), actor, at, prev)
+    assert fast == expected == canonical_bytes(hashed_view(env, group))
+    assert event_hash(env, group) == hashlib.sha256(expected).hexdigest()
+
+
+def test_canonical_json_keeps_non_ascii_and_escapes_control_characters():
+    assert canonical_bytes({"b": "Łódź\n", "a": 1}) == '{"a":1,"b":"Łódź\\n"}'.encode("utf-8")
