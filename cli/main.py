@@ -90,19 +90,19 @@ def verify(obj: Context, group):
       bitka verify
       bitka verify --group g_3f9a1c2b7d10
     """
-    from events.verify import faults
+    from .checks import verify_store
     store = obj.store()
     with store.reading() as r:
-        problems = [f"the store's append-only triggers are missing: {', '.join(t)}"
-                    for t in [r.missing_triggers()] if t]
+        missing = r.missing_triggers()
         total = r.count(group)
-        with output.progress(total, "verifying") as advance:
-            found = list(faults(r.scan_raw(group), on_event=lambda _: advance()))
         groups = [group] if group else r.group_ids()
-    for fault in found:
-        problems.append(str(fault))
+    store.close()
     if group and total == 0:
         raise click.UsageError(f"there is no group {group!r} in {obj.db}")
+    with output.progress(total, "verifying") as advance:
+        found = verify_store(obj.db, group, advance)
+    problems = [f"the store's append-only triggers are missing: {', '.join(missing)}"] if missing else []
+    problems += [str(fault) for fault in found]
     if problems:
         for p in problems:
             click.echo(p)
@@ -125,17 +125,18 @@ def replay(obj: Context, group, until):
       bitka replay
       bitka replay --group g_3f9a1c2b7d10 --until 120
     """
-    from projections.replay import replay as run
+    from .checks import replay_store
     if until and not group:
         raise click.UsageError("--until needs --group: seq numbers belong to one group")
     store = obj.store()
     with store.reading() as r:
         total = r.count(group)
-        if group and total == 0:
-            raise click.UsageError(f"there is no group {group!r} in {obj.db}")
-        with output.progress(min(total, until or total), "replaying") as advance:
-            stream = output.counted(r.scan(group, until), advance)
-            report = run(stream, None if until else r)
+    store.close()
+    if group and total == 0:
+        raise click.UsageError(f"there is no group {group!r} in {obj.db}")
+    with output.progress(min(total, until or total), "replaying") as advance:
+        report = replay_store(obj.db, group, until, compare=not until, advance=advance)
+    with store.reading() as r:
         names = {g: r.row("group", g, "") for g in report.balances}
     if until:
         output.print_rebuilt_balances(report, names)

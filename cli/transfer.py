@@ -9,7 +9,7 @@ import click
 
 from events.canonical import canonical_bytes
 from events.store import Envelope
-from events.verify import faults
+from events.verify import faults, raw
 from service.auth import ADMIN, mint_token
 
 from . import output
@@ -104,17 +104,18 @@ def _check_file(file: str) -> tuple[list[str], int]:
     groups: list[str] = []
     count = 0
 
-    def seen(env):
+    def seen(row):
         nonlocal count
         count += 1
-        if env.group not in groups:
-            groups.append(env.group)
-        elif groups[-1] != env.group:
-            raise click.ClickException(f"the events of group {env.group} are not together in seq order")
+        group = row[0]
+        if group not in groups:
+            groups.append(group)
+        elif groups[-1] != group:
+            raise click.ClickException(f"the events of group {group} are not together in seq order")
 
     with open(file, encoding="utf-8") as handle:
         with output.progress(0, "checking") as _:
-            bad = list(faults(read_lines(handle), on_event=seen))
+            bad = list(faults(map(raw, read_lines(handle)), on_event=seen))
     if bad:
         for fault in bad:
             click.echo(str(fault), err=True)

@@ -36,13 +36,23 @@ def envelope_bytes(group: str, seq: int, type_: str, hand: str | None, table: st
 
     ``data_json`` must already be the canonical JSON of ``data`` (the store keeps it so).
     Equal, byte for byte, to ``canonical_bytes(hashed_view(envelope, group))``: the keys are
-    written here in sorted order, and strings quoted exactly as ``json.dumps`` quotes them.
+    written in sorted order, and strings quoted exactly as ``json.dumps`` quotes them.
     """
-    parts = ['{"actor":', _quote(actor), ',"data":', data_json, ',"group":', _quote(group)]
-    if hand is not None:
-        parts += [',"hand":', _quote(hand)]
-    parts += [',"prev_hash":', _quote(prev_hash), ',"recorded_at":', _quote(recorded_at), ',"seq":', str(seq)]
-    if table is not None:
-        parts += [',"table":', _quote(table)]
-    parts += [',"type":', _quote(type_), "}"]
-    return "".join(parts).encode("utf-8")
+    return envelope_text(_quote(group), seq, _quote(type_), hand, table, data_json, actor, recorded_at,
+                         prev_hash).encode("utf-8")
+
+
+def envelope_text(quoted_group: str, seq: int, quoted_type: str, hand: str | None, table: str | None,
+                  data_json: str, actor: str, recorded_at: str, prev_hash: str) -> str:
+    """``envelope_bytes`` before encoding, with the group and type already quoted: ``verify``
+    runs this for every event ever logged and quotes those once per group and per type."""
+    hand_part = f',"hand":{_quote(hand)}' if hand is not None else ""
+    table_part = f',"table":{_quote(table)}' if table is not None else ""
+    return (f'{{"actor":{_quote(actor)},"data":{data_json},"group":{quoted_group}{hand_part},'
+            f'"prev_hash":{_quote(prev_hash)},"recorded_at":{_quote(recorded_at)},"seq":{seq}{table_part},'
+            f'"type":{quoted_type}}}')
+
+
+def quote(text: str) -> str:
+    """A JSON string literal, exactly as canonical JSON writes it."""
+    return _quote(text)

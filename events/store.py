@@ -12,7 +12,9 @@ methods of ``Reader`` / ``Writer``; a second backend implements the same.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -72,8 +74,8 @@ class NewEvent:
     table: str | None = None
 
 
-@dataclass(frozen=True)
-class Envelope:
+class Envelope(NamedTuple):
+    """A stored event. A named tuple rather than a dataclass: replay builds one per event."""
     position: int
     group: str
     seq: int
@@ -104,7 +106,8 @@ class Envelope:
 
     @classmethod
     def from_row(cls, row: Sequence) -> "Envelope":
-        return cls(row[0], row[1], row[2], row[3], row[4], row[5], json.loads(row[6]), *row[7:11])
+        return cls(row[0], row[1], row[2], row[3], row[4], row[5], json.loads(row[6]),
+                   row[7], row[8], row[9], row[10])
 
 
 class RawEvent(NamedTuple):
@@ -149,9 +152,15 @@ class Reader:
             f"SELECT {_COLUMNS} FROM events WHERE group_id = ? AND hand_id = ? ORDER BY seq", (group, hand))
         return [Envelope.from_row(r) for r in rows]
 
-    def scan(self, group: str | None = None, until: int | None = None) -> Iterator[Envelope]:
-        """Every event (of one group, or all) in group then seq order, streamed."""
-        sql, args = f"SELECT {_COLUMNS} FROM events", []
+    def scan(self, group: str | None = None, until: int | None = None,
+             unread: frozenset[str] = frozenset()) -> Iterator[Envelope]:
+        """Every event (of one group, or all) in group then seq order, streamed. Events of
+        the ``unread`` types come with empty data: the reader said it will not look."""
+        columns = _COLUMNS
+        if unread:
+            kinds = ", ".join("'" + k.replace("'", "''") + "'" for k in sorted(unread))
+            columns = columns.replace(", data,", f", CASE WHEN type IN ({kinds}) THEN '{{}}' ELSE data END,")
+        sql, args = f"SELECT {columns} FROM events", []
         clauses = []
         if group is not None:
             clauses.append("group_id = ?")
@@ -164,13 +173,29 @@ class Reader:
         for row in self.conn.execute(sql + " ORDER BY group_id, seq", args):
             yield Envelope.from_row(row)
 
-    def scan_raw(self, group: str | None = None) -> Iterator[RawEvent]:
-        """Like ``scan`` without parsing ``data``: what checking the chain needs."""
+    def scan_raw(self, group: str | None = None, first: int = 1, last: int | None = None) -> Iterator[tuple]:
+        """Rows as ``RawEvent``'s plain tuples, ``data`` unparsed: what checking the chain needs."""
         sql, args = f"SELECT {_RAW_COLUMNS} FROM events", ()
         if group is not None:
+            sql, args = sql + " WHERE group_id = ? AND seq BETWEEN ? AND ?", (group, first, last or 2 ** 62)
+        return self.conn.execute(sql + " ORDER BY group_id, seq", args)
+
+    def hash_at(self, group: str, seq: int) -> str | None:
+        found = self.conn.execute("SELECT hash FROM events WHERE group_id = ? AND seq = ?", (group, seq)).fetchone()
+        return found[0] if found else None
+
+    def span(self, group: str, first: int, last: int) -> tuple[int, int]:
+        """How many events lie in seqs first..last, and the highest present (first - 1 if none)."""
+        n, top = self.conn.execute("SELECT count(*), max(seq) FROM events WHERE group_id = ? AND seq BETWEEN ? AND ?",
+                                   (group, first, last)).fetchone()
+        return n, (top if top is not None else first - 1)
+
+    def sizes(self, group: str | None = None) -> dict[str, int]:
+        """Each group's version (its last seq)."""
+        sql, args = "SELECT group_id, max(seq) FROM events", ()
+        if group is not None:
             sql, args = sql + " WHERE group_id = ?", (group,)
-        for row in self.conn.execute(sql + " ORDER BY group_id, seq", args):
-            yield RawEvent._make(row)
+        return {g: n for g, n in self.conn.execute(sql + " GROUP BY group_id", args) if g is not None}
 
     def count(self, group: str | None = None) -> int:
         if group is None:
@@ -191,6 +216,14 @@ class Reader:
         if group is not None:
             sql, args = sql + " AND group_id = ?", [name, group]
         return {(g, k): json.loads(d) for g, k, d in self.conn.execute(sql, args)}
+
+    def rows_of(self, name: str, group: str, keys: Sequence[str]) -> dict[str, dict]:
+        """The rows of these keys (up to a few hundred at a time), keyed by key."""
+        marks = ",".join("?" * len(keys))
+        found = self.conn.execute(
+            f"SELECT key, data FROM projection_rows WHERE name = ? AND group_id = ? AND key IN ({marks})",
+            (name, group, *keys))
+        return {k: json.loads(d) for k, d in found}
 
     def row_keys(self, name: str, group: str) -> set[str]:
         return {k for (k,) in self.conn.execute(
@@ -291,12 +324,44 @@ def _fields_after_position(e: Envelope) -> tuple:
 
 
 class Store:
-    """An SQLite file holding one or many groups' logs. One connection per unit of work."""
+    """An SQLite file holding one or many groups' logs.
+
+    Each unit of work holds one connection of its own for its whole length. Connections
+    are kept open between units of work (a few idle ones): opening one costs more than
+    most appends, and closing the last one checkpoints the whole WAL."""
+
+    MAX_IDLE = 8
 
     def __init__(self, path: str | Path, projector: Projector | None = None, busy_timeout_ms: int = 10_000):
         self.path = str(path)
         self.projector = projector
         self.busy_timeout_ms = busy_timeout_ms
+        self._idle: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self._pid = os.getpid()
+
+    def _acquire(self) -> sqlite3.Connection:
+        with self._lock:
+            if self._pid != os.getpid():  # a forked worker must not share its parent's connections
+                self._idle, self._pid = [], os.getpid()
+            if self._idle:
+                return self._idle.pop()
+        return self.connect()
+
+    def _release(self, conn: sqlite3.Connection) -> None:
+        if conn.in_transaction:
+            conn.rollback()
+        with self._lock:
+            if len(self._idle) < self.MAX_IDLE and self._pid == os.getpid():
+                self._idle.append(conn)
+                return
+        conn.close()
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            conn.close()
 
     def connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
@@ -318,13 +383,12 @@ class Store:
 
     @contextmanager
     def reading(self) -> Iterator[Reader]:
-        conn = self.connect()
+        conn = self._acquire()
         try:
             conn.execute("BEGIN")  # one snapshot for every read of the unit of work
             yield Reader(conn)
         finally:
-            conn.rollback() if conn.in_transaction else None
-            conn.close()
+            self._release(conn)
 
     @contextmanager
     def writing(self) -> Iterator[Writer]:
@@ -332,7 +396,7 @@ class Store:
         opens a deferred ``BEGIN``, whose later upgrade to a write lock can fail with
         SQLITE_BUSY after the request has already read and decided); inside it, nested
         ``db.atomic()`` blocks become savepoints."""
-        conn = self.connect()
+        conn = self._acquire()
         try:
             conn.execute("BEGIN IMMEDIATE")
             writer = Writer(conn, self.projector)
@@ -344,7 +408,7 @@ class Store:
                 raise
             conn.execute("COMMIT")
         finally:
-            conn.close()
+            self._release(conn)
 
 
 def precondition(expected: int | None, version: int) -> None:

@@ -5,7 +5,7 @@ trick and returns the events it makes, ``evolve`` folds an event, ``settle`` pay
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Mapping
 
 from . import auction as auc
@@ -183,12 +183,21 @@ def _not_held(state: KopState, card: str, seat: int, index: int) -> str:
 def evolve(state: KopState, event: Event) -> KopState:
     if event.type == "bid":
         call = auc.Call(event.data["seat"], event.data["call"], event.data.get("jack"))
-        return replace(state, calls=(*state.calls, call), auction=auc.apply_call(state.auction, call, LADDER))
+        # Built directly, not with dataclasses.replace: replay folds every event of a log.
+        return KopState(state.rules, state.dealer, state.deal, state.held, (*state.calls, call),
+                        auc.apply_call(state.auction, call, LADDER), state.tricks)
     if event.type == "trick":
         d = event.data
         trick = Trick(d["trick"], d["leader"], tuple(d["cards"]), d["winner"], d["points"])
-        held = tuple(tuple(c for c in hand if c not in trick.cards) for hand in state.held)
-        return replace(state, tricks=(*state.tricks, trick), held=held)
+        held = list(state.held)
+        for i, card in enumerate(trick.cards):
+            hand = held[(trick.leader + i) % SEATS]
+            if card in hand:
+                at = hand.index(card)
+                held[(trick.leader + i) % SEATS] = hand[:at] + hand[at + 1:]
+        held = tuple(held)
+        return KopState(state.rules, state.dealer, state.deal, held, state.calls, state.auction,
+                        (*state.tricks, trick))
     return state
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from events.money import minor_digits, parse_amount
 
 NAME = "balances"
+EVENTS = frozenset({"group_created", "member_added", "settlement", "hand_voided", "payment"})
 
 
 def apply(row: dict | None, event) -> dict | None:
@@ -15,7 +16,7 @@ def apply(row: dict | None, event) -> dict | None:
     if event.type == "group_created":
         return {"digits": minor_digits(d["currency"]), "members": {}}
     if row is None:
-        return None
+        return row
     digits = row["digits"]
     members = dict(row["members"])
     if event.type == "member_added":

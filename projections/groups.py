@@ -1,9 +1,13 @@
-"""The group row: name, currency, members and tables (a pure fold)."""
+"""The group row: name, currency, members and tables (a pure fold).
+
+The group's version is not kept here: it is the last seq, read from the log's index.
+"""
 from __future__ import annotations
 
 from events.money import minor_digits
 
 NAME = "group"
+EVENTS = frozenset({"group_created", "member_added", "table_opened"})
 
 
 def apply(row: dict | None, event) -> dict | None:
@@ -11,14 +15,13 @@ def apply(row: dict | None, event) -> dict | None:
     if event.type == "group_created":
         return {"id": event.group, "name": d["name"], "currency": d["currency"],
                 "digits": minor_digits(d["currency"]), "members": [], "tables": [],
-                "created_at": event.recorded_at, "version": event.seq}
+                "created_at": event.recorded_at}
     if row is None:
         return None
-    row = dict(row, version=event.seq)
     if event.type == "member_added":
-        row["members"] = [*row["members"], {"id": d["member"], "name": d["name"]}]
-    elif event.type == "table_opened":
-        row["tables"] = [*row["tables"], {"id": d["table"], "game": d["game"]}]
+        return dict(row, members=[*row["members"], {"id": d["member"], "name": d["name"]}])
+    if event.type == "table_opened":
+        return dict(row, tables=[*row["tables"], {"id": d["table"], "game": d["game"]}])
     return row
 
 

@@ -1,10 +1,11 @@
-"""A hand folded from its own events (deal, bids, tricks, settlement, void) and its view."""
+"""A hand from its own events: the full model (the game's state, folded on demand from the
+hand's events, which an index finds) and the summary row the projector keeps for every hand."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Iterable
 
-from games.base import Event
+from events.types import HAND_EVENTS
 from games.registry import game as game_module
 
 
@@ -41,12 +42,14 @@ def apply(model: HandModel | None, envelope) -> HandModel:
     if envelope.type == "deal":
         return start(envelope)
     seqs = (*model.seqs, envelope.seq)
+    state, settlement, voided = model.state, model.settlement, model.voided
     if envelope.type == "settlement":
-        return replace(model, settlement=envelope.data, seqs=seqs)
-    if envelope.type == "hand_voided":
-        return replace(model, voided=envelope.data, seqs=seqs)
-    state = model.module.evolve(model.state, Event(envelope.type, envelope.data))
-    return replace(model, state=state, seqs=seqs)
+        settlement = envelope.data
+    elif envelope.type == "hand_voided":
+        voided = envelope.data
+    else:
+        state = model.module.evolve(state, envelope)  # evolve reads only .type and .data
+    return HandModel(model.id, model.table, model.game, state, settlement, voided, seqs)
 
 
 def fold(envelopes: Iterable) -> HandModel | None:
@@ -62,3 +65,36 @@ def render(model: HandModel) -> dict:
     view.update({"id": model.id, "table": model.table, "game": model.game, "phase": model.phase,
                  "settlement": model.settlement, "voided": model.voided, "events": list(model.seqs)})
     return view
+
+
+NAME = "hand"
+EVENTS = HAND_EVENTS
+READS_DATA_OF = frozenset({"deal", "settlement", "hand_voided"})  # the summary counts the rest
+_RESULT_KEYS = ("contract", "outcome", "winner", "multiplier", "payouts")
+_PHASE_AFTER = {"bid": "auction", "trick": "play", "play": "play", "claim": "play",
+                "settlement": "done", "hand_voided": "voided"}
+
+
+def summarize(row: dict | None, event) -> dict | None:
+    """The stored hand row, a pure fold that needs no game rules: phase, counts, outcome."""
+    d = event.data
+    if event.type == "deal":
+        return {"id": event.hand, "table": event.table, "game": d["game"], "dealer": d["dealer"],
+                "phase": "auction", "calls": 0, "tricks": 0, "plays": 0, "first_seq": event.seq,
+                "last_seq": event.seq, "result": None, "voided": None, "dealt_at": event.recorded_at}
+    if row is None:
+        return None
+    row = dict(row, last_seq=event.seq)
+    if row["phase"] != "voided":
+        row["phase"] = _PHASE_AFTER.get(event.type, row["phase"])
+    if event.type == "bid":
+        row["calls"] += 1
+    elif event.type == "trick":
+        row["tricks"] += 1
+    elif event.type in ("play", "claim"):
+        row["plays"] += 1
+    elif event.type == "settlement":
+        row["result"] = {k: d[k] for k in _RESULT_KEYS if k in d}
+    elif event.type == "hand_voided":
+        row["voided"] = d["reason"]
+    return row

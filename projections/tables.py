@@ -6,6 +6,7 @@ if the admin voided it; voiding the latest hand gives the deal back to its deale
 from __future__ import annotations
 
 NAME = "table"
+EVENTS = frozenset({"table_opened", "deal", "result", "settlement", "hand_voided", "table_closed"})
 
 
 def apply(row: dict | None, event) -> dict | None:

@@ -142,8 +142,8 @@ def new_hand(w: Writer, group: str, actor: str, table: str, body: Mapping) -> di
     commands += [(f"tricks[{i}]", Command("trick", t)) for i, t in enumerate(body.get("tricks") or [])]
     commands += [(f"plays[{i}]", Command("play", p)) for i, p in enumerate(body.get("plays") or [])]
     model = hand_fold.HandModel(hand, table, trow["game"], state)
-    _play(w, group, actor, trow, model, commands, first=[first])
-    return hand_view(hand_model(w, group, hand))
+    _, model = _play(w, group, actor, trow, model, commands, first=[first])
+    return hand_view(model)
 
 
 def _decided(decide, where: str | None):
@@ -153,8 +153,10 @@ def _decided(decide, where: str | None):
         raise RuleBroken(f"{where}: {e.detail}" if where else e.detail) from None
 
 
-def _play(w: Writer, group: str, actor: str, trow: dict, model, commands, first=()) -> list:
-    """Decide each command in turn on the evolving state; append all events or none."""
+def _play(w: Writer, group: str, actor: str, trow: dict, model, commands, first=()):
+    """Decide each command in turn on the evolving state; append all events or none.
+
+    Returns the appended envelopes and the hand's model after them."""
     module, state = model.module, model.state
     events = list(first)
     for where, command in commands:
@@ -166,7 +168,11 @@ def _play(w: Writer, group: str, actor: str, trow: dict, model, commands, first=
     if module.is_over(state) and model.settlement is None:
         events.append(NewEvent("settlement", _settlement(w, group, trow, module, state),
                                hand=model.id, table=model.table))
-    return w.append(group, events, actor)
+    appended = w.append(group, events, actor)
+    after = None if first else model
+    for env in appended:
+        after = hand_fold.apply(after, env)
+    return appended, after
 
 
 def _settlement(reader, group: str, trow: dict, module, state) -> dict:
@@ -187,17 +193,16 @@ def _open_hand(w: Writer, group: str, hand: str):
 
 def add_bid(w: Writer, group: str, actor: str, hand: str, body: Mapping) -> dict:
     model, trow = _open_hand(w, group, hand)
-    _play(w, group, actor, trow, model, [(None, Command("bid", body))])
-    return hand_view(hand_model(w, group, hand))
+    _, model = _play(w, group, actor, trow, model, [(None, Command("bid", body))])
+    return hand_view(model)
 
 
 def add_trick(w: Writer, group: str, actor: str, hand: str, body: Mapping) -> dict:
     model, trow = _open_hand(w, group, hand)
-    appended = _play(w, group, actor, trow, model, [(None, Command("trick", body))])
+    appended, model = _play(w, group, actor, trow, model, [(None, Command("trick", body))])
     trick = next(e for e in appended if e.type == "trick").data
     return {"trick": trick["trick"], "leader": trick["leader"], "cards": trick["cards"],
-            "winner": trick["winner"], "points": trick["points"],
-            "hand": hand_view(hand_model(w, group, hand))}
+            "winner": trick["winner"], "points": trick["points"], "hand": hand_view(model)}
 
 
 def void_hand(w: Writer, group: str, actor: str, hand: str, reason: str) -> dict:
@@ -209,8 +214,8 @@ def void_hand(w: Writer, group: str, actor: str, hand: str, reason: str) -> dict
         raise Unprocessable(f"only the table's latest hand ({trow['latest_hand']['id']}) may be voided")
     data = {"reason": reason, "dealer": trow["latest_hand"]["dealer"],
             "reversed": (model.settlement or {}).get("payouts", [])}
-    w.append(group, [NewEvent("hand_voided", data, hand=hand, table=model.table)], actor)
-    return hand_view(hand_model(w, group, hand))
+    [env] = w.append(group, [NewEvent("hand_voided", data, hand=hand, table=model.table)], actor)
+    return hand_view(hand_fold.apply(model, env))
 
 
 def pay(w: Writer, group: str, principal: auth.Principal, body: Mapping) -> dict:

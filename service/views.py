@@ -1,7 +1,7 @@
 """The JSON shapes of API.md, made from projection rows (no I/O here)."""
 from __future__ import annotations
 
-from events.money import format_amount, parse_amount
+from events.money import format_amount
 from projections import hands as hand_fold
 from projections.groups import member_name
 from projections.settle_up import transfers
@@ -26,12 +26,12 @@ def table_view(trow: dict, grow: dict) -> dict:
     }
 
 
-def group_view(grow: dict, tables: list[dict]) -> dict:
+def group_view(grow: dict, tables: list[dict], version: int) -> dict:
     return {
         "id": grow["id"],
         "name": grow["name"],
         "currency": grow["currency"],
-        "version": grow["version"],
+        "version": version,
         "members": grow["members"],
         "tables": [{"id": t["id"], "game": t["game"], "stake": t["stake"], "next_dealer": t["next_dealer"],
                     "hands": len(t["hands"]), "latest_hand": t["latest_hand"]} for t in tables],
@@ -59,7 +59,3 @@ def settle_up_view(grow: dict, brow: dict) -> dict:
                        "to_name": member_name(grow, dst), "amount": format_amount(amount, digits)}
                       for src, dst, amount in moves],
     }
-
-
-def minor(amount: str, grow: dict) -> int:
-    return parse_amount(amount, grow["digits"], allow_negative=True)

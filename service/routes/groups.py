@@ -28,7 +28,7 @@ def get_group(group):
     """The group with its version, members and tables."""
     def view(r, _):
         grow = ledger.group_row(r, group)
-        return group_view(grow, [r.row("table", group, t["id"]) for t in grow["tables"]])
+        return group_view(grow, [r.row("table", group, t["id"]) for t in grow["tables"]], r.version(group))
     return read(group, view)
 
 

@@ -57,3 +57,22 @@ def test_replay_until_prints_the_balances_at_that_seq(tmp_path):
     assert "rebuilt from the log" in result.output and "0.00" in result.output
     assert "0 settlements" in result.output
     assert CliRunner().invoke(bitka, ["--db", db, "replay", "--until", "6"]).exit_code == 2
+
+
+def test_verify_and_replay_in_worker_processes_find_what_one_process_finds(tmp_path):
+    from cli.checks import replay_store, verify_store
+    db = _demo(tmp_path)
+    count = lambda n=1: None  # noqa: E731
+    assert verify_store(db, None, count, parallel_from=0) == []
+    assert replay_store(db, None, None, True, count, parallel_from=0).differences == []
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TRIGGER events_refuse_update")
+    seq = conn.execute("SELECT min(seq) FROM events WHERE type = 'settlement'").fetchone()[0]
+    conn.execute("UPDATE events SET data = json_set(data, '$.multiplier', 64) WHERE seq = ?", (seq,))
+    conn.commit()
+    conn.close()
+    [fault] = verify_store(db, None, count, parallel_from=0)
+    assert fault.seq == seq
+    report = replay_store(db, None, None, True, count, parallel_from=0)
+    assert any(f"seq {seq}: the settlement" in d for d in report.differences)
+    assert report.settlements == 5

@@ -84,7 +84,7 @@ def test_projection_rows_are_written_in_the_append_transaction(store):
     _append(store, "g1", 2)
     with store.reading() as r:
         row = r.row("group", "g1", "")
-    assert row["version"] == 3 and [m["id"] for m in row["members"]] == ["m0", "m1"]
+    assert [m["id"] for m in row["members"]] == ["m0", "m1"]
 
 
 def test_the_store_runs_in_wal_mode(store):
@@ -113,8 +113,8 @@ def test_concurrent_writers_never_fork_or_skip_a_seq(store):
     with store.reading() as r:
         events = list(r.scan("g1"))
         assert [e.seq for e in events] == list(range(1, 62))
-        assert list(faults(events)) == []
-        assert r.row("group", "g1", "")["version"] == 61
+        assert list(faults(r.scan_raw("g1"))) == []
+        assert len(r.row("group", "g1", "")["members"]) == 60
 
 
 def test_verify_names_the_first_bad_seq_of_each_group(store):
@@ -129,7 +129,7 @@ def test_verify_names_the_first_bad_seq_of_each_group(store):
     conn.commit()
     conn.close()
     with store.reading() as r:
-        found = list(faults(r.scan()))
+        found = list(faults(r.scan_raw()))
         assert r.missing_triggers() == ["events_refuse_update"]
     assert [(f.group, f.seq) for f in found] == [("g1", 3), ("g2", 2)]
     assert "contents do not match" in found[0].reason and "prev_hash" in found[1].reason
@@ -143,5 +143,5 @@ def test_verify_finds_a_missing_seq(store):
     conn.execute("DELETE FROM events WHERE seq = 2")
     conn.commit()
     with store.reading() as r:
-        [fault] = faults(r.scan())
+        [fault] = faults(r.scan_raw())
     assert fault.seq == 2 and "missing" in fault.reason

@@ -1,0 +1,283 @@
+"""bitka's throughput against this machine's own limits, measured in one run.
+
+    python bench/run.py [--events 100000] [--http-hands 150] [--clients 2]
+
+Each figure is printed beside the raw limit it cannot beat, measured in the same run on
+the same rows, and as a ratio to it:
+  (a) HTTP trick appends/s against `bitka serve`, keep-alive clients
+      limit: bare SQLite inserts of the same rows, one transaction each
+  (b) appends through the store (chain + projections), one transaction each
+      limit: the same bare inserts
+  (c) `replay` events/s over a store of --events events
+      limit: a bare scan of the same rows with json.loads of each
+  (d) `verify` events/s over the same store
+      limit: bare SHA-256 of the same canonical bytes, already in memory
+Targets: (c) and (d) at least 25% of their limits, (b) at least 50%.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import http.client
+import json
+import os
+import random
+import resource
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from events.store import NewEvent, RawEvent, Store  # noqa: E402
+from games import kop  # noqa: E402
+from games.autoplay import play_out  # noqa: E402
+from projections.projector import project  # noqa: E402
+from cli.checks import replay_store, verify_store  # noqa: E402
+from service import ledger  # noqa: E402
+
+TARGETS = {"store appends": 0.50, "replay": 0.25, "verify": 0.25}
+REPEATS = 3
+
+
+def hand_bodies(rng: random.Random, per_dealer: int) -> dict[int, list[dict]]:
+    """Random legal whole hands, ``per_dealer`` for each dealer seat."""
+    cards = sorted(kop.PACK)
+    pool = {}
+    for dealer in range(4):
+        pool[dealer] = []
+        for _ in range(per_dealer):
+            rng.shuffle(cards)
+            hands = [cards[i * 4:(i + 1) * 4] for i in range(4)]
+            state = kop.new_hand(kop.parse_rules({}), {"dealer": dealer, "hands": hands})
+            _, tricks = play_out(kop, state, lambda legal: rng.choice(list(legal)))
+            pool[dealer].append({"deal": {"dealer": dealer, "hands": hands}, "tricks": [{"cards": t} for t in tricks]})
+    return pool
+
+
+def new_group(store: Store, name: str) -> tuple[str, str, str]:
+    with store.writing() as w:
+        g = ledger.create_group(w, name, "PLN")
+        members = [ledger.add_member(w, g["id"], "admin", n)["id"] for n in "NESW"]
+        t = ledger.open_table(w, g["id"], "admin", {"game": "kop", "seats": members, "stake": "0.50"})
+    return g["id"], t["id"], g["admin_token"]
+
+
+def fill(store: Store, events: int, pool) -> int:
+    group, table, _ = new_group(store, "bench")
+    hands, batch, written = 0, 200, 6
+    while written < events:
+        with store.writing() as w:
+            for _ in range(batch):
+                body = pool[hands % 4][(hands // 4) % len(pool[0])]
+                ledger.new_hand(w, group, "admin", table, body)
+                hands += 1
+                written += 6
+    return written
+
+
+def bare_insert_limit(path: Path, rows: list[tuple]) -> float:
+    """Inserts of the same rows into a bare table, one transaction each, same pragmas."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("CREATE TABLE t (group_id, seq, type, hand_id, table_id, data, actor, recorded_at, prev_hash, hash)")
+    start = time.perf_counter()
+    for row in rows:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+        conn.execute("COMMIT")
+    elapsed = time.perf_counter() - start
+    conn.close()
+    return len(rows) / elapsed
+
+
+def store_appends(store: Store, pool, hands: int) -> tuple[float, list[tuple]]:
+    """Trick events appended through the store, one transaction each; returns rate and rows."""
+    group, table, _ = new_group(store, "appends")
+    rows, elapsed = [], 0.0
+    for i in range(hands):
+        body = pool[0][i % len(pool[0])]  # each hand is voided below, so seat 0 deals again
+        with store.writing() as w:
+            hand = ledger.new_hand(w, group, "admin", table, {"deal": body["deal"]})
+        for number, trick in enumerate(body["tricks"], 1):
+            data = {"trick": number, "cards": trick["cards"], "leader": 0, "winner": 0, "points": 0}
+            start = time.perf_counter()
+            with store.writing() as w:
+                [env] = w.append(group, [NewEvent("trick", data, hand=hand["id"], table=table)], "admin")
+            elapsed += time.perf_counter() - start
+            rows.append((group, env.seq, "trick", hand["id"], table, json.dumps(data), "admin",
+                         env.recorded_at, env.prev_hash, env.hash))
+        with store.writing() as w:  # void it so the next hand may be dealt (not timed)
+            ledger.void_hand(w, group, "admin", hand["id"], "bench")
+    return len(rows) / elapsed, rows
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http_appends(db: Path, pool, hands: int, clients: int) -> float:
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "--db", str(db), "serve", "--port", str(port)],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait(port)
+        tables = [_http_table(port) for _ in range(clients)]
+        counts = [0] * clients
+
+        def client(i):
+            conn = http.client.HTTPConnection("127.0.0.1", port)
+            gid, tid, token = tables[i]
+            auth = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+            for n in range(hands):
+                body = pool[n % 4][n // 4 % len(pool[0])]
+                hand = _post(conn, f"/v1/groups/{gid}/tables/{tid}/hands", {"deal": body["deal"]}, auth)
+                for trick in body["tricks"]:
+                    _post(conn, f"/v1/groups/{gid}/hands/{hand['id']}/tricks", trick, auth)
+                    counts[i] += 1
+
+        threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+        start = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        elapsed = time.perf_counter() - start
+        appends = sum(counts) * 5 // 4  # every hand is one deal and four tricks: all are appends
+        return appends / elapsed
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def _wait(port: int) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("bitka serve did not start")
+
+
+def _post(conn, path, body, headers):
+    conn.request("POST", path, json.dumps(body), headers)
+    r = conn.getresponse()
+    data = json.loads(r.read())
+    if r.status != 201:
+        raise RuntimeError(f"{path}: {r.status} {data}")
+    return data
+
+
+def _http_table(port: int) -> tuple[str, str, str]:
+    conn = http.client.HTTPConnection("127.0.0.1", port)
+    g = _post(conn, "/v1/groups", {"name": "bench", "currency": "PLN"}, {"Content-Type": "application/json"})
+    auth = {"Authorization": f"Bearer {g['admin_token']}", "Content-Type": "application/json"}
+    ids = [_post(conn, f"/v1/groups/{g['id']}/members", {"name": n}, auth)["id"] for n in "NESW"]
+    t = _post(conn, f"/v1/groups/{g['id']}/tables", {"game": "kop", "seats": ids, "stake": "0.50"}, auth)
+    return g["id"], t["id"], g["admin_token"]
+
+
+def timed(fn) -> tuple[float, object]:
+    start = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - start, out
+
+
+def best(fn) -> tuple[float, object]:
+    """The fastest of a few runs: this machine is shared, and noise only ever slows a run."""
+    return min((timed(fn) for _ in range(REPEATS)), key=lambda run: run[0])
+
+
+def scan_limit(store: Store) -> float:
+    with store.reading() as r:
+        def scan():
+            n = 0
+            for row in r.conn.execute("SELECT group_id, seq, type, hand_id, table_id, data, actor, recorded_at, "
+                                      "prev_hash, hash FROM events ORDER BY group_id, seq"):
+                json.loads(row[5])
+                n += 1
+            return n
+        elapsed, n = timed(scan)
+    return n / elapsed
+
+
+def hash_limit(store: Store) -> float:
+    with store.reading() as r:
+        blobs = [(RawEvent(*row).canonical(), row[9]) for row in r.scan_raw()]
+    start = time.perf_counter()
+    for blob, digest in blobs:
+        if hashlib.sha256(blob).hexdigest() != digest:
+            raise RuntimeError("the store does not verify")
+    return len(blobs) / (time.perf_counter() - start)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--events", type=int, default=100_000)
+    ap.add_argument("--append-hands", type=int, default=150)
+    ap.add_argument("--http-hands", type=int, default=150)
+    ap.add_argument("--clients", type=int, default=2)
+    ap.add_argument("--json", help="also write the results here")
+    args = ap.parse_args()
+    rng = random.Random(2026)
+    pool = hand_bodies(rng, 50)
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        store = Store(tmp / "big.db", projector=project).setup()
+        fill_s, written = timed(lambda: fill(store, args.events, pool))
+        print(f"filled a store with {written} events in {fill_s:.1f} s", file=sys.stderr)
+        with store.reading() as r:
+            total = r.count()
+        replay_s, report = best(lambda: _replay(store))
+        assert not report.differences, report.differences[:3]
+        verify_s, found = best(lambda: _verify(store))
+        assert not found, found[:3]
+        scan_rate = max(scan_limit(store) for _ in range(REPEATS))
+        hash_rate = max(hash_limit(store) for _ in range(REPEATS))
+        results["replay"] = (total / replay_s, scan_rate, "events/s", "bare scan + json.loads")
+        results["verify"] = (total / verify_s, hash_rate, "events/s", "bare SHA-256 of the same bytes")
+        small = Store(tmp / "appends.db", projector=project).setup()
+        rate, rows = store_appends(small, pool, args.append_hands)
+        limit = bare_insert_limit(tmp / "bare.db", rows)
+        results["store appends"] = (rate, limit, "appends/s", "bare SQLite inserts, 1 txn each")
+        http_rate = http_appends(tmp / "http.db", pool, args.http_hands, args.clients)
+        results["HTTP appends"] = (http_rate, limit, "appends/s", "the same bare inserts")
+    print(f"\nbitka bench on {os.cpu_count()} cores; store of {total} events; "
+          f"peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MiB\n")
+    print(f"{'measure':<15} {'bitka':>10} {'limit':>10}  {'ratio':>6}  {'target':>6}  limit is")
+    failed = []
+    for name, (value, limit, unit, what) in results.items():
+        ratio = value / limit
+        target = TARGETS.get(name)
+        mark = "" if target is None else (" ok" if ratio >= target else " MISSED")
+        if target is not None and ratio < target:
+            failed.append(name)
+        print(f"{name:<15} {value:>10.0f} {limit:>10.0f}  {ratio:>6.1%}  "
+              f"{'' if target is None else f'{target:.0%}':>6}{mark}  {unit}; {what}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({k: {"value": v[0], "limit": v[1]} for k, v in results.items()}))
+    return 1 if failed else 0
+
+
+def _replay(store: Store):
+    return replay_store(store.path, None, None, compare=True, advance=lambda n=1: None)
+
+
+def _verify(store: Store):
+    return verify_store(store.path, None, advance=lambda n=1: None)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

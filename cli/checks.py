@@ -1,0 +1,106 @@
+"""verify and replay over a whole store, on every core when the log is large.
+
+A log is checked in slices side by side: verify splits each group's seqs into ranges (a
+link into a range is checked from the hash before it), replay runs its two parts (the
+projection rows; the settlements) in two processes. Small logs stay in one process,
+where starting workers would cost more than it saves. Workers report how far they are in
+shared counters, so the parent can draw one progress bar.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+from events.store import Store
+from events.verify import Fault, check_range, faults
+from projections.projector import DATA_UNREAD
+from projections.replay import PARTS, Report, merge, replay
+
+PARALLEL_FROM = 50_000  # events; below this one process is faster
+SLICE = 25_000
+_progress = None  # the worker's shared counters (set in each worker process)
+
+
+def workers() -> int:
+    return max(1, min(len(os.sched_getaffinity(0)), 8))
+
+
+def _init(counters) -> None:
+    global _progress
+    _progress = counters
+
+
+def _ticker(index: int):
+    """Bump this worker's shared counter every 1,000 events."""
+    pending = [0]
+
+    def tick(_=None):
+        pending[0] += 1
+        if pending[0] == 1000:
+            with _progress.get_lock():
+                _progress[index] += 1000
+            pending[0] = 0
+    return tick
+
+
+def verify_store(path: str, group: str | None, advance, parallel_from: int = PARALLEL_FROM) -> list[Fault]:
+    store = Store(path)
+    with store.reading() as r:
+        sizes = r.sizes(group)
+        if sum(sizes.values()) < parallel_from or workers() < 2:
+            return list(faults(r.scan_raw(group), on_event=lambda _: advance()))
+    store.close()  # no connection of this process may cross the fork
+    slices = [(g, lo, min(lo + SLICE - 1, n)) for g, n in sorted(sizes.items()) for lo in range(1, n + 1, SLICE)]
+    found = _run(path, _verify_slice, slices, advance, counters=1)
+    first: dict[str, Fault] = {}
+    for fault in (f for f in found if f is not None):
+        if fault.group not in first or fault.seq < first[fault.group].seq:
+            first[fault.group] = fault
+    return [first[g] for g in sorted(first)]
+
+
+def _verify_slice(path: str, group: str, lo: int, hi: int) -> Fault | None:
+    with Store(path).reading() as r:
+        return check_range(r, group, lo, hi, on_event=_ticker(0))
+
+
+def replay_store(path: str, group: str | None, until: int | None, compare: bool, advance,
+                 parallel_from: int = PARALLEL_FROM) -> Report:
+    store = Store(path)
+    with store.reading() as r:
+        total = r.count(group)
+        if total < parallel_from or workers() < 2:
+            return replay(_counted(r.scan(group, until), advance), r if compare else None)
+    store.close()  # no connection of this process may cross the fork
+    jobs = [(path, group, until, compare, i, (part,)) for i, part in enumerate(PARTS)]
+    return merge(_run(path, _replay_part, jobs, advance, counters=len(PARTS), take_args=True))
+
+
+def _replay_part(path, group, until, compare, index, parts) -> Report:
+    unread = DATA_UNREAD if "settlements" not in parts else frozenset()
+    with Store(path).reading() as r:
+        return replay(_counted(r.scan(group, until, unread), _ticker(index)), r if compare else None, parts)
+
+
+def _counted(items, advance):
+    for item in items:
+        advance()
+        yield item
+
+
+def _run(path, fn, jobs, advance, counters: int, take_args: bool = False) -> list:
+    """Run ``fn`` over ``jobs`` in worker processes, drawing the slowest counter's progress."""
+    progress = multiprocessing.get_context("fork").Array("q", counters)
+    shown = 0
+    with ProcessPoolExecutor(max_workers=min(workers(), len(jobs)), mp_context=multiprocessing.get_context("fork"),
+                             initializer=_init, initargs=(progress,)) as pool:
+        futures = [pool.submit(fn, *job) if take_args else pool.submit(fn, path, *job) for job in jobs]
+        pending = set(futures)
+        while pending:
+            _, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            done = min(progress[:]) if counters > 1 else progress[0]
+            if done > shown:
+                advance(done - shown)
+                shown = done
+        return [f.result() for f in futures]
