@@ -5,7 +5,7 @@ import os
 from typing import Any, Mapping
 
 import flask_smorest
-from flask import Flask
+from flask import Flask, request
 
 from events.store import Store
 from projections.projector import project
@@ -42,7 +42,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for module in (groups, tables, hands, money, events):
         api.register_blueprint(module.blp)
+    app.before_request(_json_bodies_only)
     return app
+
+
+def _json_bodies_only():
+    """A body that is not JSON is refused as such, not read as an empty object."""
+    if request.method in ("POST", "PUT", "PATCH") and request.content_length and not request.is_json:
+        return problems.problem(415, "Unsupported media type", "send the body as application/json",
+                                "unsupported-media-type")
+    return None
 
 
 _DESCRIPTION = (

@@ -21,6 +21,12 @@ MAX_KEY_LENGTH = 200
 class _Parser(FlaskParser):
     DEFAULT_VALIDATION_STATUS = 400  # API.md: a schema violation is a 400, not webargs' 422
 
+    def _raw_load_json(self, req):
+        try:
+            return super()._raw_load_json(req)
+        except RecursionError:
+            raise BadRequest("the body is nested too deeply to be read") from None
+
 
 class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = _Parser()

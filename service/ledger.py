@@ -10,7 +10,7 @@ import secrets
 from typing import Mapping, Sequence
 
 from events.errors import BadRequest, NotFound, RuleBroken, Unprocessable
-from events.money import MoneyError, format_amount, minor_digits, parse_amount
+from events.money import MAX_MINOR, MoneyError, format_amount, minor_digits, parse_amount
 from events.store import NewEvent, Writer
 from games.base import Command, TableTerms
 from games.errors import RuleViolation
@@ -179,6 +179,9 @@ def _settlement(reader, group: str, trow: dict, module, state) -> dict:
     digits = group_row(reader, group)["digits"]
     stake = parse_amount(trow["stake"], digits)
     settled = module.settle(state, TableTerms(stake, tuple(trow["seats"])))
+    if max(abs(a) for a in settled.amounts) > MAX_MINOR:
+        raise RuleBroken(f"this hand would pay {settled.multiplier} times the stake per seat, more than bitka "
+                         "can book; check the doubles, or void the hand")
     return settlement_data(settled, stake, digits)
 
 

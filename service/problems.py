@@ -23,7 +23,8 @@ _DETAILS = {
 
 def problem(status: int, title: str, detail: str, slug: str, **extra) -> Response:
     body = {"type": f"urn:bitka:problem:{slug}", "title": title, "status": status, "detail": detail, **extra}
-    return Response(json.dumps(body, ensure_ascii=False), status=status, mimetype=MEDIA_TYPE)
+    # ASCII escapes: a problem may quote the client's own bad input, lone surrogates and all.
+    return Response(json.dumps(body), status=status, mimetype=MEDIA_TYPE)
 
 
 def from_problem(e: Problem) -> Response:

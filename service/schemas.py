@@ -2,16 +2,20 @@
 and describe every body in the OpenAPI document."""
 from __future__ import annotations
 
-import re
+import unicodedata
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def _printable(value: str) -> None:
-    if _CONTROL.search(value):
-        raise ValidationError("must not contain control characters")
+    """Names and reasons are shown to other people: no control characters, no text-direction
+    overrides that would make a name read as another, no lone surrogates (not text at all)."""
+    for ch in value:
+        kind = unicodedata.category(ch)
+        if kind in ("Cc", "Cs") or ch in _BIDI_CONTROLS:
+            raise ValidationError(f"must not contain the character U+{ord(ch):04X}")
     if not value.strip():
         raise ValidationError("must not be blank")
 
@@ -216,8 +220,8 @@ class SettleUp(Schema):
 
 
 class EventsQuery(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
-    limit = fields.Integer(load_default=100, validate=validate.Range(min=1),
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2 ** 62))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=2 ** 62),
                            metadata={"description": "at most 1000; larger values are read as 1000"})
 
 
