@@ -43,6 +43,7 @@ CREATE TABLE IF NOT EXISTS events (
   UNIQUE (group_id, seq)
 );
 CREATE INDEX IF NOT EXISTS events_by_hand ON events (group_id, hand_id, seq) WHERE hand_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS events_by_table ON events (group_id, table_id, type, seq) WHERE table_id IS NOT NULL;
 CREATE TRIGGER IF NOT EXISTS events_refuse_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE refused'); END;
 CREATE TRIGGER IF NOT EXISTS events_refuse_delete BEFORE DELETE ON events
@@ -152,6 +153,12 @@ class Reader:
             f"SELECT {_COLUMNS} FROM events WHERE group_id = ? AND hand_id = ? ORDER BY seq", (group, hand))
         return [Envelope.from_row(r) for r in rows]
 
+    def table_hands(self, group: str, table: str) -> list[str]:
+        """The ids of the hands dealt at a table, in the order they were dealt."""
+        return [h for (h,) in self.conn.execute(
+            "SELECT hand_id FROM events WHERE group_id = ? AND table_id = ? AND type IN ('deal', 'result') "
+            "ORDER BY seq", (group, table))]
+
     def scan(self, group: str | None = None, until: int | None = None,
              unread: frozenset[str] = frozenset()) -> Iterator[Envelope]:
         """Every event (of one group, or all) in group then seq order, streamed. Events of
@@ -170,8 +177,10 @@ class Reader:
             args.append(until)
         if clauses:
             sql += " WHERE " + " AND ".join(clauses)
-        for row in self.conn.execute(sql + " ORDER BY group_id, seq", args):
-            yield Envelope.from_row(row)
+        loads, new = json.loads, tuple.__new__  # bound once: this loop runs for every event
+        for position, g, seq, kind, hand, table, data, actor, at, prev, digest in self.conn.execute(
+                sql + " ORDER BY group_id, seq", args):
+            yield new(Envelope, (position, g, seq, kind, hand, table, loads(data), actor, at, prev, digest))
 
     def scan_raw(self, group: str | None = None, first: int = 1, last: int | None = None) -> Iterator[tuple]:
         """Rows as ``RawEvent``'s plain tuples, ``data`` unparsed: what checking the chain needs."""

@@ -6,6 +6,7 @@ trick and returns the events it makes, ``evolve`` folds an event, ``settle`` pay
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Mapping
 
 from . import auction as auc
@@ -87,10 +88,15 @@ class KopState:
     rules: KopRules
     dealer: int
     deal: tuple[tuple[str, ...], ...]
-    held: tuple[tuple[str, ...], ...]
     calls: tuple[auc.Call, ...] = ()
     auction: auc.Auction = auc.Auction()
     tricks: tuple[Trick, ...] = ()
+
+    @cached_property
+    def held(self) -> tuple[tuple[str, ...], ...]:
+        """Each seat's cards not yet played (worked out when asked: replay never asks)."""
+        played = {c for t in self.tricks for c in t.cards}
+        return tuple(tuple(c for c in hand if c not in played) for hand in self.deal)
 
     @property
     def ranking(self) -> Ranking:
@@ -123,8 +129,7 @@ def deal_event(rules: KopRules, raw: Mapping) -> Event:
 
 
 def new_hand(rules: KopRules, deal: Mapping) -> KopState:
-    hands = tuple(tuple(h) for h in deal["hands"])
-    return KopState(rules, deal["dealer"], hands, hands)
+    return KopState(rules, deal["dealer"], tuple(tuple(h) for h in deal["hands"]))
 
 
 def decide(state: KopState, command: Command) -> list[Event]:
@@ -160,7 +165,7 @@ def _decide_trick(state: KopState, data: Mapping) -> Event:
         seat = (leader + i) % SEATS
         hand = state.held[seat]
         if card not in hand:
-            raise RuleViolation(_not_held(state, card, seat, i))
+            raise RuleViolation(_not_held(state, card, seat, i, cards[:i]))
         legal = follow_rules(hand, cards[:i], ranking)
         if card not in legal:
             raise RuleViolation(why_illegal(card, seat, hand, cards[:i], ranking))
@@ -169,13 +174,16 @@ def _decide_trick(state: KopState, data: Mapping) -> Event:
     return Event("trick", Trick(len(state.tricks) + 1, leader, tuple(cards), winner, points).to_data())
 
 
-def _not_held(state: KopState, card: str, seat: int, index: int) -> str:
+def _not_held(state: KopState, card: str, seat: int, index: int, earlier: list[str]) -> str:
+    """Why ``seat`` cannot play ``card``, which is not in its hand."""
+    if card not in PACK:
+        return f"{card} is not in the kop pack (A, 10, Q, J of each suit)"
+    if card in earlier:
+        return f"{card} is played twice in this trick"
     for trick in state.tricks:
         if card in trick.cards:
             return f"{card} was already played in trick {trick.number}"
     owner = auc.holder(state.held, card)
-    if owner == seat:  # pragma: no cover - a held card is not "not held"
-        return f"seat {seat} holds {card}"
     return (f"{card} is held by seat {owner}, but card {index + 1} of this trick "
             f"is seat {seat}'s to play (seat {state.leader} leads)")
 
@@ -184,20 +192,12 @@ def evolve(state: KopState, event: Event) -> KopState:
     if event.type == "bid":
         call = auc.Call(event.data["seat"], event.data["call"], event.data.get("jack"))
         # Built directly, not with dataclasses.replace: replay folds every event of a log.
-        return KopState(state.rules, state.dealer, state.deal, state.held, (*state.calls, call),
+        return KopState(state.rules, state.dealer, state.deal, (*state.calls, call),
                         auc.apply_call(state.auction, call, LADDER), state.tricks)
     if event.type == "trick":
         d = event.data
         trick = Trick(d["trick"], d["leader"], tuple(d["cards"]), d["winner"], d["points"])
-        held = list(state.held)
-        for i, card in enumerate(trick.cards):
-            hand = held[(trick.leader + i) % SEATS]
-            if card in hand:
-                at = hand.index(card)
-                held[(trick.leader + i) % SEATS] = hand[:at] + hand[at + 1:]
-        held = tuple(held)
-        return KopState(state.rules, state.dealer, state.deal, held, state.calls, state.auction,
-                        (*state.tricks, trick))
+        return KopState(state.rules, state.dealer, state.deal, state.calls, state.auction, (*state.tricks, trick))
     return state
 
 

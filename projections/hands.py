@@ -3,6 +3,7 @@ hand's events, which an index finds) and the summary row the projector keeps for
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Iterable
 
 from events.types import HAND_EVENTS
@@ -34,8 +35,21 @@ def start(envelope) -> HandModel:
     """A hand begins with its deal event, which names the game and carries its rules."""
     d = envelope.data
     module = game_module(d["game"])
-    state = module.new_hand(module.parse_rules(d["rules"]), d)
+    state = module.new_hand(_rules(d["game"], d["rules"]), d)
     return HandModel(envelope.hand, envelope.table, d["game"], state, seqs=(envelope.seq,))
+
+
+def _rules(game: str, raw: dict):
+    """A deal's rules, parsed once per distinct set (replay starts thousands of hands)."""
+    try:
+        return _parsed_rules(game, tuple(sorted(raw.items())))
+    except TypeError:  # a rule whose value is a list or object cannot be a cache key
+        return game_module(game).parse_rules(raw)
+
+
+@lru_cache(maxsize=64)
+def _parsed_rules(game: str, items: tuple):
+    return game_module(game).parse_rules(dict(items))
 
 
 def apply(model: HandModel | None, envelope) -> HandModel:

@@ -13,13 +13,15 @@ def apply(row: dict | None, event) -> dict | None:
     d = event.data
     if event.type == "table_opened":
         return {"id": d["table"], "game": d["game"], "rules": d["rules"], "seats": d["seats"],
-                "stake": d["stake"], "next_dealer": 0, "hands": [], "latest_hand": None,
+                "stake": d["stake"], "next_dealer": 0, "hand_count": 0, "latest_hand": None,
                 "closed": False, "opened_at": event.recorded_at}
     if row is None:
         return None
     if event.type in ("deal", "result"):
         dealer = d["dealer"]
-        return dict(row, hands=[*row["hands"], event.hand],
+        # Only a count: the table's hand ids are read from the log's index when asked for,
+        # so that dealing the ten-thousandth hand costs what dealing the first did.
+        return dict(row, hand_count=row["hand_count"] + 1,
                     latest_hand={"id": event.hand, "dealer": dealer, "status": "playing"},
                     next_dealer=(dealer + 1) % len(row["seats"]))
     latest = row["latest_hand"]

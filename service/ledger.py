@@ -73,7 +73,7 @@ def open_table(w: Writer, group: str, actor: str, body: Mapping) -> dict:
     data = {"table": table, "game": game, "rules": rules.to_data(), "seats": seats,
             "stake": format_amount(stake, row["digits"])}
     w.append(group, [NewEvent("table_opened", data, table=table)], actor)
-    return table_view(w.row("table", group, table), group_row(w, group))
+    return table_view(w.row("table", group, table), group_row(w, group), [])
 
 
 def _rules(module, raw):

@@ -11,7 +11,7 @@ def hand_view(model: hand_fold.HandModel) -> dict:
     return hand_fold.render(model)
 
 
-def table_view(trow: dict, grow: dict) -> dict:
+def table_view(trow: dict, grow: dict, hands: list[str]) -> dict:
     return {
         "id": trow["id"],
         "game": trow["game"],
@@ -19,7 +19,7 @@ def table_view(trow: dict, grow: dict) -> dict:
         "seats": [{"seat": i, "member": m, "name": member_name(grow, m)} for i, m in enumerate(trow["seats"])],
         "stake": trow["stake"],
         "next_dealer": trow["next_dealer"],
-        "hands": trow["hands"],
+        "hands": hands,
         "latest_hand": trow["latest_hand"],
         "closed": trow["closed"],
         "match": None,
@@ -34,7 +34,7 @@ def group_view(grow: dict, tables: list[dict], version: int) -> dict:
         "version": version,
         "members": grow["members"],
         "tables": [{"id": t["id"], "game": t["game"], "stake": t["stake"], "next_dealer": t["next_dealer"],
-                    "hands": len(t["hands"]), "latest_hand": t["latest_hand"]} for t in tables],
+                    "hands": t["hand_count"], "latest_hand": t["latest_hand"]} for t in tables],
     }
 
 

@@ -24,7 +24,8 @@ def open_table(body, group):
 @blp.doc(**SECURED)
 def get_table(group, table):
     """The table: seats, rules, next dealer, hands."""
-    return read(group, lambda r, _: table_view(ledger.table_row(r, group, table), ledger.group_row(r, group)))
+    return read(group, lambda r, _: table_view(ledger.table_row(r, group, table), ledger.group_row(r, group),
+                                               r.table_hands(group, table)))
 
 
 @blp.route("/<table>/hands", methods=["POST"])

@@ -159,3 +159,13 @@ def test_a_deal_must_be_exactly_the_pack_four_cards_each(bad, why):
 def test_unknown_or_malformed_rules_are_refused(rules, why):
     with pytest.raises(RuleViolation, match=why):
         kop.parse_rules(rules)
+
+
+def test_a_card_outside_the_kop_pack_is_refused_by_name():
+    with pytest.raises(RuleViolation, match="9C is not in the kop pack"):
+        trick(start(_hands()), ["AC", "9C", "QC", "10H"])
+
+
+def test_a_card_played_twice_in_one_trick_is_refused():
+    with pytest.raises(RuleViolation, match="AC is played twice in this trick"):
+        trick(start(_hands()), ["AC", "AC", "QC", "10H"])
