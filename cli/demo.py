@@ -15,24 +15,35 @@ from . import output
 MEMBERS = ("Ala", "Bartek", "Celina", "Darek")
 
 
-def _deal(rng: random.Random, wanted) -> list[list[str]]:
-    """Shuffle until the deal is one the demo wants (``wanted(hands)`` is true)."""
+def _deal(rng: random.Random, dealer: int, wanted) -> list[list[str]]:
+    """Shuffle until the deal is one the demo wants (``wanted(hands, dealer)`` is true)."""
     cards = sorted(kop.PACK)
     while True:
         rng.shuffle(cards)
         hands = [sorted(cards[i * 4:(i + 1) * 4]) for i in range(4)]
-        if wanted(hands):
+        if wanted(hands, dealer):
             return hands
 
 
-def _both_queens(hands):
+def _both_queens(hands) -> int | None:
     return next((s for s, h in enumerate(hands) if {"QC", "QS"} <= set(h)), None)
+
+
+def _split_queens(hands, dealer) -> bool:
+    return _both_queens(hands) is None
+
+
+def _one_has_both_queens(hands, dealer) -> bool:
+    return _both_queens(hands) is not None
+
+
+def _strong_first_hand(hands, dealer) -> bool:
+    return {"AH", "10H"} <= set(hands[(dealer + 1) % 4])
 
 
 def _hand_body(dealer: int, hands, calls) -> dict:
     """The whole hand: the deal, its calls and four tricks played with the first legal card."""
-    rules = kop.parse_rules({})
-    state = kop.new_hand(rules, {"dealer": dealer, "hands": hands})
+    state = kop.new_hand(kop.parse_rules({}), {"dealer": dealer, "hands": hands})
     for call in calls:
         for event in kop.decide(state, Command("bid", call)):
             state = kop.evolve(state, event)
@@ -40,26 +51,16 @@ def _hand_body(dealer: int, hands, calls) -> dict:
     return {"deal": {"dealer": dealer, "hands": hands}, "bids": calls, "tricks": [{"cards": t} for t in tricks]}
 
 
-def _plans(rng: random.Random):
-    """(name, deal predicate, calls for that deal) for each hand of the demo."""
-    def solo_calls(hands, dealer):
-        declarer = (dealer + 1) % 4
-        opponent = (declarer + 1) % 4
-        return [{"seat": declarer, "call": "zolo"}, {"seat": opponent, "call": "kontra"},
-                {"seat": declarer, "call": "re"}]
-    return [
-        ("normal game", lambda h: _both_queens(h) is None, lambda h, d: []),
-        ("wesele", lambda h: _both_queens(h) is not None,
-         lambda h, d: [{"seat": _both_queens(h), "call": "wesele"}]),
-        ("cicha", lambda h: _both_queens(h) is not None, lambda h, d: []),
-        ("zolo with kontra and re", lambda h: "AH" in h[(_dealer_of(3) + 1) % 4], solo_calls),
-        ("normal game with a kontra", lambda h: _both_queens(h) is None,
-         lambda h, d: [{"seat": (d + 1) % 4, "call": "kontra"}]),
-    ]
-
-
-def _dealer_of(index: int) -> int:
-    return index % 4
+# Each hand of the demo: what it shows, the deal it needs, and its calls.
+PLANS = [
+    ("normal game", _split_queens, lambda hands, dealer: []),
+    ("wesele", _one_has_both_queens, lambda hands, dealer: [{"seat": _both_queens(hands), "call": "wesele"}]),
+    ("cicha", _one_has_both_queens, lambda hands, dealer: []),
+    ("zolo with kontra and re", _strong_first_hand,
+     lambda hands, dealer: [{"seat": (dealer + 1) % 4, "call": "zolo"}, {"seat": (dealer + 2) % 4, "call": "kontra"},
+                            {"seat": (dealer + 1) % 4, "call": "re"}]),
+    ("normal game with a kontra", _split_queens, lambda hands, dealer: [{"seat": (dealer + 1) % 4, "call": "kontra"}]),
+]
 
 
 @click.command()
@@ -81,13 +82,13 @@ def demo(obj, seed):
         members = [ledger.add_member(w, gid, "admin", name) for name in MEMBERS]
         table = ledger.open_table(w, gid, "admin", {"game": "kop", "rules": {}, "stake": "0.50",
                                                     "seats": [m["id"] for m in members]})
-    for index, (name, wanted, calls) in enumerate(_plans(rng)):
-        dealer = _dealer_of(index)
-        hands = _deal(rng, wanted)
+    for dealer, (name, wanted, calls) in enumerate(PLANS):
+        dealer %= 4  # the deal passes round the table
+        hands = _deal(rng, dealer, wanted)
         with store.writing() as w:
             hand = ledger.new_hand(w, gid, "admin", table["id"], _hand_body(dealer, hands, calls(hands, dealer)))
         s = hand["settlement"]
-        click.echo(f"hand {hand['id']}: {name}: {s['contract']}, {s['winner']} win ({s['outcome']}), x{s['multiplier']}")
+        click.echo(f"hand {hand['id']}: {name}: {s['winner']} win ({s['outcome']}), x{s['multiplier']}")
     with store.reading() as r:
         grow, brow = r.row("group", gid, ""), r.row("balances", gid, "")
     click.echo(f"group {gid}; admin token {group['admin_token']}")

@@ -56,7 +56,8 @@ def parse_rules(raw: Mapping | None) -> KopRules:
     raw = dict(raw or {})
     unknown = sorted(set(raw) - set(KopRules.__dataclass_fields__))
     if unknown:
-        raise RuleViolation(f"kop has no rule {', '.join(unknown)}; its rules are ranking, wesele, max_doubles, wesele_kontra")
+        raise RuleViolation(f"kop has no rule {', '.join(unknown)}; "
+                            "its rules are ranking, wesele, max_doubles, wesele_kontra")
     rules = KopRules(**raw)
     if not isinstance(rules.ranking, str) or rules.ranking not in RANKINGS:
         raise RuleViolation(f"ranking must be one of {', '.join(RANKINGS)}, not {rules.ranking!r}")
@@ -218,10 +219,16 @@ def view(state: KopState) -> dict:
     """The hand as clients see it (no settlement: the hand projection adds that)."""
     teams = kop_scoring.teams(state)
     phase = "done" if is_over(state) else ("play" if state.tricks else "auction")
+    points = [0] * SEATS
+    for t in state.tricks:
+        points[t.winner] += t.points
+    leader = None if is_over(state) else state.leader
     return {
         "dealer": state.dealer,
         "rules": state.rules.to_data(),
-        "leader": None if is_over(state) else state.leader,
+        "leader": leader,
+        "turn": leader,  # whole tricks are logged, so the next to act is the next to lead
+        "points": points,
         "deal": [list(h) for h in state.deal],
         "held": [list(h) for h in state.held],
         "calls": [c.to_data() for c in state.calls],

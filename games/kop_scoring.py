@@ -83,7 +83,7 @@ def _counted_doubles(state, t: Teams) -> tuple[list[Factor], int, int | None]:
     doubles = state.auction.doubles
     starts = auc.count_runs(doubles, {s: t.side_of(s) for s in range(4)})
     factors = []
-    for d, new_run in zip(doubles, starts):
+    for d, new_run in zip(doubles, starts, strict=True):
         if new_run:
             why = f"{d.call} by seat {d.seat} ({t.side_of(d.seat)}) doubles the payment"
         else:

@@ -16,6 +16,6 @@ def settlement_data(s: Settlement, stake: int, digits: int) -> dict:
         "stake": format_amount(stake, digits),
         "factors": [f.to_data() for f in s.factors],
         "payouts": [{"seat": seat, "member": member, "amount": format_amount(amount, digits)}
-                    for seat, (member, amount) in enumerate(zip(s.members, s.amounts))],
+                    for seat, (member, amount) in enumerate(zip(s.members, s.amounts, strict=True))],
         "explanation": list(s.explanation),
     }

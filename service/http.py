@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from http import HTTPStatus
 from typing import Any, Callable
 
 import flask_smorest
@@ -14,6 +15,7 @@ from events.errors import BadRequest, Unprocessable
 from events.store import Reader, Store, Writer, precondition
 from . import auth
 from .ledger import group_row
+from .schemas import Problem
 
 MAX_KEY_LENGTH = 200
 
@@ -30,6 +32,31 @@ class _Parser(FlaskParser):
 
 class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = _Parser()
+
+    def problems(self, *codes: int, why: dict[int, str] | None = None):
+        """Document the problem+json answers an operation can give."""
+        def decorate(fn):
+            for code in codes:
+                text = (why or {}).get(code) or PROBLEM_WHY.get(code) or HTTPStatus(code).phrase
+                fn = self.alt_response(code, schema=Problem, description=text, content_type=PROBLEM)(fn)
+            return fn
+        return decorate
+
+
+PROBLEM = "application/problem+json"
+PROBLEM_WHY = {
+    400: "Malformed JSON, or a body or query that does not match the schema (errors per field)",
+    401: "No token, or a token this service does not know",
+    403: "A token of another group, or a member's token where the admin's is needed",
+    404: "No such group, table or hand",
+    409: "Another append to the group won the race; read and retry",
+    412: "If-Match names a version the group has moved past (the body carries the current version)",
+    413: "The body is larger than the service accepts",
+    415: "The body is not application/json",
+    422: "Well-formed, but against the game's rules or the ledger's (detail says exactly why)",
+}
+READ = (401, 403, 404)
+WRITE = (400, 401, 403, 404, 409, 412, 413, 415, 422)
 
 
 SECURED = {"security": [{"bearer": []}]}

@@ -131,7 +131,7 @@ def new_hand(w: Writer, group: str, actor: str, table: str, body: Mapping) -> di
         raise BadRequest("a hand needs a deal", errors={"deal": ["Missing data for required field."]})
     module = GAMES[trow["game"]]
     rules = module.parse_rules(trow["rules"])
-    deal = _decided(lambda: module.deal_event(rules, body["deal"]), "deal")
+    deal = _decided("deal", module.deal_event, rules, body["deal"])
     if deal.data["dealer"] != trow["next_dealer"]:
         raise RuleBroken(f"it is seat {trow['next_dealer']}'s deal at this table, not seat {deal.data['dealer']}'s")
     hand = new_id("h")
@@ -146,9 +146,10 @@ def new_hand(w: Writer, group: str, actor: str, table: str, body: Mapping) -> di
     return hand_view(model)
 
 
-def _decided(decide, where: str | None):
+def _decided(where: str | None, decide, *args):
+    """``decide(*args)``, a game's RuleViolation becoming a 422 that says where it struck."""
     try:
-        return decide()
+        return decide(*args)
     except RuleViolation as e:
         raise RuleBroken(f"{where}: {e.detail}" if where else e.detail) from None
 
@@ -162,7 +163,7 @@ def _play(w: Writer, group: str, actor: str, trow: dict, model, commands, first=
     for where, command in commands:
         if module.is_over(state):
             raise RuleBroken(f"{where}: the hand is already over")
-        for ev in _decided(lambda: module.decide(state, command), where):
+        for ev in _decided(where, module.decide, state, command):
             state = module.evolve(state, ev)
             events.append(NewEvent(ev.type, ev.data, hand=model.id, table=model.table))
     if module.is_over(state) and model.settlement is None:

@@ -28,7 +28,10 @@ def problem(status: int, title: str, detail: str, slug: str, **extra) -> Respons
 
 
 def from_problem(e: Problem) -> Response:
-    return problem(e.status, e.title, e.detail, e.slug, **e.extra)
+    response = problem(e.status, e.title, e.detail, e.slug, **e.extra)
+    if e.status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="bitka"'
+    return response
 
 
 def from_rule_violation(e: RuleViolation) -> Response:

@@ -153,6 +153,8 @@ class Hand(Schema):
     phase = fields.String(metadata={"description": "auction, play, done or voided"})
     dealer = fields.Integer()
     leader = fields.Integer(allow_none=True, metadata={"description": "the seat that leads the next trick"})
+    turn = fields.Integer(allow_none=True, metadata={"description": "whose turn it is: the next trick's leader"})
+    points = fields.List(fields.Integer(), metadata={"description": "card points taken so far, per seat"})
     rules = fields.Dict()
     deal = fields.List(fields.List(fields.String()))
     held = fields.List(fields.List(fields.String()), metadata={"description": "cards still in each seat's hand"})

@@ -6,7 +6,7 @@ from urllib.parse import urlencode
 from flask import request
 
 from .. import schemas as s
-from ..http import SECURED, Blueprint, json_response, read
+from ..http import READ, SECURED, Blueprint, json_response, read
 
 blp = Blueprint("events", __name__, url_prefix="/v1/groups/<group>", description="The hash-chained log")
 MAX_LIMIT = 1000
@@ -15,6 +15,7 @@ MAX_LIMIT = 1000
 @blp.route("/events", methods=["GET"])
 @blp.arguments(s.EventsQuery, location="query")
 @blp.response(200, s.EventPage, description="Events after `after`; a `Link: rel=\"next\"` header while more remain")
+@blp.problems(400, *READ)
 @blp.doc(**SECURED)
 def events(query, group):
     """Every event envelope with seq, type, data, actor, time, prev_hash and hash."""

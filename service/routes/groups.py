@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .. import ledger, schemas as s
-from ..http import SECURED, Blueprint, json_response, read, store, write
+from ..http import READ, SECURED, WRITE, Blueprint, json_response, read, store, write
 from ..views import group_view
 
 blp = Blueprint("groups", __name__, url_prefix="/v1/groups", description="Betting groups and their members")
@@ -11,7 +11,7 @@ blp = Blueprint("groups", __name__, url_prefix="/v1/groups", description="Bettin
 @blp.route("", methods=["POST"])
 @blp.arguments(s.GroupCreate)
 @blp.response(201, s.GroupCreated, description="The group and its admin token (shown only this once)")
-@blp.alt_response(400, schema=s.Problem, description="Invalid name or unknown currency")
+@blp.problems(400, 413, 415, why={400: "Invalid name or unknown currency"})
 def create_group(body):
     """Create a group; needs no token. The admin token comes back once: keep it."""
     with store().writing() as w:
@@ -22,7 +22,7 @@ def create_group(body):
 
 @blp.route("/<group>", methods=["GET"])
 @blp.response(200, s.Group)
-@blp.alt_response(404, schema=s.Problem)
+@blp.problems(*READ)
 @blp.doc(**SECURED)
 def get_group(group):
     """The group with its version, members and tables."""
@@ -35,7 +35,7 @@ def get_group(group):
 @blp.route("/<group>/members", methods=["POST"])
 @blp.arguments(s.MemberCreate)
 @blp.response(201, s.MemberCreated, description="The member and their token (shown only this once)")
-@blp.alt_response(403, schema=s.Problem)
+@blp.problems(*WRITE)
 @blp.doc(**SECURED)
 def add_member(body, group):
     """Add a member (admin only)."""

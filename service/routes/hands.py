@@ -5,7 +5,7 @@ from flask import Response, request
 
 from projections import audit
 from .. import ledger, schemas as s
-from ..http import SECURED, Blueprint, read, write
+from ..http import READ, SECURED, WRITE, Blueprint, read, write
 from ..views import hand_view
 
 blp = Blueprint("hands", __name__, url_prefix="/v1/groups/<group>/hands", description="Hands: bids, tricks, audit")
@@ -13,7 +13,7 @@ blp = Blueprint("hands", __name__, url_prefix="/v1/groups/<group>/hands", descri
 
 @blp.route("/<hand>", methods=["GET"])
 @blp.response(200, s.Hand)
-@blp.alt_response(404, schema=s.Problem)
+@blp.problems(*READ)
 @blp.doc(**SECURED)
 def get_hand(group, hand):
     """The hand's state: phase, who leads, calls, tricks, sides, settlement when done."""
@@ -23,7 +23,7 @@ def get_hand(group, hand):
 @blp.route("/<hand>/bids", methods=["POST"])
 @blp.arguments(s.Bid)
 @blp.response(201, s.Hand)
-@blp.alt_response(422, schema=s.Problem, description="A call the auction does not allow")
+@blp.problems(*WRITE, why={422: "A call the auction does not allow"})
 @blp.doc(**SECURED)
 def add_bid(body, group, hand):
     """One call of the auction: `{"seat": 2, "call": "kontra"}`."""
@@ -33,7 +33,7 @@ def add_bid(body, group, hand):
 @blp.route("/<hand>/tricks", methods=["POST"])
 @blp.arguments(s.TrickIn)
 @blp.response(201, s.TrickResult)
-@blp.alt_response(422, schema=s.Problem, description="A card against the rules, named with the rule")
+@blp.problems(*WRITE, why={422: "A card against the rules, named with the rule"})
 @blp.doc(**SECURED)
 def add_trick(body, group, hand):
     """One whole trick in play order, leader first. The last trick also settles the hand."""
@@ -43,7 +43,7 @@ def add_trick(body, group, hand):
 @blp.route("/<hand>/void", methods=["POST"])
 @blp.arguments(s.Void)
 @blp.response(201, s.Hand)
-@blp.alt_response(403, schema=s.Problem)
+@blp.problems(*WRITE)
 @blp.doc(**SECURED)
 def void_hand(body, group, hand):
     """Void the table's latest hand (admin only); a settled hand's payouts are taken back."""
@@ -52,6 +52,7 @@ def void_hand(body, group, hand):
 
 @blp.route("/<hand>/audit", methods=["GET"])
 @blp.response(200, s.Audit, description="JSON, or text/plain when asked with Accept")
+@blp.problems(*READ)
 @blp.doc(**SECURED)
 def get_audit(group, hand):
     """Every event of the hand with who appended it and its hash, and the settlement in words."""

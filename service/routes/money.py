@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .. import ledger, schemas as s
-from ..http import SECURED, Blueprint, read, write
+from ..http import READ, SECURED, WRITE, Blueprint, read, write
 from ..views import balances_view, settle_up_view
 
 blp = Blueprint("money", __name__, url_prefix="/v1/groups/<group>", description="Balances and payments")
@@ -10,6 +10,7 @@ blp = Blueprint("money", __name__, url_prefix="/v1/groups/<group>", description=
 
 @blp.route("/balances", methods=["GET"])
 @blp.response(200, s.Balances)
+@blp.problems(*READ)
 @blp.doc(**SECURED)
 def balances(group):
     """What each member is up (+) or down (-); the total is always zero."""
@@ -19,7 +20,7 @@ def balances(group):
 @blp.route("/payments", methods=["POST"])
 @blp.arguments(s.PaymentIn)
 @blp.response(201, s.Payment)
-@blp.alt_response(403, schema=s.Problem, description="Only the admin or the receiving member may record it")
+@blp.problems(*WRITE, why={403: "Only the admin or the receiving member may record it"})
 @blp.doc(**SECURED)
 def pay(body, group):
     """Cash handed over at the table: `from` pays `to`, raising `from`'s balance."""
@@ -29,6 +30,7 @@ def pay(body, group):
 
 @blp.route("/settle-up", methods=["GET"])
 @blp.response(200, s.SettleUp)
+@blp.problems(*READ)
 @blp.doc(**SECURED)
 def settle_up(group):
     """Transfers that zero every balance (greedy: largest debtor pays largest creditor)."""

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .. import ledger, schemas as s
-from ..http import SECURED, Blueprint, read, write
+from ..http import READ, SECURED, WRITE, Blueprint, read, write
 from ..views import table_view
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/groups/<group>/tables", description="Tables and their hands")
@@ -11,7 +11,7 @@ blp = Blueprint("tables", __name__, url_prefix="/v1/groups/<group>/tables", desc
 @blp.route("", methods=["POST"])
 @blp.arguments(s.TableCreate)
 @blp.response(201, s.Table)
-@blp.alt_response(422, schema=s.Problem, description="Unknown game, bad rules or seats")
+@blp.problems(*WRITE, why={422: "Unknown game, bad rules or seats"})
 @blp.doc(**SECURED)
 def open_table(body, group):
     """Open a table (admin only): `{"game": "kop", "rules": {}, "seats": [4 member ids], "stake": "0.50"}`."""
@@ -20,7 +20,7 @@ def open_table(body, group):
 
 @blp.route("/<table>", methods=["GET"])
 @blp.response(200, s.Table)
-@blp.alt_response(404, schema=s.Problem)
+@blp.problems(*READ)
 @blp.doc(**SECURED)
 def get_table(group, table):
     """The table: seats, rules, next dealer, hands."""
@@ -31,7 +31,7 @@ def get_table(group, table):
 @blp.route("/<table>/hands", methods=["POST"])
 @blp.arguments(s.HandCreate)
 @blp.response(201, s.Hand, description="The new hand; with all its tricks it is also settled")
-@blp.alt_response(422, schema=s.Problem, description="A card, call or deal against the rules")
+@blp.problems(*WRITE, why={422: "A card, call or deal against the rules"})
 @blp.doc(**SECURED)
 def new_hand(body, group, table):
     """Log a hand: the deal, and optionally its calls and tricks. All of it is appended or none."""

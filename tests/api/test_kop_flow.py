@@ -15,7 +15,7 @@ def new_hand(t, body=None):
 def test_a_hand_logged_trick_by_trick_settles_itself_on_the_last_trick(kop_table):
     t = kop_table
     hand = new_hand(t)
-    assert (hand["phase"], hand["leader"], hand["contract"]) == ("auction", 1, "normal")
+    assert (hand["phase"], hand["leader"], hand["turn"], hand["contract"]) == ("auction", 1, 1, "normal")
     member = t["member"]  # any member of the group may log play
     r = member.post(f"{t['base']}/hands/{hand['id']}/bids", {"seat": 0, "call": "kontra"})
     assert r.status_code == 201 and r.json["doubles"] == [{"seat": 0, "call": "kontra"}]
@@ -25,7 +25,7 @@ def test_a_hand_logged_trick_by_trick_settles_itself_on_the_last_trick(kop_table
         assert (r.json["trick"], r.json["winner"]) == (i, 1)
     done = r.json["hand"]
     s = done["settlement"]
-    assert done["phase"] == "done" and s["outcome"] == "bez-bitki"
+    assert done["phase"] == "done" and s["outcome"] == "bez-bitki" and done["points"] == [0, 104, 0, 0]
     # stare (1, 3) win, młodzi took no trick: 3 stakes, and młodzi's kontra doubles: 6.00 each
     assert [(p["seat"], p["amount"]) for p in s["payouts"]] == [(0, "-6.00"), (1, "6.00"), (2, "-6.00"), (3, "6.00")]
     assert s["multiplier"] == 6 and s["winner"] == "stare"

@@ -49,7 +49,9 @@ def test_schema_violations_are_400_with_errors_per_field(client, body, field):
 
 
 def test_no_token_or_unknown_token_is_401(kop_table, client):
-    assert_problem(client.get(f"{kop_table['base']}/balances"), 401, "Authorization")
+    r = client.get(f"{kop_table['base']}/balances")
+    assert_problem(r, 401, "Authorization")
+    assert r.headers["WWW-Authenticate"].startswith("Bearer")
     assert_problem(client.as_("not-a-token").get(f"{kop_table['base']}/balances"), 401, "not known")
 
 
@@ -139,7 +141,8 @@ def test_whole_hand_is_atomic_a_bad_third_trick_appends_nothing(kop_table):
 def test_bad_tables_are_refused_and_append_nothing(kop_table, body, status, detail):
     ids = [m["id"] for m in kop_table["members"]]
     seats = {"{four}": ids, "{three}": ids[:3], "{dup}": ids[:3] + ids[:1]}
-    body = dict(body, seats=seats.get(body["seats"], body["seats"]) if isinstance(body["seats"], str) else body["seats"])
+    if isinstance(body["seats"], str):
+        body = dict(body, seats=seats[body["seats"]])
     before = events_of(kop_table)
     assert_problem(kop_table["admin"].post(f"{kop_table['base']}/tables", body), status, detail)
     assert events_of(kop_table) == before

@@ -94,7 +94,8 @@ def _log_hands(base):
     assert st == 201 and h2["leader"] == 2
     for bid in ({"seat": 2, "call": "zolo"}, {"seat": 3, "call": "kontra"}):
         assert call(base, "POST", f"/v1/groups/{gid}/hands/{h2['id']}/bids", bid, admin)[0] == 201
-    st, bad = call(base, "POST", f"/v1/groups/{gid}/hands/{h2['id']}/tricks", {"cards": ["10H", "AH", "QS", "JD"]}, admin)
+    wrong = {"cards": ["10H", "AH", "QS", "JD"]}
+    st, bad = call(base, "POST", f"/v1/groups/{gid}/hands/{h2['id']}/tricks", wrong, admin)
     assert st == 422 and "seat" in bad["detail"]
     for cards in KOP_TRICKS:
         st, r = call(base, "POST", f"/v1/groups/{gid}/hands/{h2['id']}/tricks", {"cards": cards}, admin)
