@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import os
+from http import HTTPStatus
 from typing import Any, Mapping
 
 import flask_smorest
+from flask_smorest.utils import prepare_response
 from flask import Flask, request
 
 from events.store import Store
@@ -29,6 +31,14 @@ class Api(flask_smorest.Api):
 
     def _register_error_handlers(self):
         problems.register(self._app)
+
+    def _register_responses(self):
+        """flask-smorest's shared error responses, as the problem+json they are here."""
+        for name, description in [*((s.name, s.phrase) for s in HTTPStatus if s >= 400),
+                                  ("DEFAULT_ERROR", "Default error response")]:
+            response = {"description": description, "schema": self.ERROR_SCHEMA}
+            prepare_response(response, self.spec, problems.MEDIA_TYPE)
+            self.spec.components.response(name, response, lazy=True)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
