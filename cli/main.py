@@ -113,21 +113,29 @@ def verify(obj: Context, group):
 @bitka.command()
 @click.option("--group", "group", help="Only this group.")
 @click.option("--until", type=click.IntRange(min=1), help="Replay up to this seq (needs --group).")
+@click.option("--rebuild", is_flag=True, help="Then replace the stored projection rows with rebuilt ones.")
 @click.pass_obj
-def replay(obj: Context, group, until):
+def replay(obj: Context, group, until, rebuild):
     """Rebuild every projection from the log alone, re-derive every settlement, report differences.
 
     With --until the rebuilt state (balances) at that seq is printed and settlements up to
     it are re-derived; rows are compared with the stored ones only for a full replay.
+    With --rebuild the stored rows are replaced by the ones the log gives (a repair after a
+    difference was found); settlements that differ from their cards are still reported.
 
     \b
     Examples:
       bitka replay
       bitka replay --group g_3f9a1c2b7d10 --until 120
+      bitka replay --rebuild
     """
     from .checks import replay_store
     if until and not group:
         raise click.UsageError("--until needs --group: seq numbers belong to one group")
+    if until and rebuild:
+        raise click.UsageError("--rebuild rebuilds from the whole log; it does not take --until")
+    if rebuild:
+        _rebuild(obj, group)
     store = obj.store()
     with store.reading() as r:
         total = r.count(group)
@@ -147,6 +155,16 @@ def replay(obj: Context, group, until):
     compared = "" if until else "; every projection row matches"
     click.echo(f"ok: {report.events} events in {report.groups} group(s) replayed, "
                f"{report.settlements} settlements re-derived from the cards{compared}")
+
+
+def _rebuild(obj: Context, group: str | None) -> None:
+    from projections.replay import rebuild
+    store = obj.store()
+    with store.writing() as w:
+        total = w.count(group)
+        with output.progress(total, "rebuilding") as advance:
+            count = rebuild(w, output.counted(w.scan(group), advance), group)
+    click.echo(f"rebuilt the projection rows from {count} events", err=True)
 
 
 @bitka.command()

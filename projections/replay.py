@@ -165,6 +165,21 @@ def replay(envelopes: Iterable, stored: StoredRows | None, parts=PARTS) -> Repor
     return report
 
 
+def rebuild(writer, envelopes: Iterable, group: str | None, batch: int = 1000) -> int:
+    """Drop the stored rows (of one group, or all) and write them anew from the log, with the
+    live projector, inside the writer's one transaction. Returns how many events it read."""
+    writer.drop_rows(group)
+    pending, count = [], 0
+    for env in envelopes:
+        pending.append(env)
+        count += 1
+        if len(pending) == batch:
+            projector.project(writer, pending)
+            pending = []
+    projector.project(writer, pending)
+    return count
+
+
 def merge(reports: Iterable[Report]) -> Report:
     """One report from the reports of parts run side by side over the same log."""
     out = Report()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 from typing import Mapping, Sequence
 
-from events.errors import BadRequest, NotFound, RuleBroken, Unprocessable
+from events.errors import BadRequest, Forbidden, NotFound, RuleBroken, Unprocessable
 from events.money import MAX_MINOR, MoneyError, format_amount, minor_digits, parse_amount
 from events.store import NewEvent, Writer
 from games.base import Command, TableTerms
@@ -60,8 +60,10 @@ def open_table(w: Writer, group: str, actor: str, body: Mapping) -> dict:
     row = group_row(w, group)
     game = body["game"]
     if game not in GAMES:
-        later = " (not yet supported)" if game in PLANNED else ""
-        raise Unprocessable(f"bitka scores {', '.join(GAMES)}; {game!r} is not a game it knows{later}")
+        scored = ", ".join(GAMES)
+        if game in PLANNED:
+            raise Unprocessable(f"{game} is not supported yet; bitka scores {scored}")
+        raise Unprocessable(f"{game!r} is not a game bitka knows; it scores {scored}")
     module = GAMES[game]
     rules = _rules(module, body.get("rules"))
     seats = list(body["seats"])
@@ -170,6 +172,7 @@ def _play(w: Writer, group: str, actor: str, trow: dict, model, commands, first=
         events.append(NewEvent("settlement", _settlement(w, group, trow, module, state),
                                hand=model.id, table=model.table))
     appended = w.append(group, events, actor)
+    # A new hand's model is folded from its own deal envelope; an open hand's carries on.
     after = None if first else model
     for env in appended:
         after = hand_fold.apply(after, env)
@@ -232,7 +235,7 @@ def pay(w: Writer, group: str, principal: auth.Principal, body: Mapping) -> dict
     if src == dst:
         raise Unprocessable("a payment needs two different members")
     if not principal.is_admin and principal.subject != dst:
-        raise auth.Forbidden("only the admin or the member who received the money (to) may record a payment")
+        raise Forbidden("only the admin or the member who received the money (to) may record a payment")
     amount = _amount(body["amount"], row["digits"], "amount")
     if amount <= 0:
         raise BadRequest("the amount must be more than zero", errors={"amount": ["must be more than zero"]})

@@ -76,3 +76,17 @@ def test_verify_and_replay_in_worker_processes_find_what_one_process_finds(tmp_p
     report = replay_store(db, None, None, True, count, parallel_from=0)
     assert any(f"seq {seq}: the settlement" in d for d in report.differences)
     assert report.settlements == 5
+
+
+def test_replay_rebuild_repairs_a_tampered_projection_row(tmp_path):
+    db = _demo(tmp_path)
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE projection_rows SET data = json_set(data, '$.members', json('{}')) WHERE name = 'balances'")
+    conn.execute("DELETE FROM projection_rows WHERE name = 'hand' AND key = "
+                 "(SELECT min(key) FROM projection_rows WHERE name = 'hand')")
+    conn.commit()
+    conn.close()
+    assert CliRunner().invoke(bitka, ["--db", db, "replay"]).exit_code == 1
+    repaired = CliRunner().invoke(bitka, ["--db", db, "replay", "--rebuild"])
+    assert repaired.exit_code == 0, repaired.output
+    assert CliRunner().invoke(bitka, ["--db", db, "replay"]).exit_code == 0
