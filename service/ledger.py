@@ -33,7 +33,6 @@ def group_row(reader, group: str) -> dict:
 
 
 def create_group(w: Writer, name: str, currency: str) -> dict:
-    currency = currency.upper()
     try:
         minor_digits(currency)
     except MoneyError as e:

@@ -52,7 +52,11 @@ def from_http(e: HTTPException) -> Response:
         return problem(400, "Bad request", f"the request does not match the schema ({detail})",
                        "validation", errors=errors)
     detail = data.get("message") or _DETAILS.get(status) or e.description or e.name
-    return problem(status, e.name, detail, e.name.lower().replace(" ", "-"))
+    response = problem(status, e.name, detail, e.name.lower().replace(" ", "-"))
+    for name, value in e.get_headers():
+        if name.lower() == "allow":  # a 405 names the methods the address does take
+            response.headers[name] = value
+    return response
 
 
 def from_crash(e: Exception) -> Response:

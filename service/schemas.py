@@ -6,6 +6,8 @@ import unicodedata
 
 from marshmallow import Schema, ValidationError, fields, validate
 
+from events.money import MINOR_DIGITS
+
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
@@ -20,8 +22,13 @@ def _printable(value: str) -> None:
         raise ValidationError("must not be blank")
 
 
+# The same rule as ``_printable`` for the OpenAPI document (which cannot speak of surrogates).
+SHOWN_TEXT = r"^(?=.*\S)[^\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]*$"
+
+
 def Name(**kw):  # noqa: N802 - a field factory that reads like a field
-    return fields.String(required=True, validate=[validate.Length(min=1, max=100), _printable], **kw)
+    return fields.String(required=True, validate=[validate.Length(min=1, max=100), validate.Regexp(SHOWN_TEXT),
+                                                  _printable], **kw)
 
 
 def Id(**kw):  # noqa: N802
@@ -49,8 +56,8 @@ class Problem(Schema):
 
 class GroupCreate(Schema):
     name = Name()
-    currency = fields.String(required=True, validate=validate.Length(min=3, max=3),
-                             metadata={"description": "ISO 4217 code", "example": "PLN"})
+    currency = fields.String(required=True, validate=validate.OneOf(sorted(MINOR_DIGITS)),
+                             metadata={"description": "ISO 4217 code, upper case", "example": "PLN"})
 
 
 class GroupCreated(Schema):
@@ -93,7 +100,7 @@ class Group(Schema):
 
 class TableCreate(Schema):
     game = fields.String(required=True, validate=validate.Length(min=1, max=32), metadata={"example": "kop"})
-    rules = fields.Dict(keys=fields.String(validate=validate.Length(max=64)), load_default=dict,
+    rules = fields.Dict(keys=fields.String(), load_default=dict,
                         metadata={"description": "the game's rules; omitted rules take their defaults"})
     seats = fields.List(Id(), required=True, validate=validate.Length(min=1, max=8),
                         metadata={"description": "member ids in order of play"})
@@ -179,7 +186,8 @@ class TrickResult(Schema):
 
 
 class Void(Schema):
-    reason = fields.String(required=True, validate=[validate.Length(min=1, max=500), _printable])
+    reason = fields.String(required=True, validate=[validate.Length(min=1, max=500), validate.Regexp(SHOWN_TEXT),
+                                                    _printable])
 
 
 class PaymentIn(Schema):

@@ -20,7 +20,7 @@ def assert_problem(response, status, detail_part=""):
 
 
 def test_create_group_201_with_admin_token(client):
-    r = client.post("/v1/groups", {"name": "Kop club", "currency": "pln"})
+    r = client.post("/v1/groups", {"name": "Kop club", "currency": "PLN"})
     assert r.status_code == 201 and {"id", "name", "currency", "admin_token"} <= set(r.json)
     assert r.json["currency"] == "PLN"
     assert r.headers["ETag"] == '"1"'
@@ -42,6 +42,7 @@ def test_malformed_json_is_400(client, raw, detail):
     ({"name": "a\x00b", "currency": "PLN"}, "name"),
     ({"name": "x" * 101, "currency": "PLN"}, "name"),
     ({"name": "x", "currency": "ZZZ"}, "currency"),
+    ({"name": "x", "currency": "pln"}, "currency"),
 ])
 def test_schema_violations_are_400_with_errors_per_field(client, body, field):
     body = assert_problem(client.post("/v1/groups", body), 400)
@@ -73,7 +74,9 @@ def test_unknown_resources_are_404(kop_table, path):
 
 
 def test_wrong_method_is_a_problem_too(kop_table):
-    assert_problem(kop_table["admin"].call("DELETE", kop_table["base"]), 405)
+    r = kop_table["admin"].call("DELETE", kop_table["base"])
+    assert_problem(r, 405)
+    assert "GET" in r.headers["Allow"]
 
 
 def test_body_over_the_size_limit_is_413(kop_table):
