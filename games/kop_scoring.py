@@ -46,23 +46,26 @@ def teams(state) -> Teams:
     """The sides as the deal and the calls so far make them."""
     a = state.auction
     hands = state.deal
-    others = lambda *seats: tuple(s for s in range(4) if s not in seats)  # noqa: E731
     if a.contract == "wesele":
         partner = auc.holder(hands, a.jack)
         pair = tuple(sorted((a.declarer, partner)))
-        return Teams("wesele", a.declarer, pair, others(*pair),
+        return Teams("wesele", a.declarer, pair, _others(*pair),
                      f"seat {a.declarer} called wesele with both black queens; seat {partner} holds {a.jack}")
     if a.contract is not None:
-        return Teams(a.contract, a.declarer, (a.declarer,), others(a.declarer),
+        return Teams(a.contract, a.declarer, (a.declarer,), _others(a.declarer),
                      f"seat {a.declarer} called {a.contract} and plays alone against three")
     both = auc.black_queens_holder(hands)
     if both is not None:
-        return Teams("cicha", both, (both,), others(both),
+        return Teams("cicha", both, (both,), _others(both),
                      f"seat {both} holds both black queens and called nothing: cicha, alone against three")
     pair = tuple(sorted(auc.holder(hands, q) for q in auc.BLACK_QUEENS))
-    return Teams("normal", None, pair, others(*pair),
+    return Teams("normal", None, pair, _others(*pair),
                  f"seats {pair[0]} and {pair[1]} hold QC and QS (stare) against seats "
-                 f"{' and '.join(map(str, others(*pair)))} (młodzi)")
+                 f"{' and '.join(map(str, _others(*pair)))} (młodzi)")
+
+
+def _others(*seats: int) -> tuple[int, ...]:
+    return tuple(s for s in range(4) if s not in seats)
 
 
 def sides(state, t: Teams) -> tuple[Side, Side]:
