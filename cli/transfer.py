@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Iterator, TextIO
 
@@ -34,7 +35,7 @@ def from_line(text: str, number: int) -> Envelope:
                     raw["actor"], raw["recorded_at"], raw["prev_hash"], raw["hash"])
 
 
-def read_lines(handle: TextIO) -> Iterator[Envelope]:
+def read_lines(handle) -> Iterator[Envelope]:
     for number, line in enumerate(handle, 1):
         if line.strip():
             yield from_line(line, number)
@@ -100,6 +101,13 @@ def import_(obj, file):
         click.echo(f"imported group {group}; its new admin token: {token}")
 
 
+def _measured(handle: TextIO, advance) -> Iterator[str]:
+    """The file's lines, advancing the progress bar by their length."""
+    for line in handle:
+        advance(len(line))
+        yield line
+
+
 def _check_file(file: str) -> tuple[list[str], int]:
     groups: list[str] = []
     count = 0
@@ -113,9 +121,8 @@ def _check_file(file: str) -> tuple[list[str], int]:
         elif groups[-1] != group:
             raise click.ClickException(f"the events of group {group} are not together in seq order")
 
-    with open(file, encoding="utf-8") as handle:
-        with output.progress(0, "checking") as _:
-            bad = list(faults(map(raw, read_lines(handle)), on_event=seen))
+    with open(file, encoding="utf-8") as handle, output.progress(os.path.getsize(file), "checking") as advance:
+        bad = list(faults(map(raw, read_lines(_measured(handle, advance))), on_event=seen))
     if bad:
         for fault in bad:
             click.echo(str(fault), err=True)
