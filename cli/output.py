@@ -27,7 +27,7 @@ def progress(total: int, label: str):
                 bar.update(pending[0])
                 pending[0] = 0
         yield advance
-        bar.update(pending[0])
+        bar.update(max(0, total - bar.pos))  # the work is done: workers report in steps of 1000
 
 
 def counted(items: Iterable, advance) -> Iterator:
