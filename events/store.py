@@ -342,7 +342,13 @@ class Store:
         ``db.atomic()`` blocks become savepoints."""
         conn = self._acquire()
         try:
-            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) and "busy" not in str(e):
+                    raise
+                raise Conflict(f"another write held the store for over {self.busy_timeout_ms / 1000:g} s; "
+                               "nothing was appended, so the request may simply be sent again") from None
             writer = Writer(conn, self.projector)
             try:
                 yield writer

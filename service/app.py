@@ -16,6 +16,7 @@ from .routes import events, groups, hands, money, tables
 
 DEFAULTS = {
     "BITKA_DB": "bitka.db",
+    "BITKA_BUSY_TIMEOUT_MS": 10_000,  # how long a write waits for another to finish before a 409
     "MAX_CONTENT_LENGTH": 256 * 1024,
     "API_TITLE": "bitka",
     "API_VERSION": "v1",
@@ -47,7 +48,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if os.environ.get("BITKA_DB"):
         app.config["BITKA_DB"] = os.environ["BITKA_DB"]
     app.config.update(config or {})
-    app.extensions["bitka.store"] = Store(app.config["BITKA_DB"], projector=project).setup()
+    app.extensions["bitka.store"] = Store(app.config["BITKA_DB"], projector=project,
+                                          busy_timeout_ms=app.config["BITKA_BUSY_TIMEOUT_MS"]).setup()
     api = Api(app, spec_kwargs={"info": {"description": _DESCRIPTION}})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for module in (groups, tables, hands, money, events):

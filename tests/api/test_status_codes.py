@@ -185,3 +185,25 @@ def test_a_store_level_race_is_a_409(store):
     assert raised.value.status == 409 and raised.value.extra["version"] == 1
     with store.reading() as r:
         assert r.version("g1") == 1
+
+
+def test_a_write_that_cannot_get_the_store_in_time_is_a_409_and_appends_nothing(tmp_path):
+    import sqlite3
+
+    from service.app import create_app
+    from tests.conftest import Client
+    db = tmp_path / "busy.db"
+    client = Client(create_app({"BITKA_DB": str(db), "BITKA_BUSY_TIMEOUT_MS": 50}).test_client())
+    g = client.post("/v1/groups", {"name": "Busy", "currency": "PLN"}).json
+    admin = client.as_(g["admin_token"])
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another writer holds the store
+    try:
+        r = admin.post(f"/v1/groups/{g['id']}/members", {"name": "Ala"})
+        body = assert_problem(r, 409, "may simply be sent again")
+        assert body["status"] == 409
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert admin.post(f"/v1/groups/{g['id']}/members", {"name": "Ala"}).status_code == 201
+    assert [e["seq"] for e in admin.get(f"/v1/groups/{g['id']}/events").json["events"]] == [1, 2]
