@@ -14,6 +14,18 @@ def _demo(tmp_path):
     return db
 
 
+def _inflate_first_settlement(db) -> int:
+    """Rewrite the first settlement's multiplier in the file, as an attacker with the file
+    could; returns its seq."""
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TRIGGER events_refuse_update")
+    seq = conn.execute("SELECT min(seq) FROM events WHERE type = 'settlement'").fetchone()[0]
+    conn.execute("UPDATE events SET data = json_set(data, '$.multiplier', 64) WHERE seq = ?", (seq,))
+    conn.commit()
+    conn.close()
+    return seq
+
+
 def test_the_demo_replays_to_the_very_rows_the_service_wrote(tmp_path, store):
     db = _demo(tmp_path)
     from events.store import Store
@@ -26,12 +38,7 @@ def test_the_demo_replays_to_the_very_rows_the_service_wrote(tmp_path, store):
 
 def test_a_settlement_rewritten_in_the_file_is_found_by_replay(tmp_path):
     db = _demo(tmp_path)
-    conn = sqlite3.connect(db)
-    conn.execute("DROP TRIGGER events_refuse_update")
-    seq = conn.execute("SELECT min(seq) FROM events WHERE type = 'settlement'").fetchone()[0]
-    conn.execute("UPDATE events SET data = json_set(data, '$.multiplier', 64) WHERE seq = ?", (seq,))
-    conn.commit()
-    conn.close()
+    seq = _inflate_first_settlement(db)
     result = CliRunner().invoke(bitka, ["--db", db, "replay"])
     assert result.exit_code == 1
     assert f"seq {seq}: the settlement of hand" in result.output and "multiplier" in result.output
@@ -62,15 +69,12 @@ def test_replay_until_prints_the_balances_at_that_seq(tmp_path):
 def test_verify_and_replay_in_worker_processes_find_what_one_process_finds(tmp_path):
     from cli.checks import replay_store, verify_store
     db = _demo(tmp_path)
-    count = lambda n=1: None  # noqa: E731
+
+    def count(n=1):
+        pass
     assert verify_store(db, None, count, parallel_from=0) == []
     assert replay_store(db, None, None, True, count, parallel_from=0).differences == []
-    conn = sqlite3.connect(db)
-    conn.execute("DROP TRIGGER events_refuse_update")
-    seq = conn.execute("SELECT min(seq) FROM events WHERE type = 'settlement'").fetchone()[0]
-    conn.execute("UPDATE events SET data = json_set(data, '$.multiplier', 64) WHERE seq = ?", (seq,))
-    conn.commit()
-    conn.close()
+    seq = _inflate_first_settlement(db)
     [fault] = verify_store(db, None, count, parallel_from=0)
     assert fault.seq == seq
     report = replay_store(db, None, None, True, count, parallel_from=0)
