@@ -98,13 +98,17 @@ def fingerprint() -> str:
     return hashlib.sha256(seen).hexdigest()
 
 
-def read(group: str, view: Callable[[Reader, auth.Principal], Any], admin: bool = False) -> Response:
-    """Authorize, then answer from one snapshot, with the group's version as ETag."""
+def authorize(r: Reader, group: str, admin: bool = False) -> auth.Principal:
+    principal = auth.resolve(r, request.headers.get("Authorization"))
+    group_row(r, group)
+    auth.require(principal, group, admin)
+    return principal
+
+
+def read(group: str, view: Callable[[Reader, auth.Principal], Any]) -> Response:
+    """Authorize, then answer from the same snapshot, with the group's version as ETag."""
     with store().reading() as r:
-        principal = auth.resolve(r, request.headers.get("Authorization"))
-        group_row(r, group)
-        auth.require(principal, group, admin)
-        body = view(r, principal)
+        body = view(r, authorize(r, group))
         version = r.version(group)
     if isinstance(body, Response):
         body.headers.setdefault("ETag", f'"{version}"')
@@ -116,10 +120,11 @@ def write(group: str, action: Callable[[Writer, auth.Principal], Any], admin: bo
           status: int = 201) -> Response:
     """One write: authorize, replay a known Idempotency-Key, check If-Match, act, remember."""
     key, expected = idempotency_key(), if_match()
+    # Who is asking is settled before the write lock is taken (tokens and groups never
+    # change): a stranger's request, a 401, 403 or 404, never holds up the store's writer.
+    with store().reading() as r:
+        principal = authorize(r, group, admin)
     with store().writing() as w:
-        principal = auth.resolve(w, request.headers.get("Authorization"))
-        group_row(w, group)
-        auth.require(principal, group, admin)
         if key is not None:
             seen = w.remembered(group, key)
             if seen is not None:
