@@ -85,7 +85,7 @@ class TableSummary(Schema):
     game = fields.String()
     stake = fields.String()
     next_dealer = fields.Integer()
-    hands = fields.Integer()
+    hand_count = fields.Integer()
     latest_hand = fields.Dict(allow_none=True)
 
 

@@ -34,7 +34,7 @@ def group_view(grow: dict, tables: list[dict], version: int) -> dict:
         "version": version,
         "members": grow["members"],
         "tables": [{"id": t["id"], "game": t["game"], "stake": t["stake"], "next_dealer": t["next_dealer"],
-                    "hands": t["hand_count"], "latest_hand": t["latest_hand"]} for t in tables],
+                    "hand_count": t["hand_count"], "latest_hand": t["latest_hand"]} for t in tables],
     }
 
 
