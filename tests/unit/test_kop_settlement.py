@@ -147,3 +147,25 @@ def test_zolo_52_52_after_a_defenders_kontra_the_defenders_lose():
 def test_payouts_always_sum_to_zero_and_scale_with_the_stake():
     s = settle(scored(start(SPLIT), STARE_WIN_WYJSCIE), stake=37)
     assert sum(s.amounts) == 0 and s.amounts == (-37, 37, -37, 37)
+
+
+def test_wesele_52_52_without_doubles_the_wesele_pair_loses():
+    hands = deal({2: ["QC", "QS", "JC"], 0: ["JS"]})  # the pair: seats 0 and 2
+    s = settle(scored(start(hands, calls=[{"seat": 2, "call": "wesele"}]), [(2, 40), (0, 12), (1, 30), (3, 22)]))
+    assert (s.contract, s.winner) == ("wesele", "mlodzi")
+    assert s.amounts == (-B, B, -B, B)
+
+
+def test_cicha_52_52_without_doubles_the_cicha_player_loses():
+    hands = deal({2: ["QC", "QS"]})
+    s = settle(scored(start(hands), [(2, 40), (2, 12), (1, 30), (3, 22)]))
+    assert (s.contract, s.winner) == ("cicha", "mlodzi")
+    assert s.amounts == (4 * B, 4 * B, -12 * B, 4 * B)
+
+
+def test_zolo_du_52_52_is_lost_by_the_declarer_even_after_a_defenders_double():
+    # Decision in rules/kop.md: the last-double rule applies to every contract but zolo-du.
+    state = start(SPLIT, calls=[{"seat": 1, "call": "zolo-du"}, {"seat": 0, "call": "kontra"}])
+    s = settle(scored(state, [(1, 40), (1, 12), (0, 30), (2, 22)]))
+    assert s.winner == "defenders"
+    assert s.amounts == (20 * B, -60 * B, 20 * B, 20 * B)
