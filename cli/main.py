@@ -40,7 +40,20 @@ class Context:
         raise click.UsageError(f"{self.db} is not a bitka store")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class BitkaGroup(click.Group):
+    """Store files that cannot be opened are the user's to fix: say so, without a traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except sqlite3.DatabaseError as e:
+            db = ctx.obj.db if ctx.obj else "the store"
+            if "unable to open" in str(e) or "not a database" in str(e):
+                raise click.UsageError(f"{db} cannot be used as a bitka store: {e}") from None
+            raise click.ClickException(f"the store {db} failed: {e}") from None
+
+
+@click.group(cls=BitkaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", envvar="BITKA_DB", default="bitka.db", show_default=True,
               help="The SQLite store (also $BITKA_DB).")
 @click.pass_context

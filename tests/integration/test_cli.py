@@ -104,3 +104,12 @@ def test_every_command_has_help_with_an_example():
     for command in ("serve", "demo", "verify", "replay", "audit", "balances", "export", "import"):
         result = run(command, "--help")
         assert result.exit_code == 0 and "Example" in result.output, command
+
+
+def test_a_store_that_cannot_be_opened_is_bad_usage_not_a_traceback(tmp_path):
+    garbage = tmp_path / "garbage.db"
+    garbage.write_text("not sqlite at all")
+    for db in (str(tmp_path / "no" / "such" / "dir.db"), str(garbage)):
+        result = run("--db", db, "demo")
+        assert result.exit_code == 2 and "cannot be used as a bitka store" in result.output
+    assert run("--db", str(garbage), "verify").exit_code == 2
