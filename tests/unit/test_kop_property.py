@@ -1,8 +1,8 @@
 """Random legal Kop hands through the decider (hypothesis).
 
 Each card the chooser plays is checked by an oracle written here straight from the rules
-text, independent of games/tricks.py; the hand must then total 104 card points and its
-payouts must sum to zero.
+text, independent of games/tricks.py; the hand must then total 104 card points, and its
+payouts sum to zero and equal those of a second reading of the rules, also written here.
 """
 from hypothesis import given, settings, strategies as st
 
@@ -57,6 +57,45 @@ def _beats(card, best, led, suit, strength):
 CALLS = ["pass", "wesele", "zolo", "zolo-du", "kontra", "re", "bok", "slup", "double"]
 
 
+def oracle_amounts(hands, calls, tricks, stake):
+    """What each seat wins or pays, read again from rules/kop.md (not from games/)."""
+    holder = {card: seat for seat, cards in enumerate(hands) for card in cards}
+    contract, caller, jack, doubles = None, None, None, []
+    for seat, call, named in calls:
+        if call in ("wesele", "zolo", "zolo-du"):
+            contract, caller, jack, doubles = call, seat, named, []
+        elif call != "pass":
+            doubles.append(seat)
+    if contract == "wesele":
+        jack = jack or next(j for j in ("JC", "JS", "JH", "JD") if holder[j] != caller)
+        lone, side_a = False, {caller, holder[jack]}
+    elif contract in ("zolo", "zolo-du"):
+        lone, side_a = True, {caller}
+    elif holder["QC"] == holder["QS"]:
+        contract, lone, side_a = "cicha", True, {holder["QC"]}
+    else:
+        contract, lone, side_a = "normal", False, {holder["QC"], holder["QS"]}
+    points_a = sum(p for w, p in tricks if w in side_a)
+    tricks_a = sum(1 for w, _ in tricks if w in side_a)
+    if contract == "zolo-du":
+        a_wins = tricks_a == 4
+    elif points_a >= 53 or 104 - points_a >= 53:
+        a_wins = points_a >= 53
+    elif doubles:
+        a_wins = doubles[-1] not in side_a
+    else:
+        a_wins = False
+    runs = sum(1 for i, seat in enumerate(doubles) if i == 0 or (seat in side_a) != (doubles[i - 1] in side_a))
+    loser_points, loser_tricks = (104 - points_a, 4 - tricks_a) if a_wins else (points_a, tricks_a)
+    if lone:
+        each = {"cicha": 4, "zolo": 5, "zolo-du": 10}[contract] * stake * 2 ** runs
+        lone_gets = 3 * each if a_wins else -3 * each
+        return [lone_gets if s in side_a else -lone_gets // 3 for s in range(4)]
+    m = 3 if loser_tricks == 0 else (1 if loser_points >= 26 else 2)
+    each = m * stake * 2 ** runs
+    return [(each if a_wins else -each) * (1 if s in side_a else -1) for s in range(4)]
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     order=st.permutations(sorted(kop.PACK)),
@@ -66,15 +105,17 @@ CALLS = ["pass", "wesele", "zolo", "zolo-du", "kontra", "re", "bok", "slup", "do
     picks=st.lists(st.integers(0, 3), min_size=16, max_size=16),
     stake=st.integers(1, 10_000),
 )
-def test_random_legal_hands_total_104_and_pay_out_to_zero(order, dealer, ranking, attempts, picks, stake):
+def test_random_legal_hands_total_104_and_pay_what_the_rules_say(order, dealer, ranking, attempts, picks, stake):
     hands = [order[i * 4:(i + 1) * 4] for i in range(4)]
     state = kop.new_hand(kop.parse_rules({"ranking": ranking}), {"dealer": dealer, "hands": hands})
+    accepted = []
     for seat, call in attempts:
         try:
             [event] = kop.decide(state, Command("bid", {"seat": seat, "call": call}))
         except RuleViolation:
             continue
         state = kop.evolve(state, event)
+        accepted.append((seat, event.data["call"], event.data.get("jack")))
     pick = iter(picks)
     while not kop.is_over(state):
         leader, played = state.leader, []
@@ -93,4 +134,5 @@ def test_random_legal_hands_total_104_and_pay_out_to_zero(order, dealer, ranking
     s = kop.settle(state, TableTerms(stake, ("a", "b", "c", "d")))
     assert sum(s.amounts) == 0
     assert all(a % stake == 0 and a != 0 for a in s.amounts)
+    assert list(s.amounts) == oracle_amounts(hands, accepted, [(t.winner, t.points) for t in state.tricks], stake)
     assert sum(side.points for side in s.sides) == 104
