@@ -117,8 +117,10 @@ def read(group: str, view: Callable[[Reader, auth.Principal], Any]) -> Response:
 
 
 def write(group: str, action: Callable[[Writer, auth.Principal], Any], admin: bool = False,
-          status: int = 201) -> Response:
-    """One write: authorize, replay a known Idempotency-Key, check If-Match, act, remember."""
+          status: int = 201, location: Callable[[dict], str] | None = None) -> Response:
+    """One write: authorize, replay a known Idempotency-Key, check If-Match, act, remember.
+
+    ``location`` gives the address of what the write created, sent as ``Location``."""
     key, expected = idempotency_key(), if_match()
     # Who is asking is settled before the write lock is taken (tokens and groups never
     # change): a stranger's request, a 401, 403 or 404, never holds up the store's writer.
@@ -130,10 +132,16 @@ def write(group: str, action: Callable[[Writer, auth.Principal], Any], admin: bo
             if seen is not None:
                 if seen[0] != fingerprint():
                     raise Unprocessable(f"Idempotency-Key {key!r} was already used in this group with another request")
-                return json_response(seen[2], seen[1], w.version(group))
+                return _located(json_response(seen[2], seen[1], w.version(group)), location, seen[2])
         precondition(expected, w.version(group))
         body = action(w, principal)
         if key is not None:
             w.remember(group, key, fingerprint(), status, body)
         version = w.version(group)
-    return json_response(body, status, version)
+    return _located(json_response(body, status, version), location, body)
+
+
+def _located(response: Response, location: Callable[[dict], str] | None, body) -> Response:
+    if location is not None and response.status_code == 201:
+        response.headers["Location"] = location(body)
+    return response

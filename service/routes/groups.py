@@ -17,7 +17,9 @@ def create_group(body):
     with store().writing() as w:
         created = ledger.create_group(w, body["name"], body["currency"])
         version = w.version(created["id"])
-    return json_response(created, 201, version)
+    response = json_response(created, 201, version)
+    response.headers["Location"] = f"/v1/groups/{created['id']}"
+    return response
 
 
 @blp.route("/<group>", methods=["GET"])

@@ -15,7 +15,8 @@ blp = Blueprint("tables", __name__, url_prefix="/v1/groups/<group>/tables", desc
 @blp.doc(**SECURED)
 def open_table(body, group):
     """Open a table (admin only): `{"game": "kop", "rules": {}, "seats": [4 member ids], "stake": "0.50"}`."""
-    return write(group, lambda w, p: ledger.open_table(w, group, p.subject, body), admin=True)
+    return write(group, lambda w, p: ledger.open_table(w, group, p.subject, body), admin=True,
+                 location=lambda t: f"/v1/groups/{group}/tables/{t['id']}")
 
 
 @blp.route("/<table>", methods=["GET"])
@@ -35,4 +36,5 @@ def get_table(group, table):
 @blp.doc(**SECURED)
 def new_hand(body, group, table):
     """Log a hand: the deal, and optionally its calls and tricks. All of it is appended or none."""
-    return write(group, lambda w, p: ledger.new_hand(w, group, p.subject, table, body))
+    return write(group, lambda w, p: ledger.new_hand(w, group, p.subject, table, body),
+                 location=lambda h: f"/v1/groups/{group}/hands/{h['id']}")

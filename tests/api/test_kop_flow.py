@@ -9,6 +9,7 @@ def new_hand(t, body=None):
     body = body or {"deal": {"dealer": 0, "hands": KOP_HANDS}}
     r = t["admin"].post(f"{t['base']}/tables/{t['table']}/hands", body)
     assert r.status_code == 201, r.json
+    assert r.headers["Location"] == f"{t['base']}/hands/{r.json['id']}"
     return r.json
 
 
