@@ -7,7 +7,8 @@ from functools import lru_cache
 from typing import Any, Iterable
 
 from events.types import HAND_EVENTS
-from games.registry import game as game_module
+from events.errors import Unprocessable
+from games.registry import GAMES, game as game_module
 
 
 @dataclass(frozen=True)
@@ -22,7 +23,7 @@ class HandModel:
 
     @property
     def module(self):
-        return game_module(self.game)
+        return _module(self.game)
 
     @property
     def phase(self) -> str:
@@ -34,9 +35,15 @@ class HandModel:
 def start(envelope) -> HandModel:
     """A hand begins with its deal event, which names the game and carries its rules."""
     d = envelope.data
-    module = game_module(d["game"])
+    module = _module(d["game"])
     state = module.new_hand(_rules(d["game"], d["rules"]), d)
     return HandModel(envelope.hand, envelope.table, d["game"], state, seqs=(envelope.seq,))
+
+
+def _module(game: str):
+    if game not in GAMES:  # a log imported from a newer bitka
+        raise Unprocessable(f"this bitka does not know the game {game!r}, so it cannot show the hand")
+    return game_module(game)
 
 
 def _rules(game: str, raw: dict):
