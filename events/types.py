@@ -5,4 +5,3 @@ EVENT_TYPES = frozenset({
     "result", "settlement", "hand_voided", "payment", "assertion", "table_closed",
 })
 HAND_EVENTS = frozenset({"deal", "bid", "trick", "play", "claim", "result", "settlement", "hand_voided"})
-TABLE_EVENTS = HAND_EVENTS | {"table_opened", "table_closed"}
