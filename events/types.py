@@ -1,4 +1,4 @@
-"""The event vocabulary of API.md and which events belong to a hand or a table."""
+"""The event vocabulary of API.md, and which events belong to a hand."""
 
 EVENT_TYPES = frozenset({
     "group_created", "member_added", "table_opened", "deal", "bid", "trick", "play", "claim",
