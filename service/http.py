@@ -38,13 +38,17 @@ class Blueprint(flask_smorest.Blueprint):
         def decorate(fn):
             for code in codes:
                 text = (why or {}).get(code) or PROBLEM_WHY.get(code) or HTTPStatus(code).phrase
-                fn = self.alt_response(code, schema=Problem, description=text, content_type=PROBLEM)(fn)
+                if code == 304:  # not a problem: the client's copy is current
+                    fn = self.alt_response(code, description=text)(fn)
+                else:
+                    fn = self.alt_response(code, schema=Problem, description=text, content_type=PROBLEM)(fn)
             return fn
         return decorate
 
 
 PROBLEM = "application/problem+json"
 PROBLEM_WHY = {
+    304: "If-None-Match names the group's current version: nothing changed since",
     400: "Malformed JSON, or a body or query that does not match the schema (errors per field)",
     401: "No token, or a token this service does not know",
     403: "A token of another group, or a member's token where the admin's is needed",
@@ -55,7 +59,7 @@ PROBLEM_WHY = {
     415: "The body is not application/json",
     422: "Well-formed, but against the game's rules or the ledger's (detail says exactly why)",
 }
-READ = (401, 403, 404)
+READ = (304, 401, 403, 404)
 WRITE = (400, 401, 403, 404, 409, 412, 413, 415, 422)
 
 
@@ -108,8 +112,11 @@ def authorize(r: Reader, group: str, admin: bool = False) -> auth.Principal:
 def read(group: str, view: Callable[[Reader, auth.Principal], Any]) -> Response:
     """Authorize, then answer from the same snapshot, with the group's version as ETag."""
     with store().reading() as r:
-        body = view(r, authorize(r, group))
+        principal = authorize(r, group)
         version = r.version(group)
+        if f'"{version}"' in request.headers.get("If-None-Match", ""):
+            return Response(status=304, headers={"ETag": f'"{version}"'})  # nothing changed since
+        body = view(r, principal)
     if isinstance(body, Response):
         body.headers.setdefault("ETag", f'"{version}"')
         return body

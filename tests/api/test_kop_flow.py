@@ -165,3 +165,12 @@ def test_zero_digit_currency_amounts_have_no_decimals(client):
                    {"deal": {"dealer": 0, "hands": KOP_HANDS}, "tricks": [{"cards": c} for c in KOP_TRICKS]}).json
     assert [p["amount"] for p in h["settlement"]["payouts"]] == ["-450", "450", "-450", "450"]
     assert admin.get(f"/v1/groups/{g['id']}/balances").json["total"] == "0"
+
+
+def test_a_read_with_the_current_etag_in_if_none_match_is_304(kop_table):
+    first = kop_table["member"].get(kop_table["base"])
+    same = kop_table["member"].get(kop_table["base"], headers={"If-None-Match": first.headers["ETag"]})
+    assert same.status_code == 304 and same.headers["ETag"] == first.headers["ETag"] and not same.data
+    kop_table["admin"].post(f"{kop_table['base']}/members", {"name": "Eve"})
+    changed = kop_table["member"].get(kop_table["base"], headers={"If-None-Match": first.headers["ETag"]})
+    assert changed.status_code == 200 and len(changed.json["members"]) == 5
