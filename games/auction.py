@@ -87,7 +87,11 @@ def next_double_name(count: int, ladder: Ladder) -> str:
 
 def judge_call(auction: Auction, call: Call, hands: Sequence[Sequence[str]], ladder: Ladder,
                rules) -> Call:
-    """Return the call as it will be recorded, or raise RuleViolation saying why not."""
+    """Return the call as it will be recorded, or raise RuleViolation saying why not.
+
+    ``rules`` answers the questions the games settle differently: ``wesele`` (how the
+    partner's jack is found), ``max_doubles``, ``wesele_may_raise`` and
+    ``declarer_may_double_first(contract)``."""
     if call.call == "pass":
         return Call(call.seat, "pass")
     if call.call in ladder.contracts:
@@ -101,7 +105,7 @@ def _judge_contract(auction: Auction, call: Call, hands, ladder: Ladder, rules) 
         raise RuleViolation(
             f"{call.call} does not outrank the standing {auction.contract}; "
             f"contracts rank {' < '.join(order)}")
-    if rules.wesele_kontra and auction.wesele_by == call.seat:
+    if not rules.wesele_may_raise and auction.wesele_by == call.seat:
         raise RuleViolation(f"seat {call.seat} called wesele and, at this table, may not raise it")
     if call.call != "wesele":
         if call.jack:
@@ -138,7 +142,7 @@ def _judge_double(auction: Auction, call: Call, hands, ladder: Ladder, rules) ->
         raise RuleViolation(f"the next double is {expected!r}, not {call.call!r}")
     if count == 0:
         if auction.contract is not None and call.seat == auction.declarer:
-            if not (auction.contract == "wesele" and rules.wesele_kontra):
+            if not rules.declarer_may_double_first(auction.contract):
                 raise RuleViolation(
                     f"seat {call.seat} called {auction.contract} and may not give the first double; "
                     "they may answer an opponent's double")

@@ -47,9 +47,26 @@ class KopRules:
     max_doubles: int | None = 4  # None: unlimited home play
     wesele_kontra: bool = False
 
+    game = "kop"
+
     def to_data(self) -> dict:
         return {"ranking": self.ranking, "wesele": self.wesele,
                 "max_doubles": self.max_doubles, "wesele_kontra": self.wesele_kontra}
+
+    # What the shared auction and play ask of a game's rules:
+    @property
+    def ladder(self) -> auc.Ladder:
+        return LADDER
+
+    def ranking_for(self, contract: str | None) -> Ranking:
+        return RANKINGS[self.ranking]
+
+    @property
+    def wesele_may_raise(self) -> bool:
+        return not self.wesele_kontra  # the variant that lets the caller double its wesele
+
+    def declarer_may_double_first(self, contract: str | None) -> bool:
+        return contract == "wesele" and self.wesele_kontra
 
 
 def parse_rules(raw: Mapping | None) -> KopRules:
@@ -101,7 +118,7 @@ class KopState:
 
     @property
     def ranking(self) -> Ranking:
-        return RANKINGS[self.rules.ranking]
+        return self.rules.ranking_for(self.auction.contract)
 
     @property
     def leader(self) -> int:
@@ -122,10 +139,10 @@ def deal_event(rules: KopRules, raw: Mapping) -> Event:
     for seat, cards in enumerate(parsed):
         if len(cards) != TRICKS:
             raise RuleViolation(f"seat {seat} is dealt {len(cards)} cards; kop deals {TRICKS} to each seat")
-    check_exact_pack(parsed, PACK, "16-card kop (A, 10, Q, J)")
+    check_exact_pack(parsed, PACK, f"16-card {rules.game} (A, 10, Q, J)")
     extra = sorted(set(raw) - {"dealer", "hands"})
     if extra:
-        raise RuleViolation(f"a kop deal has only dealer and hands, not {', '.join(extra)}")
+        raise RuleViolation(f"a {rules.game} deal has only dealer and hands, not {', '.join(extra)}")
     return Event("deal", {"dealer": dealer, "hands": parsed})
 
 
@@ -146,11 +163,12 @@ def decide(state: KopState, command: Command) -> list[Event]:
 def _decide_bid(state: KopState, data: Mapping) -> Event:
     if state.tricks:
         raise RuleViolation("the auction closed when the first trick was logged")
-    call = auc.parse_call(data, LADDER, SEATS)
+    ladder = state.rules.ladder
+    call = auc.parse_call(data, ladder, SEATS)
     extra = sorted(set(data) - {"seat", "call", "jack"})
     if extra:
         raise RuleViolation(f"a call has seat, call and (for wesele) jack, not {', '.join(extra)}")
-    judged = auc.judge_call(state.auction, call, state.deal, LADDER, state.rules)
+    judged = auc.judge_call(state.auction, call, state.deal, ladder, state.rules)
     return Event("bid", judged.to_data())
 
 
@@ -178,7 +196,7 @@ def _decide_trick(state: KopState, data: Mapping) -> Event:
 def _not_held(state: KopState, card: str, seat: int, index: int, earlier: list[str]) -> str:
     """Why ``seat`` cannot play ``card``, which is not in its hand."""
     if card not in PACK:
-        return f"{card} is not in the kop pack (A, 10, Q, J of each suit)"
+        return f"{card} is not in the {state.rules.game} pack (A, 10, Q, J of each suit)"
     if card in earlier:
         return f"{card} is played twice in this trick"
     for trick in state.tricks:
@@ -194,7 +212,7 @@ def evolve(state: KopState, event: Event) -> KopState:
         call = auc.Call(event.data["seat"], event.data["call"], event.data.get("jack"))
         # Built directly, not with dataclasses.replace: replay folds every event of a log.
         return KopState(state.rules, state.dealer, state.deal, (*state.calls, call),
-                        auc.apply_call(state.auction, call, LADDER), state.tricks)
+                        auc.apply_call(state.auction, call, state.rules.ladder), state.tricks)
     if event.type == "trick":
         d = event.data
         trick = Trick(d["trick"], d["leader"], tuple(d["cards"]), d["winner"], d["points"])

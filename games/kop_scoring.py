@@ -24,7 +24,7 @@ OUTCOME_WORDS = {
 
 @dataclass(frozen=True)
 class Teams:
-    contract: str  # normal, wesele, cicha, zolo, zolo-du
+    contract: str  # normal, wesele, cicha, or a contract called to be played alone
     declarer: int | None
     stare: tuple[int, ...]  # the side that called or holds the black queens
     mlodzi: tuple[int, ...]
@@ -36,7 +36,9 @@ class Teams:
 
     @property
     def roles(self) -> tuple[str, str]:
-        return ("declarer", "defenders") if self.contract in ("zolo", "zolo-du") else ("stare", "mlodzi")
+        """Games of pairs and cicha are stare against młodzi; a called solo contract is the
+        declarer against the defenders."""
+        return ("stare", "mlodzi") if self.contract in ("normal", "wesele", "cicha") else ("declarer", "defenders")
 
     def side_of(self, seat: int) -> str:
         return self.roles[0] if seat in self.stare else self.roles[1]
@@ -75,13 +77,13 @@ def sides(state, t: Teams) -> tuple[Side, Side]:
     return side(t.stare, t.roles[0]), side(t.mlodzi, t.roles[1])
 
 
-def _loser_state(side: Side) -> str:
+def loser_state(side: Side) -> str:
     if side.tricks == 0:
         return "bez-bitki"
     return "wyjscie" if side.points >= WYJSCIE_POINTS else "bez-wyjscia"
 
 
-def _counted_doubles(state, t: Teams) -> tuple[list[Factor], int, int | None]:
+def counted_doubles(state, t: Teams) -> tuple[list[Factor], int, int | None]:
     """Each double as a factor, the number of runs, and the seat of the last double."""
     doubles = state.auction.doubles
     starts = auc.count_runs(doubles, {s: t.side_of(s) for s in range(4)})
@@ -114,9 +116,9 @@ def _decide_winner(stare: Side, mlodzi: Side, t: Teams, last_double: int | None)
 def settle(state, table: TableTerms) -> Settlement:
     t = teams(state)
     stare, mlodzi = sides(state, t)
-    doubles, runs, last_double = _counted_doubles(state, t)
+    doubles, runs, last_double = counted_doubles(state, t)
     winner, loser, why_won = _decide_winner(stare, mlodzi, t, last_double)
-    outcome = _loser_state(loser)
+    outcome = loser_state(loser)
     factors = list(doubles)
     if t.solo:
         units = SOLO_UNITS[t.contract]
@@ -138,12 +140,12 @@ def settle(state, table: TableTerms) -> Settlement:
         lines.append(f"the doubles make {runs} run(s) of sides, so they multiply by {2 ** runs}")
     product = " x ".join(f"{f.factor} ({f.name})" for f in factors if f.factor > 1)
     lines.append(f"multiplier {multiplier}" + (f" = {product}" if product else ""))
-    amounts = _amounts(winner, loser, units * multiplier * table.stake)
+    paid = amounts(winner, loser, units * multiplier * table.stake)
     return Settlement(outcome, t.contract, (stare, mlodzi), winner.role, multiplier, units,
-                      tuple(factors), amounts, table.members, tuple(lines))
+                      tuple(factors), paid, table.members, tuple(lines))
 
 
-def _amounts(winner: Side, loser: Side, each: int) -> tuple[int, ...]:
+def amounts(winner: Side, loser: Side, each: int) -> tuple[int, ...]:
     """Pairs: each loser pays ``each`` and each winner receives it. One against three:
     each of the three pays (or receives) ``each``, the lone player three times that."""
     amounts = [0, 0, 0, 0]
