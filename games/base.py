@@ -25,9 +25,11 @@ class Command:
 
 @dataclass(frozen=True)
 class TableTerms:
-    """What settling a hand needs from its table: the stake and who sits where."""
+    """What settling a hand needs from its table: the stake, who sits where, and whether a
+    bok-runda (Baśka) is running."""
     stake: int  # minor units
     members: tuple[str, ...]
+    bok_runda: bool = False
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ class Settlement:
     amounts: tuple[int, ...]  # per seat, minor units, summing to zero
     members: tuple[str, ...]
     explanation: tuple[str, ...] = field(default=())
+    extra: Mapping[str, Any] = field(default_factory=dict)  # what the table must learn (bok-rundy)
 
     def __post_init__(self):
         if sum(self.amounts) != 0:

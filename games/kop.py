@@ -48,6 +48,7 @@ class KopRules:
     wesele_kontra: bool = False
 
     game = "kop"
+    bok_rundy = False  # Baśka's doubled rounds are not Kop's
 
     def to_data(self) -> dict:
         return {"ranking": self.ranking, "wesele": self.wesele,

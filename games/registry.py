@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import kop
+from . import baska, kop
 
-GAMES: dict[str, ModuleType] = {"kop": kop}
-SEATS: dict[str, tuple[int, ...]] = {"kop": (4,)}
-PLANNED = ("baska", "scopa", "bisca")
+GAMES: dict[str, ModuleType] = {"kop": kop, "baska": baska}
+SEATS: dict[str, tuple[int, ...]] = {"kop": (4,), "baska": (4,)}
+PLANNED = ("scopa", "bisca")
 
 
 def game(name: str) -> ModuleType:

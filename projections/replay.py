@@ -13,14 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Protocol
 
-from events.money import minor_digits, parse_amount
+from events.money import minor_digits
 from events.types import HAND_EVENTS
 from games.base import TableTerms
-from . import hands, projector
+from . import hands, projector, tables
 from .settlements import settlement_data
 
 
 BATCH = 500
+_TABLE_ROUTES = {kind: ((tables.NAME, tables.apply),) for kind in tables.EVENTS}
 PARTS = ("rows", "settlements")
 
 
@@ -52,9 +53,10 @@ class GroupRebuild:
         self.group, self.stored, self.report = group, stored, report
         self.rows: dict[tuple[str, str], dict] = {}
         self.check_rows, self.check_settlements = "rows" in parts, "settlements" in parts
-        self.routes = projector.ROUTES if self.check_rows else {}
+        # Settling needs the table as it stood (stake, seats, a running bok-runda), so the
+        # table rows are folded whatever the part.
+        self.routes = projector.ROUTES if self.check_rows else _TABLE_ROUTES
         self.digits = 0
-        self.terms: dict[str, TableTerms] = {}  # a table's stake and seats never change
         self.open: dict[str, tuple] = {}  # (game module, state) of the hands open at their tables
         self.at_table: dict[str, str] = {}
         self.done_hands: set[str] = set()
@@ -63,19 +65,16 @@ class GroupRebuild:
     def add(self, env) -> None:
         if env.type == "deal" and env.table in self.at_table:
             self._finish_hand(self.at_table[env.table])
+        if self.check_settlements:  # first: a settlement is re-derived on the table as it stood
+            if env.hand and env.type in HAND_EVENTS:
+                self._hand(env)
+            elif env.type == "group_created":
+                self.digits = minor_digits(env.data["currency"])
         rows = self.rows
         for name, fold in self.routes.get(env.type, ()):
             key = projector.row_key(name, env)
             if key is not None:
                 rows[name, key] = fold(rows.get((name, key)), env)
-        if self.check_settlements:
-            if env.hand and env.type in HAND_EVENTS:
-                self._hand(env)
-            elif env.type == "table_opened":
-                d = env.data
-                self.terms[d["table"]] = TableTerms(parse_amount(d["stake"], self.digits), tuple(d["seats"]))
-            elif env.type == "group_created":
-                self.digits = minor_digits(env.data["currency"])
 
     def _hand(self, env) -> None:
         if env.type == "deal":
@@ -92,7 +91,8 @@ class GroupRebuild:
     def _check_settlement(self, module, state, env) -> None:
         self.report.settlements += 1
         try:
-            again = rederive(module, state, self.terms[env.table], self.digits)
+            table = tables.terms(self.rows[(tables.NAME, env.table)], self.digits)
+            again = rederive(module, state, table, self.digits)
         except Exception as e:  # a hand that cannot even be re-played is a finding, not a crash
             self._differ(f"seq {env.seq}: hand {env.hand} cannot be re-derived from its events ({e})")
             return

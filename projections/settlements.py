@@ -18,4 +18,5 @@ def settlement_data(s: Settlement, stake: int, digits: int) -> dict:
         "payouts": [{"seat": seat, "member": member, "amount": format_amount(amount, digits)}
                     for seat, (member, amount) in enumerate(zip(s.members, s.amounts, strict=True))],
         "explanation": list(s.explanation),
+        **s.extra,
     }

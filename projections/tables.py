@@ -2,10 +2,21 @@
 
 A hand is ``playing`` from its deal, ``settled`` once its settlement is logged, ``voided``
 if the admin voided it; voiding the latest hand gives the deal back to its dealer.
+
+Bok-rundy (Baśka) are the table's too: ``bok`` holds how many hands are left in the running
+bok-runda and how many more are queued. A settlement says whether its hand was played in
+one (``bok_runda``) and whether it makes one due (``bok_due``); rounds never overlap, so a
+due one waits in the queue until the running one ends. Voiding a settled hand puts the
+counts back as they were before it.
 """
 from __future__ import annotations
 
+from events.money import parse_amount
+from games.base import TableTerms
+
 NAME = "table"
+NO_BOK = {"hands_left": 0, "queued": 0}
+BOK_RUNDA_HANDS = 4
 EVENTS = frozenset({"table_opened", "deal", "result", "settlement", "hand_voided", "table_closed"})
 
 
@@ -14,7 +25,7 @@ def apply(row: dict | None, event) -> dict | None:
     if event.type == "table_opened":
         return {"id": d["table"], "game": d["game"], "rules": d["rules"], "seats": d["seats"],
                 "stake": d["stake"], "next_dealer": 0, "hand_count": 0, "latest_hand": None,
-                "closed": False, "opened_at": event.recorded_at}
+                "bok": NO_BOK, "closed": False, "opened_at": event.recorded_at}
     if row is None:
         return None
     if event.type in ("deal", "result"):
@@ -26,9 +37,29 @@ def apply(row: dict | None, event) -> dict | None:
                     next_dealer=(dealer + 1) % len(row["seats"]))
     latest = row["latest_hand"]
     if event.type == "settlement" and latest and latest["id"] == event.hand:
-        return dict(row, latest_hand=dict(latest, status="settled"))
+        return dict(row, latest_hand=dict(latest, status="settled", bok_before=row["bok"]),
+                    bok=after_hand(row["bok"], d.get("bok_runda", False), d.get("bok_due", False)))
     if event.type == "hand_voided" and latest and latest["id"] == event.hand:
-        return dict(row, latest_hand=dict(latest, status="voided"), next_dealer=latest["dealer"])
+        return dict(row, latest_hand=dict(latest, status="voided"), next_dealer=latest["dealer"],
+                    bok=latest.get("bok_before", row["bok"]))
     if event.type == "table_closed":
         return dict(row, closed=True)
     return row
+
+
+def terms(row: dict, digits: int) -> TableTerms:
+    """What a game needs from the table to settle a hand now."""
+    return TableTerms(parse_amount(row["stake"], digits), tuple(row["seats"]),
+                      bok_runda=row["bok"]["hands_left"] > 0)
+
+
+def after_hand(bok: dict, played_in_one: bool, makes_one_due: bool) -> dict:
+    """The bok-runda counts after a settled hand."""
+    left, queued = bok["hands_left"], bok["queued"]
+    if played_in_one:
+        left = max(0, left - 1)
+    if makes_one_due:
+        queued += 1
+    if left == 0 and queued:
+        left, queued = BOK_RUNDA_HANDS, queued - 1
+    return {"hands_left": left, "queued": queued}

@@ -12,11 +12,12 @@ from typing import Mapping, Sequence
 from events.errors import BadRequest, Forbidden, NotFound, RuleBroken, Unprocessable
 from events.money import MAX_MINOR, MoneyError, format_amount, minor_digits, parse_amount
 from events.store import NewEvent, Writer
-from games.base import Command, TableTerms
+from games.base import Command
 from games.errors import RuleViolation
 from games.registry import GAMES, PLANNED, SEATS
 from projections import hands as hand_fold
 from projections.settlements import settlement_data
+from projections.tables import terms as table_terms
 from . import auth
 from .views import hand_view, table_view
 
@@ -180,12 +181,12 @@ def _play(w: Writer, group: str, actor: str, trow: dict, model, commands, first=
 
 def _settlement(reader, group: str, trow: dict, module, state) -> dict:
     digits = group_row(reader, group)["digits"]
-    stake = parse_amount(trow["stake"], digits)
-    settled = module.settle(state, TableTerms(stake, tuple(trow["seats"])))
+    table = table_terms(trow, digits)
+    settled = module.settle(state, table)
     if max(abs(a) for a in settled.amounts) > MAX_MINOR:
         raise RuleBroken(f"this hand would pay {settled.multiplier} times the stake per seat, more than bitka "
                          "can book; check the doubles, or void the hand")
-    return settlement_data(settled, stake, digits)
+    return settlement_data(settled, table.stake, digits)
 
 
 def _open_hand(w: Writer, group: str, hand: str):

@@ -124,6 +124,8 @@ class Table(Schema):
     latest_hand = fields.Dict(allow_none=True)
     closed = fields.Boolean()
     match = fields.Dict(allow_none=True)
+    bok = fields.Dict(allow_none=True, metadata={
+        "description": "Baśka (bytow-2005): running, hands_left in the running bok-runda, queued after it"})
 
 
 class Bid(Schema):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from events.money import format_amount
+from games.registry import game as game_module
 from projections import hands as hand_fold
 from projections.groups import member_name
 from projections.settle_up import transfers
@@ -23,7 +24,17 @@ def table_view(trow: dict, grow: dict, hands: list[str]) -> dict:
         "latest_hand": trow["latest_hand"],
         "closed": trow["closed"],
         "match": None,
+        "bok": _bok(trow),
     }
+
+
+def _bok(trow: dict) -> dict | None:
+    """A Baśka tournament table's bok-runda state; None where the game has no bok-rundy."""
+    rules = game_module(trow["game"]).parse_rules(trow["rules"])
+    if not getattr(rules, "bok_rundy", False):
+        return None
+    bok = trow["bok"]
+    return {"running": bok["hands_left"] > 0, "hands_left": bok["hands_left"], "queued": bok["queued"]}
 
 
 def group_view(grow: dict, tables: list[dict], version: int) -> dict:

@@ -1,0 +1,122 @@
+"""Baśka: Kop's Kashubian cousin, as ../shared/rules/baska.md reads it, in two rule sets.
+
+``rules.variant`` is ``bytow-2005`` (the Bytów tournament rules, the default) or
+``classic``. The pack, the seats, the deal, the normal ranking, the follow rules and the
+auction's machinery are Kop's (games/kop.py, games/auction.py); Baśka adds gran with its
+jacks-only trumps, the du contracts, the four-queens baska (classic), its own double
+names, its money (games/baska_scoring.py), and the tournament's ban on a cicha that
+cannot be lost (games/cicha_search.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from . import auction as auc, baska_scoring, kop
+from .base import Command, Event, TableTerms
+from .cicha_search import cannot_lose
+from .errors import RuleViolation
+from .kop import SEATS, KopState, deal_event, evolve, legal_cards, new_hand  # noqa: F401 - Baśka plays them as Kop does
+from .kop_scoring import teams
+from .tricks import Ranking
+
+VARIANTS = ("bytow-2005", "classic")
+QUEENS = ("QC", "QS", "QH", "QD")
+GRAN_CONTRACTS = frozenset({"gran", "gran-du"})
+GRAN = Ranking("gran", trumps=("JC", "JS", "JH", "JD"),
+               plain={suit: (f"A{suit}", f"10{suit}", f"Q{suit}") for suit in ("C", "S", "H", "D")})
+_ALIASES = {"zolla": "zolo", "zolla-du": "zolo-du"}
+LADDERS = {
+    "bytow-2005": auc.Ladder(
+        contracts=("wesele", "gran", "zolo", "gran-du", "zolo-du"),
+        doubles=("kontra", "rekontra", "hirsch", "bok"), aliases=_ALIASES,
+        solo=frozenset({"gran", "zolo", "gran-du", "zolo-du"})),
+    "classic": auc.Ladder(
+        contracts=("wesele", "gran", "zolo", "gran-du", "zolo-du", "baska"),
+        doubles=("kontra", "rekontra", "bok", "hirsch"), aliases=_ALIASES,
+        solo=frozenset({"gran", "zolo", "gran-du", "zolo-du", "baska"})),
+}
+
+
+@dataclass(frozen=True)
+class BaskaRules:
+    variant: str = "bytow-2005"
+
+    game = "baska"
+    wesele = "highest-jack"  # JC, else JS, else JH: the highest jack the caller lacks
+    max_doubles = 4
+    wesele_may_raise = True
+
+    def to_data(self) -> dict:
+        return {"variant": self.variant}
+
+    @property
+    def ladder(self) -> auc.Ladder:
+        return LADDERS[self.variant]
+
+    @property
+    def bok_rundy(self) -> bool:
+        return self.variant == "bytow-2005"
+
+    def ranking_for(self, contract: str | None) -> Ranking:
+        return GRAN if contract in GRAN_CONTRACTS else kop.RANKINGS["as-dycha"]
+
+    def declarer_may_double_first(self, contract: str | None) -> bool:
+        """Only a solo player is barred from the first double on its own contract."""
+        return contract == "wesele"
+
+
+def parse_rules(raw: Mapping | None) -> BaskaRules:
+    raw = dict(raw or {})
+    unknown = sorted(set(raw) - {"variant"})
+    if unknown:
+        raise RuleViolation(f"baska has no rule {', '.join(unknown)}; its one rule is variant")
+    variant = raw.get("variant", "bytow-2005")
+    if not isinstance(variant, str) or variant not in VARIANTS:
+        raise RuleViolation(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
+    return BaskaRules(variant)
+
+
+def decide(state: KopState, command: Command) -> list[Event]:
+    if is_over(state):
+        raise RuleViolation("the hand is over" + (": baska was called" if state.auction.contract == "baska" else ""))
+    if command.kind == "bid":
+        [event] = kop.decide(state, command)
+        if event.data["call"] == "baska":
+            _check_four_queens(state, event.data["seat"])
+        return [event]
+    if command.kind == "trick" and not state.tricks:
+        _check_cicha(state)
+    return kop.decide(state, command)
+
+
+def _check_four_queens(state: KopState, seat: int) -> None:
+    lacking = [q for q in QUEENS if q not in state.deal[seat]]
+    if lacking:
+        raise RuleViolation(f"only the holder of all four queens may call baska; seat {seat} lacks {' '.join(lacking)}")
+
+
+def _check_cicha(state: KopState) -> None:
+    """The tournament rules forbid a cicha that cannot be lost: ask for a call instead."""
+    if state.rules.variant != "bytow-2005" or teams(state).contract != "cicha":
+        return
+    player = auc.black_queens_holder(state.deal)
+    if cannot_lose(state.deal, state.leader, player, state.ranking):
+        raise RuleViolation(
+            f"seat {player} holds both black queens and a hand that takes 53 against every defence: "
+            f"cicha may not be played with it; seat {player} must call wesele or zolo")
+
+
+def is_over(state: KopState) -> bool:
+    return len(state.tricks) == 4 or state.auction.contract == "baska"
+
+
+def settle(state: KopState, table: TableTerms):
+    return baska_scoring.settle(state, table)
+
+
+def view(state: KopState) -> dict:
+    shown = kop.view(state)
+    if state.auction.contract == "baska":
+        shown.update(phase="done", leader=None, turn=None)
+    return shown
