@@ -16,7 +16,8 @@ from . import auction as auc, baska_scoring, kop
 from .base import Command, Event, TableTerms
 from .cicha_search import cannot_lose
 from .errors import RuleViolation
-from .kop import SEATS, KopState, deal_event, evolve, legal_cards, new_hand  # noqa: F401 - Baśka plays them as Kop does
+# Baśka deals, folds and follows suit exactly as Kop does:
+from .kop import SEATS, KopState, deal_event, evolve, legal_cards, new_hand  # noqa: F401
 from .kop_scoring import teams
 from .tricks import Ranking
 

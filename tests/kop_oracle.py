@@ -4,8 +4,9 @@ a hand pays. Written apart from games/ on purpose, so that a misreading there sh
 TRUMPS = {
     "as-dycha": ["AH", "10H", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AD", "10D"],
     "as-trzy-dychy": ["AH", "10C", "10S", "10H", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AD", "10D"],
+    "gran": ["JC", "JS", "JH", "JD"],  # Baśka's gran: jacks only
 }
-PLAIN_ORDER = ["A", "10"]  # non-trumps: ace over ten
+PLAIN_ORDER = ["A", "10", "Q"]  # non-trumps: ace over ten over queen (queens are plain only in gran)
 
 
 def oracle_may_play(card, hand, trick, ranking):

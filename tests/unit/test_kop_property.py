@@ -9,13 +9,13 @@ from hypothesis import given, settings, strategies as st
 from games import kop
 from games.base import Command, TableTerms
 from games.errors import RuleViolation
-from tests.kop_oracle import CALLS, TRUMPS, oracle_amounts, oracle_may_play
+from tests.kop_oracle import CALLS, oracle_amounts, oracle_may_play
 
 @settings(max_examples=300, deadline=None)
 @given(
     order=st.permutations(sorted(kop.PACK)),
     dealer=st.integers(0, 3),
-    ranking=st.sampled_from(sorted(TRUMPS)),
+    ranking=st.sampled_from(sorted(kop.RANKINGS)),
     attempts=st.lists(st.tuples(st.integers(0, 3), st.sampled_from(CALLS)), max_size=8),
     picks=st.lists(st.integers(0, 3), min_size=16, max_size=16),
     stake=st.integers(1, 10_000),

@@ -1,0 +1,64 @@
+"""Random legal Baśka hands, both rule sets, hand after hand at one table (hypothesis):
+every card legal by the rules text (tests/kop_oracle.py), 104 card points in a played
+hand, payouts summing to zero, and the bok-runda counts never negative."""
+from hypothesis import given, settings, strategies as st
+
+from games import baska
+from games.base import Command, TableTerms
+from games.errors import RuleViolation
+from projections.tables import NO_BOK, after_hand
+from tests.kop_oracle import oracle_may_play
+
+CALLS = ["pass", "wesele", "gran", "zolo", "zolla", "gran-du", "zolo-du", "baska",
+         "kontra", "rekontra", "hirsch", "bok"]
+
+
+def play_hand(order, dealer, variant, attempts, picks):
+    hands = [order[i * 4:(i + 1) * 4] for i in range(4)]
+    state = baska.new_hand(baska.parse_rules({"variant": variant}), {"dealer": dealer, "hands": hands})
+    for seat, call in attempts:
+        try:
+            [event] = baska.decide(state, Command("bid", {"seat": seat, "call": call}))
+        except RuleViolation:
+            continue
+        state = baska.evolve(state, event)
+    pick = iter(picks)
+    while not baska.is_over(state):
+        leader, played = state.leader, []
+        ranking = "gran" if state.auction.contract in ("gran", "gran-du") else "as-dycha"
+        for i in range(4):
+            seat = (leader + i) % 4
+            legal = baska.legal_cards(state, seat, tuple(played))
+            for card in state.held[seat]:
+                assert (card in legal) == oracle_may_play(card, state.held[seat], played, ranking)
+            played.append(legal[next(pick) % len(legal)])
+        try:
+            [event] = baska.decide(state, Command("trick", {"cards": played}))
+        except RuleViolation as e:
+            assert "cannot" in str(e) or "53 against every defence" in str(e)  # the unlosable cicha
+            return None
+        state = baska.evolve(state, event)
+    return state
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    deals=st.lists(st.permutations(sorted(baska.kop.PACK)), min_size=1, max_size=6),
+    variant=st.sampled_from(baska.VARIANTS),
+    attempts=st.lists(st.tuples(st.integers(0, 3), st.sampled_from(CALLS)), max_size=8),
+    picks=st.lists(st.integers(0, 3), min_size=16, max_size=16),
+)
+def test_random_baska_hands_hand_after_hand(deals, variant, attempts, picks):
+    bok = NO_BOK
+    for number, order in enumerate(deals):
+        state = play_hand(order, number % 4, variant, attempts, picks)
+        if state is None:
+            continue
+        if state.auction.contract != "baska":
+            assert sum(t.points for t in state.tricks) == 104
+        s = baska.settle(state, TableTerms(100, ("a", "b", "c", "d"), bok["hands_left"] > 0))
+        assert sum(s.amounts) == 0 and all(a != 0 for a in s.amounts)
+        assert s.multiplier <= 64 or variant == "classic"
+        bok = after_hand(bok, s.extra.get("bok_runda", False), s.extra.get("bok_due", False))
+        assert bok["hands_left"] >= 0 and bok["queued"] >= 0
+        assert variant == "bytow-2005" or bok == NO_BOK
