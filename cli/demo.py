@@ -5,7 +5,7 @@ import random
 
 import click
 
-from games import kop
+from games import baska, kop
 from games.autoplay import play_out
 from games.base import Command
 from service import ledger
@@ -41,34 +41,63 @@ def _strong_first_hand(hands, dealer) -> bool:
     return {"AH", "10H"} <= set(hands[(dealer + 1) % 4])
 
 
-def _hand_body(dealer: int, hands, calls) -> dict:
+def _hand_body(module, rules, dealer: int, hands, calls) -> dict:
     """The whole hand: the deal, its calls and four tricks played with the first legal card."""
-    state = kop.new_hand(kop.parse_rules({}), {"dealer": dealer, "hands": hands})
+    state = module.new_hand(rules, {"dealer": dealer, "hands": hands})
     for call in calls:
-        for event in kop.decide(state, Command("bid", call)):
-            state = kop.evolve(state, event)
-    _, tricks = play_out(kop, state)
+        for event in module.decide(state, Command("bid", call)):
+            state = module.evolve(state, event)
+    _, tricks = play_out(module, state)
     return {"deal": {"dealer": dealer, "hands": hands}, "bids": calls, "tricks": [{"cards": t} for t in tricks]}
 
 
+def _first_hand_calls(*names: str):
+    """Calls made in turn from the seat after the dealer, one name each."""
+    def calls(hands, dealer):
+        return [{"seat": (dealer + 1 + i) % 4, "call": n} for i, n in enumerate(names)]
+    return calls
+
+
 # Each hand of the demo: what it shows, the deal it needs, and its calls.
-PLANS = [
+KOP_PLANS = [
     ("normal game", _split_queens, lambda hands, dealer: []),
     ("wesele", _one_has_both_queens, lambda hands, dealer: [{"seat": _both_queens(hands), "call": "wesele"}]),
     ("cicha", _one_has_both_queens, lambda hands, dealer: []),
     ("zolo with kontra and re", _strong_first_hand,
      lambda hands, dealer: [{"seat": (dealer + 1) % 4, "call": "zolo"}, {"seat": (dealer + 2) % 4, "call": "kontra"},
                             {"seat": (dealer + 1) % 4, "call": "re"}]),
-    ("normal game with a kontra", _split_queens, lambda hands, dealer: [{"seat": (dealer + 1) % 4, "call": "kontra"}]),
+    ("normal game with a kontra", _split_queens, _first_hand_calls("kontra")),
 ]
+# Baśka, tournament rules: a du makes a bok-runda due, so the hands after it are doubled.
+BASKA_PLANS = [
+    ("zolo-du", _strong_first_hand, _first_hand_calls("zolo-du")),
+    ("normal game in the bok-runda", _split_queens, lambda hands, dealer: []),
+    ("gran with kontra in the bok-runda", _split_queens, _first_hand_calls("gran", "kontra")),
+    ("wesele in the bok-runda", _one_has_both_queens,
+     lambda hands, dealer: [{"seat": _both_queens(hands), "call": "wesele"}]),
+]
+
+
+def _play_table(store, gid: str, table: dict, module, plans, rng) -> None:
+    rules = module.parse_rules(table["rules"])
+    for dealer, (name, wanted, calls) in enumerate(plans):
+        dealer %= 4  # the deal passes round the table
+        hands = _deal(rng, dealer, wanted)
+        with store.writing() as w:
+            hand = ledger.new_hand(w, gid, "admin", table["id"],
+                                   _hand_body(module, rules, dealer, hands, calls(hands, dealer)))
+        s = hand["settlement"]
+        click.echo(f"{table['game']} hand {hand['id']}: {name}: {s['winner']} win ({s['outcome']}), "
+                   f"x{s['multiplier']}")
 
 
 @click.command()
 @click.option("--seed", default=7, show_default=True, help="Shuffle seed: the same seed gives the same demo.")
 @click.pass_obj
 def demo(obj, seed):
-    """Fill the store with a demo group: a Kop table and complete hands (normal, wesele,
-    cicha, zolo with doubles), then print its balances.
+    """Fill the store with a demo group: a Kop table with complete hands (normal, wesele,
+    cicha, zolo with doubles) and a Baśka table (tournament rules) where a zolo-du starts a
+    bok-runda; then print the group's balances.
 
     \b
     Example:
@@ -77,18 +106,15 @@ def demo(obj, seed):
     store = obj.store(create=True)
     rng = random.Random(seed)
     with store.writing() as w:
-        group = ledger.create_group(w, "Demo: Thursday Kop", "PLN")
+        group = ledger.create_group(w, "Demo: Thursday cards", "PLN")
         gid = group["id"]
         members = [ledger.add_member(w, gid, "admin", name) for name in MEMBERS]
-        table = ledger.open_table(w, gid, "admin", {"game": "kop", "rules": {}, "stake": "0.50",
-                                                    "seats": [m["id"] for m in members]})
-    for dealer, (name, wanted, calls) in enumerate(PLANS):
-        dealer %= 4  # the deal passes round the table
-        hands = _deal(rng, dealer, wanted)
-        with store.writing() as w:
-            hand = ledger.new_hand(w, gid, "admin", table["id"], _hand_body(dealer, hands, calls(hands, dealer)))
-        s = hand["settlement"]
-        click.echo(f"hand {hand['id']}: {name}: {s['winner']} win ({s['outcome']}), x{s['multiplier']}")
+        seats = [m["id"] for m in members]
+        kop_table = ledger.open_table(w, gid, "admin", {"game": "kop", "rules": {}, "stake": "0.50", "seats": seats})
+        baska_table = ledger.open_table(w, gid, "admin", {"game": "baska", "rules": {"variant": "bytow-2005"},
+                                                          "stake": "0.10", "seats": seats})
+    _play_table(store, gid, kop_table, kop, KOP_PLANS, rng)
+    _play_table(store, gid, baska_table, baska, BASKA_PLANS, rng)
     with store.reading() as r:
         grow, brow = r.row("group", gid, ""), r.row("balances", gid, "")
     click.echo(f"group {gid}; admin token {group['admin_token']}")

@@ -31,6 +31,10 @@ def test_demo_logs_every_kop_contract_and_prints_balances(demo_db):
         doubled = [e.data for e in r.scan(group) if e.type == "settlement" and e.data["contract"] == "zolo"]
     assert {"normal", "wesele", "cicha", "zolo"} <= set(contracts)
     assert doubled and doubled[0]["multiplier"] == 4
+    with Store(db).reading() as r:
+        baska = [e.data for e in r.scan(group) if e.type == "settlement" and "bok_due" in e.data]
+    assert baska[0]["bok_due"] and all(s["bok_runda"] for s in baska[1:4])
+    assert all(any(f["name"] == "bok-runda" for f in s["factors"]) for s in baska[1:4])
     out = run("--db", db, "balances", "--group", group).output
     assert "total 0.00" in out and "Settle up" in out
 
