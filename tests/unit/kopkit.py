@@ -1,8 +1,11 @@
-"""Small builders for Kop tests: deals with chosen cards, hands with calls and tricks."""
+"""Small builders for Kop and Baśka tests: deals with chosen cards, hands with calls and tricks.
+
+Every helper but ``start`` finds the game from the state's own rules."""
 from __future__ import annotations
 
 from games import kop
 from games.base import Command, Event, TableTerms
+from games.registry import game
 
 MEMBERS = ("m0", "m1", "m2", "m3")
 
@@ -20,31 +23,34 @@ def deal(fixed: dict[int, list[str]]) -> list[list[str]]:
     return hands
 
 
-def start(hands, dealer: int = 0, rules: dict | None = None, calls=()):
-    state = kop.new_hand(kop.parse_rules(rules or {}), {"dealer": dealer, "hands": hands})
+def start(hands, dealer: int = 0, rules: dict | None = None, calls=(), module=kop):
+    state = module.new_hand(module.parse_rules(rules or {}), {"dealer": dealer, "hands": hands})
     for call in calls:
         state = bid(state, call)
     return state
 
 
 def bid(state, call):
-    for event in kop.decide(state, Command("bid", call)):
-        state = kop.evolve(state, event)
+    module = game(state.rules.game)
+    for event in module.decide(state, Command("bid", call)):
+        state = module.evolve(state, event)
     return state
 
 
 def trick(state, cards):
-    [event] = kop.decide(state, Command("trick", {"cards": cards}))
-    return kop.evolve(state, event), event.data
+    module = game(state.rules.game)
+    [event] = module.decide(state, Command("trick", {"cards": cards}))
+    return module.evolve(state, event), event.data
 
 
 def scored(state, results: list[tuple[int, int]]):
     """Record tricks by (winner, card points) alone: for tests of scoring, not of play."""
+    module = game(state.rules.game)
     for number, (winner, points) in enumerate(results, 1):
-        state = kop.evolve(state, Event("trick", {"trick": number, "leader": 0, "cards": [],
-                                                  "winner": winner, "points": points}))
+        state = module.evolve(state, Event("trick", {"trick": number, "leader": 0, "cards": [],
+                                                     "winner": winner, "points": points}))
     return state
 
 
-def settle(state, stake: int = 100):
-    return kop.settle(state, TableTerms(stake, MEMBERS))
+def settle(state, stake: int = 100, bok_runda: bool = False):
+    return game(state.rules.game).settle(state, TableTerms(stake, MEMBERS, bok_runda))
