@@ -1,12 +1,14 @@
 """Random legal Baśka hands, both rule sets, hand after hand at one table (hypothesis):
 every card legal by the rules text (tests/kop_oracle.py), 104 card points in a played
-hand, payouts summing to zero, and the bok-runda counts never negative."""
+hand, payouts summing to zero and equal to a second reading of the money rules
+(tests/baska_oracle.py), and the bok-runda counts never negative."""
 from hypothesis import given, settings, strategies as st
 
 from games import baska
 from games.base import Command, TableTerms
 from games.errors import RuleViolation
 from projections.tables import NO_BOK, after_hand
+from tests.baska_oracle import baska_amounts
 from tests.kop_oracle import oracle_may_play
 
 CALLS = ["pass", "wesele", "gran", "zolo", "zolla", "gran-du", "zolo-du", "baska",
@@ -16,12 +18,14 @@ CALLS = ["pass", "wesele", "gran", "zolo", "zolla", "gran-du", "zolo-du", "baska
 def play_hand(order, dealer, variant, attempts, picks):
     hands = [order[i * 4:(i + 1) * 4] for i in range(4)]
     state = baska.new_hand(baska.parse_rules({"variant": variant}), {"dealer": dealer, "hands": hands})
+    accepted = []
     for seat, call in attempts:
         try:
             [event] = baska.decide(state, Command("bid", {"seat": seat, "call": call}))
         except RuleViolation:
             continue
         state = baska.evolve(state, event)
+        accepted.append((seat, event.data["call"], event.data.get("jack")))
     pick = iter(picks)
     while not baska.is_over(state):
         leader, played = state.leader, []
@@ -35,10 +39,10 @@ def play_hand(order, dealer, variant, attempts, picks):
         try:
             [event] = baska.decide(state, Command("trick", {"cards": played}))
         except RuleViolation as e:
-            assert "cannot" in str(e) or "53 against every defence" in str(e)  # the unlosable cicha
-            return None
+            assert "53 against every defence" in str(e)  # the unlosable cicha
+            return None, None
         state = baska.evolve(state, event)
-    return state
+    return state, accepted
 
 
 @settings(max_examples=150, deadline=None)
@@ -51,13 +55,16 @@ def play_hand(order, dealer, variant, attempts, picks):
 def test_random_baska_hands_hand_after_hand(deals, variant, attempts, picks):
     bok = NO_BOK
     for number, order in enumerate(deals):
-        state = play_hand(order, number % 4, variant, attempts, picks)
+        state, accepted = play_hand(order, number % 4, variant, attempts, picks)
         if state is None:
             continue
         if state.auction.contract != "baska":
             assert sum(t.points for t in state.tricks) == 104
         s = baska.settle(state, TableTerms(100, ("a", "b", "c", "d"), bok["hands_left"] > 0))
         assert sum(s.amounts) == 0 and all(a != 0 for a in s.amounts)
+        expected = baska_amounts([list(h) for h in state.deal], accepted, [(t.winner, t.points) for t in state.tricks],
+                                 variant, bok["hands_left"] > 0, 100)
+        assert list(s.amounts) == expected
         assert s.multiplier <= 64 or variant == "classic"
         bok = after_hand(bok, s.extra.get("bok_runda", False), s.extra.get("bok_due", False))
         assert bok["hands_left"] >= 0 and bok["queued"] >= 0
