@@ -40,8 +40,8 @@ def main() -> int:
             worst = (spent, hands, leader, player)
     times.sort()
     print(f"{len(times)} deals with one seat holding both black queens; {unlosable} unlosable")
-    print(f"median {times[len(times) // 2] * 1000:.2f} ms, 99th percentile {times[len(times) * 99 // 100] * 1000:.2f} ms,"
-          f" worst {worst[0] * 1000:.1f} ms")
+    median, p99 = times[len(times) // 2], times[len(times) * 99 // 100]
+    print(f"median {median * 1000:.2f} ms, 99th percentile {p99 * 1000:.2f} ms, worst {worst[0] * 1000:.1f} ms")
     print(f"worst deal: hands {worst[1]}, seat {worst[2]} leads, seat {worst[3]} holds the black queens")
     return 0
 
