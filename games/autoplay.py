@@ -12,6 +12,18 @@ def first_legal(cards: Sequence[str]) -> str:
     return cards[0]
 
 
+def play_scopa(module, state, choose=lambda plays: plays[0]) -> tuple[object, list[dict]]:
+    """Play a Scopa hand to its end, each play chosen among the legal (card, capture) pairs."""
+    plays = []
+    while not module.is_over(state):
+        card, capture = choose(module.legal_plays(state))
+        play = {"card": card, "capture": list(capture)}
+        for event in module.decide(state, Command("play", play)):
+            state = module.evolve(state, event)
+        plays.append(play)
+    return state, plays
+
+
 def play_out(module, state, choose: Chooser = first_legal) -> tuple[object, list[list[str]]]:
     """Play every remaining trick, each card chosen among the legal ones.
 

@@ -30,6 +30,7 @@ class TableTerms:
     stake: int  # minor units
     members: tuple[str, ...]
     bok_runda: bool = False
+    match: tuple[int, ...] = ()  # the game score per side before this hand (Scopa)
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,8 @@ class Settlement:
     amounts: tuple[int, ...]  # per seat, minor units, summing to zero
     members: tuple[str, ...]
     explanation: tuple[str, ...] = field(default=())
-    extra: Mapping[str, Any] = field(default_factory=dict)  # what the table must learn (bok-rundy)
+    extra: Mapping[str, Any] = field(default_factory=dict)  # what the table must learn (bok-rundy, match)
+    pays: bool = True  # False: a hand that ends no game (Scopa) carries its score and no payouts
 
     def __post_init__(self):
         if sum(self.amounts) != 0:

@@ -17,7 +17,7 @@ from .base import Command, Event, TableTerms
 from .cicha_search import cannot_lose
 from .errors import RuleViolation
 # Baśka deals, folds and follows suit exactly as Kop does:
-from .kop import SEATS, KopState, deal_event, evolve, legal_cards, new_hand  # noqa: F401
+from .kop import SEATS, KopState, deal_event, evolve, legal_cards, new_hand, seat_count  # noqa: F401
 from .kop_scoring import teams
 from .tricks import Ranking
 

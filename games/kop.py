@@ -147,6 +147,10 @@ def deal_event(rules: KopRules, raw: Mapping) -> Event:
     return Event("deal", {"dealer": dealer, "hands": parsed})
 
 
+def seat_count(rules) -> int:
+    return SEATS
+
+
 def new_hand(rules: KopRules, deal: Mapping) -> KopState:
     return KopState(rules, deal["dealer"], tuple(tuple(h) for h in deal["hands"]))
 

@@ -3,11 +3,10 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import baska, kop
+from . import baska, kop, scopa
 
-GAMES: dict[str, ModuleType] = {"kop": kop, "baska": baska}
-SEATS: dict[str, tuple[int, ...]] = {"kop": (4,), "baska": (4,)}
-PLANNED = ("scopa", "bisca")
+GAMES: dict[str, ModuleType] = {"kop": kop, "baska": baska, "scopa": scopa}
+PLANNED = ("bisca",)
 
 
 def game(name: str) -> ModuleType:

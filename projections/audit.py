@@ -22,7 +22,15 @@ def summary(env, trow: dict, grow: dict) -> str:
     match env.type:
         case "deal":
             dealt = "; ".join(f"{_seat(trow, grow, s)}: {' '.join(h)}" for s, h in enumerate(d["hands"]))
-            return f"{_seat(trow, grow, d['dealer'])} deals {d['game']} ({_rules(d['rules'])}). {dealt}"
+            shown = ""
+            if "table" in d:  # scopa
+                shown = f"; table: {' '.join(d['table']) or 'empty'}; stock: {len(d['stock'])} cards"
+            return f"{_seat(trow, grow, d['dealer'])} deals {d['game']} ({_rules(d['rules'])}). {dealt}{shown}"
+        case "play":
+            return _play_summary(d, trow, grow)
+        case "claim":
+            certain = ", ".join(f"{k} {v}" for k, v in sorted(d["certain"].items())) or "nothing"
+            return f"{_seat(trow, grow, d['seat'])} calls itself out (chiamarsi fuori); certain points: {certain}"
         case "bid":
             jack = f" with the holder of {d['jack']}" if d.get("jack") else ""
             return f"{_seat(trow, grow, d['seat'])} calls {d['call']}{jack}"
@@ -36,12 +44,36 @@ def summary(env, trow: dict, grow: dict) -> str:
     return env.type
 
 
+_WHY_CAPTURE = {
+    "match": "a table card of the same value must be taken, before any sum",
+    "sum": "no table card has its value, so it takes cards summing to it",
+}
+
+
+def _play_summary(d: dict, trow: dict, grow: dict) -> str:
+    seat = _seat(trow, grow, d["seat"])
+    if d["capture"]:
+        text = f"{seat} plays {d['card']} and takes {'+'.join(d['capture'])} ({_WHY_CAPTURE[d['by']]})"
+        if d["scopa"]:
+            text += ": scopa"
+    else:
+        text = f"{seat} plays {d['card']}, which captures nothing, to the table"
+    if "dealt" in d:
+        text += "; every hand is empty, so 3 more cards go to each seat from the stock"
+    if "sweep" in d:
+        text += f"; the hand is over and {_seat(trow, grow, d['sweep']['seat'])}, the last to capture, takes " \
+                f"{' '.join(d['sweep']['cards'])} (never a scopa)"
+    return text
+
+
 def _rules(rules: dict) -> str:
     return ", ".join(f"{k} {json.dumps(v)}" for k, v in sorted(rules.items()))
 
 
 def money_lines(settlement: dict, trow: dict, grow: dict) -> list[str]:
     s = settlement
+    if not s["payouts"]:
+        return ["no money changes hands: the hand ended no game"]
     lines = [f"each payment is stake {s['stake']} x {s['units']} unit(s) x multiplier {s['multiplier']}"]
     for p in s["payouts"]:
         verb = "receives" if not p["amount"].startswith("-") else "pays"

@@ -16,7 +16,7 @@ def settlement_data(s: Settlement, stake: int, digits: int) -> dict:
         "stake": format_amount(stake, digits),
         "factors": [f.to_data() for f in s.factors],
         "payouts": [{"seat": seat, "member": member, "amount": format_amount(amount, digits)}
-                    for seat, (member, amount) in enumerate(zip(s.members, s.amounts, strict=True))],
+                    for seat, (member, amount) in enumerate(zip(s.members, s.amounts, strict=True))] if s.pays else [],
         "explanation": list(s.explanation),
         **s.extra,
     }

@@ -6,8 +6,9 @@ if the admin voided it; voiding the latest hand gives the deal back to its deale
 Bok-rundy (Baśka) are the table's too: ``bok`` holds how many hands are left in the running
 bok-runda and how many more are queued. A settlement says whether its hand was played in
 one (``bok_runda``) and whether it makes one due (``bok_due``); rounds never overlap, so a
-due one waits in the queue until the running one ends. Voiding a settled hand puts the
-counts back as they were before it.
+due one waits in the queue until the running one ends. So does a game played to a target
+(Scopa): ``match`` holds the game score, which a settlement's ``match`` entry moves on or,
+when the game ended, starts again. Voiding a settled hand puts both back as they were.
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def apply(row: dict | None, event) -> dict | None:
     if event.type == "table_opened":
         return {"id": d["table"], "game": d["game"], "rules": d["rules"], "seats": d["seats"],
                 "stake": d["stake"], "next_dealer": 0, "hand_count": 0, "latest_hand": None,
-                "bok": NO_BOK, "closed": False, "opened_at": event.recorded_at}
+                "bok": NO_BOK, "match": None, "closed": False, "opened_at": event.recorded_at}
     if row is None:
         return None
     if event.type in ("deal", "result"):
@@ -37,11 +38,12 @@ def apply(row: dict | None, event) -> dict | None:
                     next_dealer=(dealer + 1) % len(row["seats"]))
     latest = row["latest_hand"]
     if event.type == "settlement" and latest and latest["id"] == event.hand:
-        return dict(row, latest_hand=dict(latest, status="settled", bok_before=row["bok"]),
-                    bok=after_hand(row["bok"], d.get("bok_runda", False), d.get("bok_due", False)))
+        return dict(row, latest_hand=dict(latest, status="settled", bok_before=row["bok"], match_before=row["match"]),
+                    bok=after_hand(row["bok"], d.get("bok_runda", False), d.get("bok_due", False)),
+                    match=after_game_hand(row["match"], d.get("match")))
     if event.type == "hand_voided" and latest and latest["id"] == event.hand:
         return dict(row, latest_hand=dict(latest, status="voided"), next_dealer=latest["dealer"],
-                    bok=latest.get("bok_before", row["bok"]))
+                    bok=latest.get("bok_before", row["bok"]), match=latest.get("match_before", row["match"]))
     if event.type == "table_closed":
         return dict(row, closed=True)
     return row
@@ -49,8 +51,21 @@ def apply(row: dict | None, event) -> dict | None:
 
 def terms(row: dict, digits: int) -> TableTerms:
     """What a game needs from the table to settle a hand now."""
+    match = row["match"]
     return TableTerms(parse_amount(row["stake"], digits), tuple(row["seats"]),
-                      bok_runda=row["bok"]["hands_left"] > 0)
+                      bok_runda=row["bok"]["hands_left"] > 0, match=tuple(match["scores"]) if match else ())
+
+
+def after_game_hand(match: dict | None, result: dict | None) -> dict | None:
+    """The game score after a hand of a game played to a target (Scopa): it carries on, or
+    a game ended and the next starts from nothing."""
+    if result is None:
+        return match
+    games = (match or {}).get("games", 0)
+    if result["game_over"]:
+        return {"scores": [0] * len(result["after"]), "games": games + 1,
+                "last_game": {"scores": result["after"], "winners": result["winners"]}}
+    return {"scores": result["after"], "games": games, "last_game": (match or {}).get("last_game")}
 
 
 def after_hand(bok: dict, played_in_one: bool, makes_one_due: bool) -> dict:

@@ -14,7 +14,7 @@ from events.money import MAX_MINOR, MoneyError, format_amount, minor_digits, par
 from events.store import NewEvent, Writer
 from games.base import Command
 from games.errors import RuleViolation
-from games.registry import GAMES, PLANNED, SEATS
+from games.registry import GAMES, PLANNED
 from projections import hands as hand_fold
 from projections.settlements import settlement_data
 from projections.tables import terms as table_terms
@@ -67,7 +67,7 @@ def open_table(w: Writer, group: str, actor: str, body: Mapping) -> dict:
     module = GAMES[game]
     rules = _rules(module, body.get("rules"))
     seats = list(body["seats"])
-    _check_seats(row, game, seats)
+    _check_seats(row, game, seats, module.seat_count(rules))
     stake = _amount(body["stake"], row["digits"], "stake")
     if stake <= 0:
         raise BadRequest("the stake must be more than zero", errors={"stake": ["must be more than zero"]})
@@ -87,11 +87,10 @@ def _rules(module, raw):
         raise RuleBroken("rules must be an object of rule names and values") from None
 
 
-def _check_seats(row: dict, game: str, seats: Sequence[str]) -> None:
+def _check_seats(row: dict, game: str, seats: Sequence[str], count: int) -> None:
     known = {m["id"] for m in row["members"]}
-    if len(seats) not in SEATS[game]:
-        counts = " or ".join(map(str, SEATS[game]))
-        raise Unprocessable(f"{game} is played by {counts} players; {len(seats)} seats were given")
+    if len(seats) != count:
+        raise Unprocessable(f"this {game} table is played by {count} players; {len(seats)} seats were given")
     for member in seats:
         if member not in known:
             raise Unprocessable(f"{member!r} is not a member of this group")
@@ -210,6 +209,18 @@ def add_trick(w: Writer, group: str, actor: str, hand: str, body: Mapping) -> di
     trick = next(e for e in appended if e.type == "trick").data
     return {"trick": trick["trick"], "leader": trick["leader"], "cards": trick["cards"],
             "winner": trick["winner"], "points": trick["points"], "hand": hand_view(model)}
+
+
+def add_play(w: Writer, group: str, actor: str, hand: str, body: Mapping) -> dict:
+    model, trow = _open_hand(w, group, hand)
+    appended, model = _play(w, group, actor, trow, model, [(None, Command("play", body))])
+    return {"play": next(e for e in appended if e.type == "play").data, "hand": hand_view(model)}
+
+
+def add_claim(w: Writer, group: str, actor: str, hand: str, body: Mapping) -> dict:
+    model, trow = _open_hand(w, group, hand)
+    appended, model = _play(w, group, actor, trow, model, [(None, Command("claim", body))])
+    return {"claim": next(e for e in appended if e.type == "claim").data, "hand": hand_view(model)}
 
 
 def void_hand(w: Writer, group: str, actor: str, hand: str, reason: str) -> dict:

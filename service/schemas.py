@@ -144,13 +144,35 @@ class TrickIn(Schema):
 class Deal(Schema):
     dealer = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=7))
     hands = fields.List(Cards(), required=True, validate=validate.Length(min=1, max=8))
+    table = Cards(metadata={"description": "scopa: the cards dealt face up (empty for scientifico)"})
+    stock = Cards(metadata={"description": "scopa: the undealt cards, top first"})
+
+
+class PlayIn(Schema):
+    card = fields.String(required=True, validate=validate.Length(min=1, max=8), metadata={"example": "QD"})
+    capture = Cards(allow_none=True, metadata={
+        "description": "the table cards taken; omitted: the only legal capture (422 listing them when several)"})
+
+
+class PlayResult(Schema):
+    play = fields.Dict()
+    hand = fields.Dict()
+
+
+class ClaimIn(Schema):
+    seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=7))
+
+
+class ClaimResult(Schema):
+    claim = fields.Dict()
+    hand = fields.Dict()
 
 
 class HandCreate(Schema):
     deal = fields.Nested(Deal)
     bids = fields.List(fields.Nested(Bid), validate=validate.Length(max=64))
     tricks = fields.List(fields.Nested(TrickIn), validate=validate.Length(max=20))
-    plays = fields.List(fields.Dict(), validate=validate.Length(max=64))
+    plays = fields.List(fields.Nested(PlayIn), validate=validate.Length(max=64))
     result = fields.Dict()
     dealer = fields.Integer(strict=True)
 

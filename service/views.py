@@ -23,9 +23,21 @@ def table_view(trow: dict, grow: dict, hands: list[str]) -> dict:
         "hands": hands,
         "latest_hand": trow["latest_hand"],
         "closed": trow["closed"],
-        "match": None,
+        "match": _match(trow),
         "bok": _bok(trow),
     }
+
+
+def _match(trow: dict) -> dict | None:
+    """A Scopa table's game: the score of each side in the game being played, the target,
+    how many games were finished and how the last one ended."""
+    rules = game_module(trow["game"]).parse_rules(trow["rules"])
+    sides = getattr(rules, "sides", None)
+    if sides is None:
+        return None
+    match = trow["match"] or {}
+    return {"sides": [list(s) for s in sides], "scores": match.get("scores", [0] * len(sides)),
+            "target": rules.target, "games": match.get("games", 0), "last_game": match.get("last_game")}
 
 
 def _bok(trow: dict) -> dict | None:

@@ -40,6 +40,27 @@ def add_trick(body, group, hand):
     return write(group, lambda w, p: ledger.add_trick(w, group, p.subject, hand, body))
 
 
+@blp.route("/<hand>/plays", methods=["POST"])
+@blp.arguments(s.PlayIn)
+@blp.response(201, s.PlayResult)
+@blp.problems(*WRITE, why={422: "A card or capture against the rules; a wrong capture lists the legal ones"})
+@blp.doc(**SECURED)
+def add_play(body, group, hand):
+    """Scopa: the player to move puts a card down, `{"card": "QD", "capture": ["4C", "5S"]}`."""
+    body = {k: v for k, v in body.items() if v is not None}
+    return write(group, lambda w, p: ledger.add_play(w, group, p.subject, hand, body))
+
+
+@blp.route("/<hand>/claims", methods=["POST"])
+@blp.arguments(s.ClaimIn)
+@blp.response(201, s.ClaimResult)
+@blp.problems(*WRITE)
+@blp.doc(**SECURED)
+def add_claim(body, group, hand):
+    """Scopa: chiamarsi fuori. A true claim wins the game at once, a false one loses it."""
+    return write(group, lambda w, p: ledger.add_claim(w, group, p.subject, hand, body))
+
+
 @blp.route("/<hand>/void", methods=["POST"])
 @blp.arguments(s.Void)
 @blp.response(201, s.Hand)

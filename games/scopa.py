@@ -1,0 +1,327 @@
+"""Scopa: the Italian fishing game, as ../shared/rules/scopa.md reads it.
+
+Not a trick game: a play puts one card on the table and captures a card of the same value,
+or else a set of cards summing to it. The deal names the table and the stock; later rounds
+are dealt by bitka from the stock (3 cards to each seat, starting after the dealer), and
+the last capturer sweeps what is left. A play event records what it captured, whether it
+was a scopa, and any round dealt or sweep made after it, so the hand replays from its
+events alone. Scoring and money: games/scopa_scoring.py.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Mapping, Sequence
+
+from . import scopa_scoring
+from .base import Command, Event, TableTerms
+from .cards import check_exact_pack, pack, parse_card, parse_cards
+from .errors import RuleViolation
+
+PACK = pack(("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"))
+VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "J": 8, "Q": 9, "K": 10}
+DEALS = {  # deal -> (cards in each hand, cards face up on the table)
+    "standard": (3, 4), "scopone": (9, 4), "scientifico": (10, 0)}
+ROUND = 3  # cards to each seat when every hand is empty and the stock is not
+TARGETS = (11, 16, 21)
+
+
+def value(card: str) -> int:
+    return VALUE[card[:-1]]
+
+
+@dataclass(frozen=True)
+class ScopaRules:
+    players: int = 2
+    deal: str = "standard"
+    target: int = 11
+    claims: bool = True
+    stake_per: str = "game"
+
+    game = "scopa"
+    bok_rundy = False
+
+    def to_data(self) -> dict:
+        return {"players": self.players, "deal": self.deal, "target": self.target, "claims": self.claims,
+                "stake_per": self.stake_per}
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """Who scores together: each player alone, or with four, seats 0+2 against 1+3."""
+        return ((0, 2), (1, 3)) if self.players == 4 else tuple((s,) for s in range(self.players))
+
+    def side_of(self, seat: int) -> int:
+        return next(i for i, seats in enumerate(self.sides) if seat in seats)
+
+
+def parse_rules(raw: Mapping | None) -> ScopaRules:
+    raw = dict(raw or {})
+    unknown = sorted(set(raw) - set(ScopaRules.__dataclass_fields__))
+    if unknown:
+        raise RuleViolation(f"scopa has no rule {', '.join(unknown)}; "
+                            "its rules are players, deal, target, claims, stake_per")
+    rules = ScopaRules(**raw)
+    if rules.players not in (2, 3, 4) or isinstance(rules.players, bool):
+        raise RuleViolation("players must be 2, 3 or 4")
+    if not isinstance(rules.deal, str) or rules.deal not in DEALS:
+        raise RuleViolation(f"deal must be one of {', '.join(DEALS)}")
+    if rules.deal != "standard" and rules.players != 4:
+        raise RuleViolation(f"the {rules.deal} deal is for four players")
+    if rules.target not in TARGETS or isinstance(rules.target, bool):
+        raise RuleViolation(f"target must be one of {', '.join(map(str, TARGETS))}")
+    if not isinstance(rules.claims, bool):
+        raise RuleViolation("claims must be true or false")
+    if rules.stake_per not in ("game", "point"):
+        raise RuleViolation("stake_per must be 'game' or 'point'")
+    return rules
+
+
+def seat_count(rules: ScopaRules) -> int:
+    return rules.players
+
+
+@dataclass(frozen=True)
+class Play:
+    seat: int
+    card: str
+    capture: tuple[str, ...]
+    scopa: bool
+    by: str  # "match", "sum" or "none": which rule made the capture the legal one
+    dealt: tuple[tuple[str, ...], ...] = ()
+    sweep: tuple[int, tuple[str, ...]] | None = None
+
+    def to_data(self) -> dict:
+        data = {"seat": self.seat, "card": self.card, "capture": list(self.capture), "scopa": self.scopa,
+                "by": self.by}
+        if self.dealt:
+            data["dealt"] = [list(h) for h in self.dealt]
+        if self.sweep:
+            data["sweep"] = {"seat": self.sweep[0], "cards": list(self.sweep[1])}
+        return data
+
+    @classmethod
+    def from_data(cls, d: Mapping) -> "Play":
+        sweep = d.get("sweep")
+        return cls(d["seat"], d["card"], tuple(d["capture"]), d["scopa"], d["by"],
+                   tuple(tuple(h) for h in d.get("dealt", ())),
+                   (sweep["seat"], tuple(sweep["cards"])) if sweep else None)
+
+
+@dataclass(frozen=True)
+class ScopaState:
+    rules: ScopaRules
+    dealer: int
+    held: tuple[tuple[str, ...], ...]
+    table: tuple[str, ...]
+    stock: tuple[str, ...]
+    captured: tuple[tuple[str, ...], ...]
+    scopas: tuple[int, ...]
+    plays: tuple[Play, ...] = ()
+    last_capturer: int | None = None
+    claim: Mapping | None = field(default=None)
+
+    @property
+    def turn(self) -> int:
+        return (self.dealer + 1 + len(self.plays)) % self.rules.players
+
+    @property
+    def leader(self) -> int:
+        return self.turn
+
+
+def deal_event(rules: ScopaRules, raw: Mapping) -> Event:
+    if not isinstance(raw, Mapping):
+        raise RuleViolation("deal must be an object with dealer, hands, table and stock")
+    extra = sorted(set(raw) - {"dealer", "hands", "table", "stock"})
+    if extra:
+        raise RuleViolation(f"a scopa deal has dealer, hands, table and stock, not {', '.join(extra)}")
+    n = rules.players
+    dealer = raw.get("dealer")
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
+        raise RuleViolation(f"dealer must be a seat from 0 to {n - 1}")
+    hands = raw.get("hands")
+    if not isinstance(hands, list) or len(hands) != n:
+        raise RuleViolation(f"hands must list {n} hands, one per seat in seat order")
+    in_hand, face_up = DEALS[rules.deal]
+    parsed = [parse_cards(h) for h in hands]
+    for seat, cards in enumerate(parsed):
+        if len(cards) != in_hand:
+            raise RuleViolation(f"seat {seat} is dealt {len(cards)} cards; the {rules.deal} deal gives {in_hand}")
+    table = parse_cards(raw.get("table", []))
+    if len(table) != face_up:
+        raise RuleViolation(f"the {rules.deal} deal puts {face_up} cards face up on the table, not {len(table)}")
+    stock = parse_cards(raw.get("stock", []))
+    check_exact_pack([*parsed, table, stock], PACK, "40-card scopa (no 8, 9, 10)")
+    kings = sum(1 for c in table if c[:-1] == "K")
+    if kings >= 3:
+        raise RuleViolation(f"the table shows {kings} kings: this deal must be redealt")
+    return Event("deal", {"dealer": dealer, "hands": parsed, "table": table, "stock": stock})
+
+
+def new_hand(rules: ScopaRules, deal: Mapping) -> ScopaState:
+    n = rules.players
+    return ScopaState(rules, deal["dealer"], tuple(tuple(h) for h in deal["hands"]), tuple(deal["table"]),
+                      tuple(deal["stock"]), tuple(() for _ in range(n)), tuple(0 for _ in range(n)))
+
+
+def captures(card: str, table: Sequence[str]) -> tuple[str, list[tuple[str, ...]]]:
+    """The captures a card may make, and by which rule: single cards of its value first,
+    else every set of two or more summing to it, else none."""
+    singles = [(c,) for c in table if value(c) == value(card)]
+    if singles:
+        return "match", singles
+    sums = [combo for size in range(2, len(table) + 1) for combo in combinations(table, size)
+            if sum(map(value, combo)) == value(card)]
+    return ("sum", sums) if sums else ("none", [])
+
+
+def decide(state: ScopaState, command: Command) -> list[Event]:
+    if is_over(state):
+        raise RuleViolation("the hand is over")
+    if command.kind == "play":
+        return [Event("play", _decide_play(state, command.data).to_data())]
+    if command.kind == "claim":
+        return [_decide_claim(state, command.data)]
+    raise RuleViolation(f"scopa hands take plays and claims, not {command.kind}s")
+
+
+def _decide_play(state: ScopaState, data: Mapping) -> Play:
+    extra = sorted(set(data) - {"card", "capture"})
+    if extra:
+        raise RuleViolation(f"a play has card and capture, not {', '.join(extra)}")
+    card, seat = parse_card(data.get("card")), state.turn
+    if card not in state.held[seat]:
+        raise RuleViolation(_not_held(state, card, seat))
+    by, options = captures(card, state.table)
+    taken = _chosen(card, options, data.get("capture"), by)
+    table = tuple(c for c in state.table if c not in taken) + (() if taken else (card,))
+    held = tuple(tuple(c for c in h if c != card) if s == seat else h for s, h in enumerate(state.held))
+    last_play = not state.stock and not any(held)
+    dealt, sweep = (), None
+    if not any(held) and state.stock:
+        dealt = _next_round(state)
+    elif last_play:
+        capturer = seat if taken else state.last_capturer
+        if table and capturer is not None:
+            sweep = (capturer, table)
+    return Play(seat, card, taken, bool(taken) and not table and not last_play, by, dealt, sweep)
+
+
+def _chosen(card: str, options: list[tuple[str, ...]], raw, by: str) -> tuple[str, ...]:
+    listed = "; ".join("+".join(o) for o in options)
+    if raw is None:
+        if len(options) > 1:
+            raise RuleViolation(f"{card} can capture {listed}: say which in capture")
+        return options[0] if options else ()
+    chosen = parse_cards(raw)
+    if not options:
+        if chosen:
+            raise RuleViolation(f"{card} ({value(card)}) captures nothing: no table card or sum of cards makes "
+                                f"{value(card)}")
+        return ()
+    for option in options:
+        if sorted(option) == sorted(chosen):
+            return option
+    if not chosen:
+        raise RuleViolation(f"a card that can capture must capture: {card} can take {listed}")
+    rule = ("a card matching a single table card must take one such card, never a sum" if by == "match"
+            else "the captured cards must sum to the card's value")
+    raise RuleViolation(f"{card} may capture {listed}, not {'+'.join(chosen)}: {rule}")
+
+
+def _not_held(state: ScopaState, card: str, seat: int) -> str:
+    if card not in PACK:
+        return f"{card} is not in the scopa pack (no 8, 9, 10)"
+    holder = next((s for s, h in enumerate(state.held) if card in h), None)
+    if holder is not None:
+        return f"{card} is held by seat {holder}, but it is seat {seat}'s turn"
+    return f"{card} is not in seat {seat}'s hand (it is on the table, captured, or still in the stock)"
+
+
+def _next_round(state: ScopaState) -> tuple[tuple[str, ...], ...]:
+    """3 cards to each seat in turn from the top of the stock, starting after the dealer."""
+    n, stock = state.rules.players, state.stock
+    hands = [()] * n
+    for i in range(n):
+        seat = (state.dealer + 1 + i) % n
+        hands[seat] = tuple(stock[i * ROUND:(i + 1) * ROUND])
+    return tuple(hands)
+
+
+def _decide_claim(state: ScopaState, data: Mapping) -> Event:
+    if not state.rules.claims:
+        raise RuleViolation("this table plays without chiamarsi fuori")
+    extra = sorted(set(data) - {"seat"})
+    if extra:
+        raise RuleViolation(f"a claim has only seat, not {', '.join(extra)}")
+    seat = data.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.rules.players:
+        raise RuleViolation(f"seat must be a seat from 0 to {state.rules.players - 1}")
+    side = state.rules.side_of(seat)
+    certain = scopa_scoring.certain_points(state, side)
+    return Event("claim", {"seat": seat, "side": side, "certain": certain, "points": sum(certain.values())})
+
+
+def evolve(state: ScopaState, event) -> ScopaState:
+    d = event.data
+    if event.type == "claim":
+        return ScopaState(state.rules, state.dealer, state.held, state.table, state.stock, state.captured,
+                          state.scopas, state.plays, state.last_capturer, dict(d))
+    if event.type != "play":
+        return state
+    play = Play.from_data(d)
+    held = tuple(tuple(c for c in h if c != play.card) if s == play.seat else h for s, h in enumerate(state.held))
+    table = tuple(c for c in state.table if c not in play.capture) + (() if play.capture else (play.card,))
+    captured = list(state.captured)
+    last = state.last_capturer
+    if play.capture:
+        captured[play.seat] = captured[play.seat] + play.capture + (play.card,)
+        last = play.seat
+    stock = state.stock
+    if play.dealt:
+        held, stock = play.dealt, stock[sum(map(len, play.dealt)):]
+    if play.sweep:
+        captured[play.sweep[0]] = captured[play.sweep[0]] + play.sweep[1]
+        table = ()
+    scopas = tuple(n + (1 if play.scopa and s == play.seat else 0) for s, n in enumerate(state.scopas))
+    return ScopaState(state.rules, state.dealer, held, table, stock, tuple(captured), scopas,
+                      (*state.plays, play), last, state.claim)
+
+
+def legal_plays(state: ScopaState) -> list[tuple[str, tuple[str, ...]]]:
+    """Every (card, capture) the player to move may play."""
+    out = []
+    for card in state.held[state.turn]:
+        _, options = captures(card, state.table)
+        out += [(card, o) for o in options] or [(card, ())]
+    return out
+
+
+def legal_cards(state: ScopaState, seat: int, played: tuple = ()) -> list[str]:
+    return list(state.held[seat]) if seat == state.turn else []
+
+
+def is_over(state: ScopaState) -> bool:
+    return state.claim is not None or (not state.stock and not any(state.held))
+
+
+def settle(state: ScopaState, table: TableTerms):
+    return scopa_scoring.settle(state, table)
+
+
+def view(state: ScopaState) -> dict:
+    over = is_over(state)
+    return {
+        "dealer": state.dealer,
+        "rules": state.rules.to_data(),
+        "turn": None if over else state.turn,
+        "held": [list(h) for h in state.held],
+        "table_cards": list(state.table),
+        "stock_left": len(state.stock),
+        "captured": [len(c) for c in state.captured],
+        "scopas": list(state.scopas),
+        "plays": [p.to_data() for p in state.plays],
+        "claim": state.claim,
+        "sides": [{"seats": list(seats)} for seats in state.rules.sides],
+        "phase": "done" if over else "play",
+    }
