@@ -5,8 +5,8 @@ import random
 
 import click
 
-from games import baska, kop
-from games.autoplay import play_out
+from games import baska, kop, scopa
+from games.autoplay import play_out, play_scopa
 from games.base import Command
 from service import ledger
 
@@ -91,13 +91,38 @@ def _play_table(store, gid: str, table: dict, module, plans, rng) -> None:
                    f"x{s['multiplier']}")
 
 
+def _scopa_deal(rng: random.Random, dealer: int) -> dict:
+    """A two-player scopa deal (shuffled again while 3 or 4 kings would lie face up)."""
+    cards = sorted(scopa.PACK)
+    while True:
+        rng.shuffle(cards)
+        if sum(1 for c in cards[6:10] if c[:-1] == "K") < 3:
+            return {"dealer": dealer, "hands": [cards[0:3], cards[3:6]], "table": cards[6:10], "stock": cards[10:]}
+
+
+def _play_scopa_game(store, gid: str, table: dict, rng) -> None:
+    """Hands of scopa until one ends the game (the first legal play each time)."""
+    rules = scopa.parse_rules(table["rules"])
+    for number in range(60):
+        deal = _scopa_deal(rng, number % 2)
+        _, plays = play_scopa(scopa, scopa.new_hand(rules, deal))
+        with store.writing() as w:
+            hand = ledger.new_hand(w, gid, "admin", table["id"], {"deal": deal, "plays": plays})
+        s = hand["settlement"]
+        click.echo(f"scopa hand {hand['id']}: points {[side['points'] for side in s['sides']]}, "
+                   f"game score {s['match']['after']}" + (" - game over" if s["match"]["game_over"] else ""))
+        if s["match"]["game_over"]:
+            return
+
+
 @click.command()
 @click.option("--seed", default=7, show_default=True, help="Shuffle seed: the same seed gives the same demo.")
 @click.pass_obj
 def demo(obj, seed):
     """Fill the store with a demo group: a Kop table with complete hands (normal, wesele,
-    cicha, zolo with doubles) and a Baśka table (tournament rules) where a zolo-du starts a
-    bok-runda; then print the group's balances.
+    cicha, zolo with doubles), a Baśka table (tournament rules) where a zolo-du starts a
+    bok-runda, and a two-player Scopa table played until a game is won; then print the
+    group's balances.
 
     \b
     Example:
@@ -115,6 +140,10 @@ def demo(obj, seed):
                                                           "stake": "0.10", "seats": seats})
     _play_table(store, gid, kop_table, kop, KOP_PLANS, rng)
     _play_table(store, gid, baska_table, baska, BASKA_PLANS, rng)
+    with store.writing() as w:
+        scopa_table = ledger.open_table(w, gid, "admin", {"game": "scopa", "rules": {}, "stake": "1.00",
+                                                          "seats": seats[:2]})
+    _play_scopa_game(store, gid, scopa_table, rng)
     with store.reading() as r:
         grow, brow = r.row("group", gid, ""), r.row("balances", gid, "")
     click.echo(f"group {gid}; admin token {group['admin_token']}")

@@ -35,6 +35,10 @@ def test_demo_logs_every_kop_contract_and_prints_balances(demo_db):
         baska = [e.data for e in r.scan(group) if e.type == "settlement" and "bok_due" in e.data]
     assert baska[0]["bok_due"] and all(s["bok_runda"] for s in baska[1:4])
     assert all(any(f["name"] == "bok-runda" for f in s["factors"]) for s in baska[1:4])
+    with Store(db).reading() as r:
+        scopa = [e.data for e in r.scan(group) if e.type == "settlement" and "match" in e.data]
+    assert scopa[-1]["match"]["game_over"] and not any(s["match"]["game_over"] for s in scopa[:-1])
+    assert scopa[-1]["payouts"] and all(not s["payouts"] for s in scopa[:-1])
     out = run("--db", db, "balances", "--group", group).output
     assert "total 0.00" in out and "Settle up" in out
 
