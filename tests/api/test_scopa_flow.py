@@ -83,6 +83,11 @@ def test_a_false_claim_over_http_loses_the_game_at_once(kop_table):
     assert [p["amount"] for p in s["payouts"]] == ["2.00", "-2.00"]
     again = t["member"].post(f"{t['base']}/hands/{hand['id']}/plays", {"card": "AC"})
     assert again.status_code == 422
+    assert t["member"].get(f"{t['base']}/tables/{table['id']}").json["match"]["games"] == 1
+    t["admin"].post(f"{t['base']}/hands/{hand['id']}/void", {"reason": "the claim was a joke"})
+    shown = t["member"].get(f"{t['base']}/tables/{table['id']}").json
+    assert shown["match"]["games"] == 0 and shown["next_dealer"] == 0
+    assert [b["balance"] for b in t["member"].get(f"{t['base']}/balances").json["balances"]][:2] == ["0.00", "0.00"]
 
 
 def test_four_players_score_as_two_teams(kop_table):
