@@ -136,7 +136,9 @@ def new_hand(w: Writer, group: str, actor: str, table: str, body: Mapping) -> di
     if deal.data["dealer"] != trow["next_dealer"]:
         raise RuleBroken(f"it is seat {trow['next_dealer']}'s deal at this table, not seat {deal.data['dealer']}'s")
     hand = new_id("h")
-    deal_data = {"game": trow["game"], "rules": rules.to_data(), **deal.data}
+    # A game may need to know its table's state in the middle of a hand (Bisca's match score):
+    context = module.table_context(trow) if hasattr(module, "table_context") else {}
+    deal_data = {"game": trow["game"], "rules": rules.to_data(), **deal.data, **context}
     first = NewEvent("deal", deal_data, hand=hand, table=table)
     state = module.new_hand(rules, deal_data)
     commands = [(f"bids[{i}]", Command("bid", b)) for i, b in enumerate(body.get("bids") or [])]

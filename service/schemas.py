@@ -145,7 +145,11 @@ class Deal(Schema):
     dealer = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=7))
     hands = fields.List(Cards(), required=True, validate=validate.Length(min=1, max=8))
     table = Cards(metadata={"description": "scopa: the cards dealt face up (empty for scientifico)"})
-    stock = Cards(metadata={"description": "scopa: the undealt cards, top first"})
+    stock = Cards(metadata={"description": "scopa, bisca: the undealt cards, top first"})
+    trump = fields.String(allow_none=True, validate=validate.Length(max=8), metadata={
+        "description": "bisca: the face-up trump card, drawn last; null for a capixaba knock"})
+    trump_suit = fields.String(validate=validate.Length(max=2), metadata={
+        "description": "bisca capixaba knock: \"H\" with \"trump\": null"})
 
 
 class PlayIn(Schema):

@@ -131,7 +131,6 @@ def test_whole_hand_is_atomic_a_bad_third_trick_appends_nothing(kop_table):
 
 @pytest.mark.parametrize("body, status, detail", [
     ({"game": "whist", "seats": "{four}", "stake": "1.00"}, 422, "not a game bitka knows"),
-    ({"game": "bisca", "seats": "{four}", "stake": "1.00"}, 422, "not supported yet"),
     ({"game": "kop", "rules": {"ranking": "x"}, "seats": "{four}", "stake": "1.00"}, 422, "ranking must be"),
     ({"game": "kop", "seats": "{three}", "stake": "1.00"}, 422, "played by 4 players; 3 seats"),
     ({"game": "kop", "seats": "{dup}", "stake": "1.00"}, 422, "only one seat"),

@@ -1,0 +1,336 @@
+"""Bisca: the Portuguese and Brazilian trick game with a stock, as ../shared/rules/bisca.md
+reads it, in every variant of its table (tres, nove, quatro, seis, capixaba).
+
+The deal names the trump card (face up under the stock, drawn last) and the stock, top
+first, so bitka knows every draw: after each trick the winner draws first, then the others
+in order of play, and a card a player cannot hold is refused. A trick event records the
+draws that followed it and, in Capixaba, the rela bonuses it scored. The match score before
+the hand travels with the deal, because a Capixaba bonus can end the match mid-hand.
+Scoring and money: games/bisca_scoring.py.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from . import bisca_scoring
+from .base import Command, Event, TableTerms
+from .cards import SUIT_NAMES, check_exact_pack, pack, parse_card, parse_cards
+from .errors import RuleViolation
+
+ORDER = ("A", "7", "K", "J", "Q", "6", "5", "4", "3", "2")  # high to low in every suit
+POINTS = {"A": 11, "7": 10, "K": 4, "J": 3, "Q": 2}
+PACKS = {"full": pack(ORDER), "no-twos": pack(ORDER[:-1])}
+
+
+@dataclass(frozen=True)
+class Variant:
+    players: int
+    hand: int
+    pack: str = "full"
+
+
+VARIANTS = {
+    "tres": Variant(2, 3), "nove": Variant(2, 9), "quatro": Variant(4, 3),
+    "seis": Variant(6, 3, "no-twos"), "capixaba": Variant(4, 3),
+}
+
+
+@dataclass(frozen=True)
+class BiscaRules:
+    variant: str = "tres"
+    conservative: bool = False
+    match_to: int = 4
+    stake_per: str = "match"
+
+    game = "bisca"
+    bok_rundy = False
+
+    def to_data(self) -> dict:
+        return {"variant": self.variant, "conservative": self.conservative, "match_to": self.match_to,
+                "stake_per": self.stake_per}
+
+    @property
+    def players(self) -> int:
+        return VARIANTS[self.variant].players
+
+    @property
+    def target(self) -> int:
+        return self.match_to
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        n = self.players
+        return ((0,), (1,)) if n == 2 else (tuple(range(0, n, 2)), tuple(range(1, n, 2)))
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2
+
+
+def parse_rules(raw: Mapping | None) -> BiscaRules:
+    raw = dict(raw or {})
+    unknown = sorted(set(raw) - set(BiscaRules.__dataclass_fields__))
+    if unknown:
+        raise RuleViolation(f"bisca has no rule {', '.join(unknown)}; "
+                            "its rules are variant, conservative, match_to, stake_per")
+    rules = BiscaRules(**raw)
+    if not isinstance(rules.variant, str) or rules.variant not in VARIANTS:
+        raise RuleViolation(f"variant must be one of {', '.join(VARIANTS)}")
+    if not isinstance(rules.conservative, bool):
+        raise RuleViolation("conservative must be true or false")
+    if rules.conservative and rules.variant not in ("seis", "quatro"):
+        raise RuleViolation("conservative is a rule of seis and quatro")
+    if not isinstance(rules.match_to, int) or isinstance(rules.match_to, bool) or not 1 <= rules.match_to <= 50:
+        raise RuleViolation("match_to must be a whole number of game points from 1 to 50 (4, or 10 for the long comb)")
+    if rules.stake_per not in ("match", "game-point"):
+        raise RuleViolation("stake_per must be 'match' or 'game-point'")
+    return rules
+
+
+def seat_count(rules: BiscaRules) -> int:
+    return rules.players
+
+
+def table_context(trow: dict) -> dict:
+    """What a bisca deal records from its table: the match score before the hand."""
+    match = trow.get("match")
+    rules = parse_rules(trow["rules"])
+    return {"match_before": list(match["scores"]) if match else [0] * len(rules.sides)}
+
+
+def rank(card: str) -> str:
+    return card[:-1]
+
+
+def points(card: str) -> int:
+    return POINTS.get(rank(card), 0)
+
+
+@dataclass(frozen=True)
+class Trick:
+    number: int
+    leader: int
+    cards: tuple[str, ...]
+    winner: int
+    points: int
+    draws: tuple[tuple[int, str], ...] = ()
+    bonuses: tuple[Mapping, ...] = ()
+
+    def to_data(self) -> dict:
+        data = {"trick": self.number, "leader": self.leader, "cards": list(self.cards), "winner": self.winner,
+                "points": self.points, "draws": [list(d) for d in self.draws]}
+        if self.bonuses:
+            data["bonuses"] = [dict(b) for b in self.bonuses]
+        return data
+
+
+@dataclass(frozen=True)
+class BiscaState:
+    rules: BiscaRules
+    dealer: int
+    held: tuple[tuple[str, ...], ...]
+    stock: tuple[str, ...]
+    trump_card: str | None
+    trump_suit: str
+    match_before: tuple[int, ...]
+    tricks: tuple[Trick, ...] = ()
+    swapped: bool = False
+
+    @property
+    def leader(self) -> int:
+        return self.tricks[-1].winner if self.tricks else (self.dealer + 1) % self.rules.players
+
+    @property
+    def draw_pile(self) -> tuple[str, ...]:
+        """What is left to draw, top first: the stock, then the trump card."""
+        return self.stock + ((self.trump_card,) if self.trump_card else ())
+
+    @property
+    def bonus_points(self) -> tuple[int, ...]:
+        totals = [0] * len(self.rules.sides)
+        for t in self.tricks:
+            for b in t.bonuses:
+                totals[b["side"]] += b["points"]
+        return tuple(totals)
+
+
+def deal_event(rules: BiscaRules, raw: Mapping) -> Event:
+    if not isinstance(raw, Mapping):
+        raise RuleViolation("deal must be an object with dealer, hands, trump and stock")
+    extra = sorted(set(raw) - {"dealer", "hands", "trump", "trump_suit", "stock"})
+    if extra:
+        raise RuleViolation(f"a bisca deal has dealer, hands, trump, trump_suit and stock, not {', '.join(extra)}")
+    variant, n = VARIANTS[rules.variant], rules.players
+    dealer = raw.get("dealer")
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
+        raise RuleViolation(f"dealer must be a seat from 0 to {n - 1}")
+    hands = raw.get("hands")
+    if not isinstance(hands, list) or len(hands) != n:
+        raise RuleViolation(f"hands must list {n} hands, one per seat in seat order")
+    parsed = [parse_cards(h) for h in hands]
+    for seat, cards in enumerate(parsed):
+        if len(cards) != variant.hand:
+            raise RuleViolation(f"seat {seat} is dealt {len(cards)} cards; {rules.variant} deals {variant.hand}")
+    trump, suit = _trump(rules, raw)
+    stock = parse_cards(raw.get("stock", []))
+    check_exact_pack([*parsed, stock, [trump] if trump else []], PACKS[variant.pack],
+                     f"{len(PACKS[variant.pack])}-card bisca {rules.variant}")
+    data = {"dealer": dealer, "hands": parsed, "trump": trump, "stock": stock}
+    if trump is None:
+        data["trump_suit"] = suit
+    return Event("deal", data)
+
+
+def _trump(rules: BiscaRules, raw: Mapping) -> tuple[str | None, str]:
+    if raw.get("trump") is None:
+        if rules.variant != "capixaba" or str(raw.get("trump_suit", "")).upper() != "H":
+            raise RuleViolation("only capixaba plays without a trump card, by knocking for hearts: "
+                                "\"trump\": null, \"trump_suit\": \"H\"")
+        return None, "H"
+    if raw.get("trump_suit") is not None:
+        raise RuleViolation("trump_suit goes with a knock (\"trump\": null); a cut trump card names its own suit")
+    trump = parse_card(raw["trump"])
+    if rules.variant == "capixaba" and rank(trump) in ("A", "7"):
+        raise RuleViolation(f"the cut trump card {trump} is an ace or a 7, which capixaba never leaves face up: redeal")
+    return trump, trump[-1]
+
+
+def new_hand(rules: BiscaRules, deal: Mapping) -> BiscaState:
+    match = tuple(deal.get("match_before") or [0] * len(rules.sides))
+    trump = deal.get("trump")
+    return BiscaState(rules, deal["dealer"], tuple(tuple(h) for h in deal["hands"]), tuple(deal["stock"]),
+                      trump, trump[-1] if trump else deal.get("trump_suit", "H"), match)
+
+
+def beats(card: str, best: str, trump: str) -> bool:
+    """Does ``card`` take the trick from ``best``? A higher card of its suit, or a trump."""
+    if card[-1] == best[-1]:
+        return ORDER.index(rank(card)) < ORDER.index(rank(best))
+    return card[-1] == trump
+
+
+def winner_index(cards, trump: str) -> int:
+    best = 0
+    for i in range(1, len(cards)):
+        if beats(cards[i], cards[best], trump):
+            best = i
+    return best
+
+
+def legal_cards(state: BiscaState, seat: int, played: tuple = ()) -> list[str]:
+    """Any card, but in nove, once nothing is left to draw, a trump lead must be answered
+    with a trump by a player who has one."""
+    hand = list(state.held[seat])
+    if state.rules.variant == "nove" and played and not state.draw_pile and played[0][-1] == state.trump_suit:
+        trumps = [c for c in hand if c[-1] == state.trump_suit]
+        return trumps or hand
+    return hand
+
+
+def decide(state: BiscaState, command: Command) -> list[Event]:
+    if is_over(state):
+        raise RuleViolation("the hand is over")
+    if command.kind == "bid":
+        return [_decide_swap(state, command.data)]
+    if command.kind == "trick":
+        return [Event("trick", _decide_trick(state, command.data).to_data())]
+    raise RuleViolation(f"bisca hands take tricks (and, in capixaba, the swap-2 call), not {command.kind}s")
+
+
+def _decide_swap(state: BiscaState, data: Mapping) -> Event:
+    if state.rules.variant != "capixaba" or str(data.get("call", "")).lower() != "swap-2":
+        raise RuleViolation("the only call in bisca is capixaba's swap-2")
+    if state.tricks or state.swapped or state.trump_card is None:
+        raise RuleViolation("the 2 of trumps may be swapped once, for a cut trump card, before the first trick")
+    seat, two = data.get("seat"), "2" + state.trump_suit
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.rules.players:
+        raise RuleViolation(f"seat must be a seat from 0 to {state.rules.players - 1}")
+    if two not in state.held[seat]:
+        raise RuleViolation(f"seat {seat} does not hold {two}, the 2 of trumps")
+    return Event("bid", {"seat": seat, "call": "swap-2", "gives": two, "takes": state.trump_card})
+
+
+def _decide_trick(state: BiscaState, data: Mapping) -> Trick:
+    extra = sorted(set(data) - {"cards"})
+    if extra:
+        raise RuleViolation(f"a trick has only cards, not {', '.join(extra)}")
+    cards, n, leader = parse_cards(data.get("cards")), state.rules.players, state.leader
+    if len(cards) != n:
+        raise RuleViolation(f"a trick is {n} cards in play order, starting with the leader; got {len(cards)}")
+    for i, card in enumerate(cards):
+        seat = (leader + i) % n
+        if card not in state.held[seat]:
+            raise RuleViolation(_not_held(state, card, seat, cards[:i]))
+        if card not in legal_cards(state, seat, tuple(cards[:i])):
+            raise RuleViolation(f"seat {seat} holds a trump and must answer the trump lead with one: "
+                                "nothing is left to draw")
+    winner = (leader + winner_index(cards, state.trump_suit)) % n
+    pile = state.draw_pile
+    draws = tuple(((winner + i) % n, pile[i]) for i in range(n)) if pile else ()
+    trick = Trick(len(state.tricks) + 1, leader, tuple(cards), winner, sum(map(points, cards)), draws)
+    if state.rules.variant == "capixaba":
+        trick = Trick(trick.number, leader, trick.cards, winner, trick.points, draws,
+                      bisca_scoring.rela_bonuses(state, trick))
+    return trick
+
+
+def _not_held(state: BiscaState, card: str, seat: int, earlier) -> str:
+    if card not in PACKS[VARIANTS[state.rules.variant].pack]:
+        return f"{card} is not in the {state.rules.variant} pack"
+    if card in earlier:
+        return f"{card} is played twice in this trick"
+    owner = next((s for s, h in enumerate(state.held) if card in h), None)
+    if owner is not None:
+        return f"{card} is held by seat {owner}, but this card of the trick is seat {seat}'s to play"
+    if card in state.draw_pile:
+        return f"{card} has not been drawn yet: seat {seat} cannot hold it"
+    return f"{card} was already played"
+
+
+def evolve(state: BiscaState, event) -> BiscaState:
+    d = event.data
+    if event.type == "bid" and d.get("call") == "swap-2":
+        held = tuple(tuple(d["takes"] if c == d["gives"] else c for c in h) if s == d["seat"] else h
+                     for s, h in enumerate(state.held))
+        return BiscaState(state.rules, state.dealer, held, state.stock, d["gives"], state.trump_suit,
+                          state.match_before, state.tricks, True)
+    if event.type != "trick":
+        return state
+    trick = Trick(d["trick"], d["leader"], tuple(d["cards"]), d["winner"], d["points"],
+                  tuple((s, c) for s, c in d.get("draws", [])), tuple(d.get("bonuses", ())))
+    held = [tuple(c for c in h if c not in trick.cards) for h in state.held]
+    for seat, card in trick.draws:
+        held[seat] = held[seat] + (card,)
+    drawn = len(trick.draws)
+    stock, trump_card = state.stock[drawn:], state.trump_card
+    if drawn > len(state.stock):
+        trump_card = None  # the trump card was the last card drawn
+    return BiscaState(state.rules, state.dealer, tuple(held), stock, trump_card, state.trump_suit,
+                      state.match_before, (*state.tricks, trick), state.swapped)
+
+
+def is_over(state: BiscaState) -> bool:
+    if not any(state.held) and not state.draw_pile:
+        return True
+    return bisca_scoring.match_won_by_bonuses(state)
+
+
+def settle(state: BiscaState, table: TableTerms):
+    return bisca_scoring.settle(state, table)
+
+
+def view(state: BiscaState) -> dict:
+    over = is_over(state)
+    won = [0] * len(state.rules.sides)
+    for t in state.tricks:
+        won[state.rules.side_of(t.winner)] += t.points
+    return {
+        "dealer": state.dealer, "rules": state.rules.to_data(),
+        "leader": None if over else state.leader, "turn": None if over else state.leader,
+        "trump": state.trump_card, "trump_suit": state.trump_suit, "trump_name": SUIT_NAMES[state.trump_suit],
+        "held": [list(h) for h in state.held], "stock_left": len(state.draw_pile),
+        "tricks": [t.to_data() for t in state.tricks],
+        "sides": [{"seats": list(s), "points": won[i]} for i, s in enumerate(state.rules.sides)],
+        "bonus_points": list(state.bonus_points), "match_before": list(state.match_before),
+        "phase": "done" if over else "play",
+    }
