@@ -5,7 +5,7 @@ import random
 
 import click
 
-from games import baska, kop, scopa
+from games import baska, bisca, kop, scopa
 from games.autoplay import play_out, play_scopa
 from games.base import Command
 from service import ledger
@@ -115,14 +115,64 @@ def _play_scopa_game(store, gid: str, table: dict, rng) -> None:
             return
 
 
+def _bisca_deal(rng: random.Random, variant: str, dealer: int) -> dict:
+    """A shuffled bisca deal (in capixaba, shuffled again while an ace or a 7 would be cut)."""
+    v = bisca.VARIANTS[variant]
+    cards = sorted(bisca.PACKS[v.pack])
+    while True:
+        rng.shuffle(cards)
+        if variant != "capixaba" or cards[-1][:-1] not in ("A", "7"):
+            n = v.players
+            return {"dealer": dealer, "hands": [cards[i * v.hand:(i + 1) * v.hand] for i in range(n)],
+                    "trump": cards[-1], "stock": cards[n * v.hand:-1]}
+
+
+def _bisca_hand(rules, deal: dict, match_before) -> tuple[object, list]:
+    state = bisca.new_hand(rules, {**bisca.deal_event(rules, deal).data, "match_before": list(match_before)})
+    return play_out(bisca, state)
+
+
+def _play_bisca(store, gid: str, seats, rng) -> None:
+    """A de Nove match played to its end, and a Capixaba hand with a rela in it."""
+    with store.writing() as w:
+        nove = ledger.open_table(w, gid, "admin", {"game": "bisca", "rules": {"variant": "nove"},
+                                                   "stake": "1.00", "seats": seats[:2]})
+        capixaba = ledger.open_table(w, gid, "admin", {"game": "bisca", "rules": {"variant": "capixaba"},
+                                                       "stake": "0.50", "seats": seats})
+    rules, scores = bisca.parse_rules({"variant": "nove"}), [0, 0]
+    for number in range(60):
+        deal = _bisca_deal(rng, "nove", number % 2)
+        _, tricks = _bisca_hand(rules, deal, scores)
+        with store.writing() as w:
+            body = {"deal": deal, "tricks": [{"cards": t} for t in tricks]}
+            hand = ledger.new_hand(w, gid, "admin", nove["id"], body)
+        match = hand["settlement"]["match"]
+        scores = match["after"]
+        click.echo(f"bisca nove hand {hand['id']}: match {scores}" + (" - match over" if match["game_over"] else ""))
+        if match["game_over"]:
+            break
+    rules = bisca.parse_rules({"variant": "capixaba"})
+    while True:  # deal until the first legal cards make a rela
+        deal = _bisca_deal(rng, "capixaba", 0)
+        state, tricks = _bisca_hand(rules, deal, [0, 0])
+        if any(b["name"].startswith("rela") for t in state.tricks for b in t.bonuses):
+            break
+    with store.writing() as w:
+        body = {"deal": deal, "tricks": [{"cards": t} for t in tricks]}
+        hand = ledger.new_hand(w, gid, "admin", capixaba["id"], body)
+    names = [b["name"] for b in hand["settlement"]["bonuses"]]
+    points = hand["settlement"]["match"]["hand"]
+    click.echo(f"bisca capixaba hand {hand['id']}: {', '.join(names)}; game points {points}")
+
+
 @click.command()
 @click.option("--seed", default=7, show_default=True, help="Shuffle seed: the same seed gives the same demo.")
 @click.pass_obj
 def demo(obj, seed):
     """Fill the store with a demo group: a Kop table with complete hands (normal, wesele,
     cicha, zolo with doubles), a Baśka table (tournament rules) where a zolo-du starts a
-    bok-runda, and a two-player Scopa table played until a game is won; then print the
-    group's balances.
+    bok-runda, a two-player Scopa table played until a game is won, a de Nove match played
+    to its end and a Capixaba hand with a rela; then print the group's balances.
 
     \b
     Example:
@@ -144,6 +194,7 @@ def demo(obj, seed):
         scopa_table = ledger.open_table(w, gid, "admin", {"game": "scopa", "rules": {}, "stake": "1.00",
                                                           "seats": seats[:2]})
     _play_scopa_game(store, gid, scopa_table, rng)
+    _play_bisca(store, gid, seats, rng)
     with store.reading() as r:
         grow, brow = r.row("group", gid, ""), r.row("balances", gid, "")
     click.echo(f"group {gid}; admin token {group['admin_token']}")

@@ -25,6 +25,9 @@ def summary(env, trow: dict, grow: dict) -> str:
             shown = ""
             if "table" in d:  # scopa
                 shown = f"; table: {' '.join(d['table']) or 'empty'}; stock: {len(d['stock'])} cards"
+            elif "trump" in d:  # bisca
+                trump = d["trump"] or f"none, a knock for {d.get('trump_suit')}"
+                shown = f"; trump card: {trump}; stock: {len(d['stock'])} cards; match before: {d['match_before']}"
             return f"{_seat(trow, grow, d['dealer'])} deals {d['game']} ({_rules(d['rules'])}). {dealt}{shown}"
         case "play":
             return _play_summary(d, trow, grow)
@@ -33,10 +36,16 @@ def summary(env, trow: dict, grow: dict) -> str:
             return f"{_seat(trow, grow, d['seat'])} calls itself out (chiamarsi fuori); certain points: {certain}"
         case "bid":
             jack = f" with the holder of {d['jack']}" if d.get("jack") else ""
-            return f"{_seat(trow, grow, d['seat'])} calls {d['call']}{jack}"
+            swap = f", giving {d['gives']} for the trump card {d['takes']}" if d.get("gives") else ""
+            return f"{_seat(trow, grow, d['seat'])} calls {d['call']}{jack}{swap}"
         case "trick":
-            return (f"trick {d['trick']}: {_seat(trow, grow, d['leader'])} leads; cards {' '.join(d['cards'])}; "
+            text = (f"trick {d['trick']}: {_seat(trow, grow, d['leader'])} leads; cards {' '.join(d['cards'])}; "
                     f"{_seat(trow, grow, d['winner'])} wins {d['points']} card points")
+            if d.get("draws"):  # bisca
+                text += "; then they draw: " + ", ".join(f"{_seat(trow, grow, s)} {c}" for s, c in d["draws"])
+            for b in d.get("bonuses", []):
+                text += f"; {b['name']}: side {b['side']} scores {b['points']} ({b['rule']})"
+            return text
         case "settlement":
             return f"settlement: {d['winner']} win, outcome {d['outcome']}, multiplier {d['multiplier']}"
         case "hand_voided":

@@ -37,8 +37,13 @@ def test_demo_logs_every_kop_contract_and_prints_balances(demo_db):
     assert all(any(f["name"] == "bok-runda" for f in s["factors"]) for s in baska[1:4])
     with Store(db).reading() as r:
         scopa = [e.data for e in r.scan(group) if e.type == "settlement" and "match" in e.data]
+    scopa = [s for s in scopa if s["contract"] == "scopa"]
     assert scopa[-1]["match"]["game_over"] and not any(s["match"]["game_over"] for s in scopa[:-1])
     assert scopa[-1]["payouts"] and all(not s["payouts"] for s in scopa[:-1])
+    with Store(db).reading() as r:
+        bisca = [e.data for e in r.scan(group) if e.type == "settlement" and e.data["contract"] in ("nove", "capixaba")]
+    assert [s["match"]["game_over"] for s in bisca if s["contract"] == "nove"][-1]
+    assert any(b["name"].startswith("rela") for s in bisca if s["contract"] == "capixaba" for b in s["bonuses"])
     out = run("--db", db, "balances", "--group", group).output
     assert "total 0.00" in out and "Settle up" in out
 

@@ -34,7 +34,7 @@ def test_the_demo_replays_to_the_very_rows_the_service_wrote(tmp_path, store):
     with s.reading() as r:
         report = replay(r.scan(), r)
     assert report.differences == []
-    assert report.settlements == 13 and report.groups == 1
+    assert report.settlements == 20 and report.groups == 1
 
 
 def test_a_settlement_rewritten_in_the_file_is_found_by_replay(tmp_path):
@@ -80,7 +80,7 @@ def test_verify_and_replay_in_worker_processes_find_what_one_process_finds(tmp_p
     assert fault.seq == seq
     report = replay_store(db, None, None, True, count, parallel_from=0)
     assert any(f"seq {seq}: the settlement" in d for d in report.differences)
-    assert report.settlements == 13
+    assert report.settlements == 20
 
 
 def test_replay_rebuild_repairs_a_tampered_projection_row(tmp_path):
