@@ -93,18 +93,44 @@ def serve(obj: Context, host, port):
 
 
 @bitka.command()
-@click.option("--group", "group", help="Only this group.")
+@click.option("--group", "group", help="Only this group (needed with --url).")
+@click.option("--checkpoint", "saved", type=click.Path(exists=True, dir_okay=False),
+              help="A checkpoint saved earlier: prove the log still extends it.")
+@click.option("--url", help="Verify a running server instead of the store, as a member would.")
+@click.option("--token", envvar="BITKA_TOKEN", help="With --url: a member's or the admin's token.")
+@click.option("--key", "key_file", envvar="BITKA_KEY", help="The server key (default: the store's name + .key).")
 @click.pass_obj
-def verify(obj: Context, group):
+def verify(obj: Context, group, saved, url, token, key_file):
     """Recompute every event hash and chain link; name the first bad seq of each bad group.
+    With --checkpoint, also prove that the log still extends a checkpoint saved earlier.
 
     \b
     Examples:
       bitka verify
-      bitka verify --group g_3f9a1c2b7d10
+      bitka verify --group g_3f9a1c2b7d10 --checkpoint thursday.json
+      bitka verify --url https://cards.example --group g_3f9a1c2b7d10 --token $T --checkpoint thursday.json
     """
+    from . import proofs
     from .checks import verify_store
+    cp = proofs.read_checkpoint(saved) if saved else None
+    if url:
+        if not group or not token:
+            raise click.UsageError("--url needs --group and --token")
+        problems, now = proofs.check_remote(proofs.Remote(url, token), group, cp)
+        for p in problems:
+            click.echo(p)
+        if problems:
+            sys.exit(1)
+        click.echo(f"ok: group {group} at {now['size']} events: every hash, link and signature holds"
+                   + (f", and it extends the checkpoint of {cp['size']}" if cp else ""))
+        return
     store = obj.store()
+    if cp is not None:
+        problems = proofs.check_store_against(store, cp, proofs.key_path(obj.db, key_file))
+        if problems:
+            for p in problems:
+                click.echo(p)
+            sys.exit(1)
     with store.reading() as r:
         missing = r.missing_triggers()
         total = r.count(group)
@@ -168,6 +194,23 @@ def replay(obj: Context, group, until, rebuild):
     compared = "" if until else "; every projection row matches"
     click.echo(f"ok: {report.events} events in {report.groups} group(s) replayed, "
                f"{report.settlements} settlements re-derived from the cards{compared}")
+
+
+@bitka.command()
+@click.option("--group", "group", required=True)
+@click.option("--size", type=click.IntRange(min=1), help="The checkpoint at this many events (default: now).")
+@click.option("--key", "key_file", envvar="BITKA_KEY", help="The server key (default: the store's name + .key).")
+@click.pass_obj
+def checkpoint(obj: Context, group, size, key_file):
+    """Print the group's signed checkpoint (its Merkle tree head). Keep it: with it,
+    bitka verify --checkpoint proves later that nothing was rewritten.
+
+    \b
+    Example:
+      bitka checkpoint --group g_3f9a1c2b7d10 > thursday.json
+    """
+    from .proofs import key_path, store_checkpoint
+    click.echo(json.dumps(store_checkpoint(obj.store(), group, key_path(obj.db, key_file), size), indent=2))
 
 
 def _rebuild(obj: Context, group: str | None) -> None:

@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import sqlite_utils
 
+from . import merkle
 from .canonical import GENESIS, canonical_bytes, envelope_bytes
 from .envelope import Envelope, NewEvent, RawEvent, utc_now
 from .errors import Conflict, PreconditionFailed
@@ -49,6 +50,9 @@ CREATE TRIGGER IF NOT EXISTS events_refuse_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE refused'); END;
 CREATE TRIGGER IF NOT EXISTS events_refuse_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE refused'); END;
+CREATE TABLE IF NOT EXISTS merkle_nodes (
+  group_id TEXT NOT NULL, level INTEGER NOT NULL, idx INTEGER NOT NULL, hash BLOB NOT NULL,
+  PRIMARY KEY (group_id, level, idx)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS projection_rows (
   name TEXT NOT NULL, group_id TEXT NOT NULL, key TEXT NOT NULL, data TEXT NOT NULL,
   PRIMARY KEY (name, group_id, key)) WITHOUT ROWID;
@@ -173,6 +177,21 @@ class Reader:
         return {k for (k,) in self.conn.execute(
             "SELECT key FROM projection_rows WHERE name = ? AND group_id = ?", (name, group))}
 
+    def merkle_nodes(self, group: str):
+        """The stored perfect subtree hashes of a group's Merkle tree, as events.merkle wants them."""
+        seen: dict[tuple[int, int], bytes] = {}
+
+        def node(level: int, index: int) -> bytes:
+            if (level, index) not in seen:
+                found = self.conn.execute("SELECT hash FROM merkle_nodes WHERE group_id = ? AND level = ? AND idx = ?",
+                                          (group, level, index)).fetchone()
+                if found is None:
+                    raise LookupError(f"group {group} has no Merkle node ({level}, {index}); "
+                                      "run bitka replay --rebuild")
+                seen[(level, index)] = found[0]
+            return seen[(level, index)]
+        return node
+
     def credential(self, token_hash: str) -> tuple[str, str] | None:
         found = self.conn.execute(
             "SELECT group_id, subject FROM credentials WHERE token_hash = ?", (token_hash,)).fetchone()
@@ -232,10 +251,18 @@ class Writer(Reader):
                 "prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (e.group, e.seq, e.type, e.hand, e.table, data_json, e.actor, e.recorded_at, e.prev_hash, e.hash))
             stored.append(Envelope(cur.lastrowid, *_fields_after_position(e)))
+            self.add_merkle_leaf(e.group, e.seq, envelope_bytes(e.group, e.seq, e.type, e.hand, e.table, data_json,
+                                                                e.actor, e.recorded_at, e.prev_hash))
         self.appended.extend(stored)
         if self.projector is not None and stored:
             self.projector(self, stored)
         return stored
+
+    def add_merkle_leaf(self, group: str, seq: int, canonical: bytes) -> None:
+        """The event's leaf, and every parent it completes, into the stored tree."""
+        made = merkle.parents_completed(seq - 1, merkle.leaf_hash(canonical), self.merkle_nodes(group))
+        self.conn.executemany("INSERT OR REPLACE INTO merkle_nodes (group_id, level, idx, hash) VALUES (?, ?, ?, ?)",
+                              [(group, level, index, h) for level, index, h in made])
 
     def put_row(self, name: str, group: str, key: str, data: Mapping) -> None:
         self.conn.execute(

@@ -9,10 +9,11 @@ import flask_smorest
 from flask_smorest.utils import prepare_response
 from flask import Flask, request
 
+from events.checkpoint import load_or_create_key
 from events.store import Store
 from projections.projector import project
 from . import problems, schemas
-from .routes import events, groups, hands, money, tables
+from .routes import events, groups, hands, money, proofs, tables
 
 DEFAULTS = {
     "BITKA_DB": "bitka.db",
@@ -52,9 +53,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.update(config or {})
     app.extensions["bitka.store"] = Store(app.config["BITKA_DB"], projector=project,
                                           busy_timeout_ms=app.config["BITKA_BUSY_TIMEOUT_MS"]).setup()
+    key_path = app.config.get("BITKA_KEY") or os.environ.get("BITKA_KEY") or f"{app.config['BITKA_DB']}.key"
+    app.extensions["bitka.key"] = load_or_create_key(key_path)
     api = Api(app, spec_kwargs={"info": {"description": _DESCRIPTION}})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
-    for module in (groups, tables, hands, money, events):
+    for module in (groups, tables, hands, money, events, proofs):
         api.register_blueprint(module.blp)
     app.before_request(_json_bodies_only)
     return app

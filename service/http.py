@@ -10,7 +10,10 @@ import flask_smorest
 from flask import Response, current_app, request
 from webargs.flaskparser import FlaskParser
 
+from events import merkle
 from events.canonical import canonical_bytes
+from events.checkpoint import sign as signed
+from events.envelope import utc_now
 from events.errors import BadRequest, Unprocessable
 from events.store import Reader, Store, Writer, precondition
 from . import auth
@@ -68,6 +71,13 @@ SECURED = {"security": [{"bearer": []}]}
 
 def store() -> Store:
     return current_app.extensions["bitka.store"]
+
+
+def checkpoint(reader: Reader, group: str, size: int | None = None) -> dict:
+    """The group's tree head at ``size`` (now, if None), signed with the server's key."""
+    size = reader.version(group) if size is None else size
+    root = merkle.root(reader.merkle_nodes(group), size)
+    return signed(current_app.extensions["bitka.key"], group, size, root, utc_now())
 
 
 def json_response(body: Any, status: int = 200, version: int | None = None) -> Response:
@@ -145,7 +155,10 @@ def write(group: str, action: Callable[[Writer, auth.Principal], Any], admin: bo
         if key is not None:
             w.remember(group, key, fingerprint(), status, body)
         version = w.version(group)
-    return _located(json_response(body, status, version), location, body)
+        evidence = checkpoint(w, group, version)
+    response = _located(json_response(body, status, version), location, body)
+    response.headers["Bitka-Checkpoint"] = json.dumps(evidence, separators=(",", ":"))
+    return response
 
 
 def _located(response: Response, location: Callable[[dict], str] | None, body) -> Response:

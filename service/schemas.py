@@ -289,3 +289,4 @@ class Audit(Schema):
     settlement = fields.Dict(allow_none=True)
     voided = fields.Dict(allow_none=True)
     explanation = fields.List(fields.String())
+    checkpoint = fields.Dict(metadata={"description": "the group's signed checkpoint the proofs are against"})

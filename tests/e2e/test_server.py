@@ -169,3 +169,24 @@ def _post_with(base, path, body, token, headers):
             return r.status, json.loads(r.read())
     except urllib.error.HTTPError as e:
         return e.code, json.loads(e.read())
+
+
+def test_a_member_verifies_the_running_server_against_a_checkpoint_saved_earlier(server, tmp_path):
+    base, db = server
+    st, g = call(base, "POST", "/v1/groups", {"name": "Proof", "currency": "PLN"})
+    gid, admin = g["id"], g["admin_token"]
+    ids = [call(base, "POST", f"/v1/groups/{gid}/members", {"name": n}, admin)[1]["id"] for n in "NESW"]
+    member_token = call(base, "POST", f"/v1/groups/{gid}/members", {"name": "Witness"}, admin)[1]["token"]
+    st, saved = call(base, "GET", f"/v1/groups/{gid}/checkpoint", token=member_token)
+    kept = tmp_path / "evening.json"
+    kept.write_text(json.dumps(saved))
+    st, t = call(base, "POST", f"/v1/groups/{gid}/tables", {"game": "kop", "seats": ids, "stake": "1.00"}, admin)
+    call(base, "POST", f"/v1/groups/{gid}/tables/{t['id']}/hands",
+         {"deal": {"dealer": 0, "hands": KOP_HANDS}, "tricks": [{"cards": c} for c in KOP_TRICKS]}, admin)
+    ok = cli(db, "verify", "--url", base, "--group", gid, "--token", member_token, "--checkpoint", str(kept))
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert f"extends the checkpoint of {saved['size']}" in ok.stdout
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(dict(saved, root="cd" * 32)))
+    bad = cli(db, "verify", "--url", base, "--group", gid, "--token", member_token, "--checkpoint", str(forged))
+    assert bad.returncode == 1 and "signature does not hold" in bad.stdout

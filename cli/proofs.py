@@ -1,0 +1,137 @@
+"""``bitka checkpoint`` and the checkpoint side of ``bitka verify``: proving that a log still
+extends a checkpoint saved earlier, on the store or against a running server."""
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from typing import Iterator
+
+import click
+
+from events import merkle
+from events.checkpoint import load_or_create_key, published, sign, signature_holds
+from events.envelope import utc_now
+from events.store import Envelope, RawEvent
+from events.verify import faults, raw
+
+
+def key_path(db: str, key: str | None) -> str:
+    return key or f"{db}.key"
+
+
+def read_checkpoint(path: str) -> dict:
+    try:
+        cp = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise click.UsageError(f"{path} is not a saved checkpoint: {e}") from None
+    if not isinstance(cp, dict) or not {"group", "size", "root", "signature"} <= set(cp):
+        raise click.UsageError(f"{path} is not a saved checkpoint (it needs group, size, root and signature)")
+    return cp
+
+
+def store_checkpoint(store, group: str, key_file: str, size: int | None = None) -> dict:
+    key = load_or_create_key(key_file)
+    with store.reading() as r:
+        version = r.version(group)
+        size = size or version
+        if not 1 <= size <= version:
+            raise click.UsageError(f"group {group} has {version} events; there is no checkpoint at {size}")
+        root = merkle.root(r.merkle_nodes(group), size)
+    return sign(key, group, size, root, utc_now())
+
+
+def check_store_against(store, saved: dict, key_file: str) -> list[str]:
+    """What is wrong with the store, given a checkpoint saved from it earlier (nothing: [])."""
+    if not Path(key_file).exists():
+        return [f"cannot check the checkpoint's signature: there is no key at {key_file}"]
+    key = published(load_or_create_key(key_file))
+    if saved.get("key_id") != key["id"] or not signature_holds(saved, key["public_key"]):
+        return ["the saved checkpoint's signature does not hold for this server's key: it was forged or altered"]
+    group, size = saved["group"], saved["size"]
+    with store.reading() as r:
+        version = r.version(group)
+        if version < size:
+            return [f"group {group} has {version} events, fewer than the {size} of the saved checkpoint: "
+                    "the log was truncated"]
+        root, _ = merkle.streaming_root(merkle.leaf_hash(row_bytes(row)) for row in r.scan_raw(group, 1, size))
+    if root.hex() != saved["root"]:
+        return [f"the first {size} events of group {group} no longer hash to the saved checkpoint's root: "
+                "history was rewritten"]
+    return []
+
+
+def row_bytes(row) -> bytes:
+    return RawEvent._make(row).canonical()
+
+
+class Remote:
+    """A running bitka, asked as a member would ask it."""
+
+    def __init__(self, url: str, token: str):
+        self.url, self.token = url.rstrip("/"), token
+
+    def get(self, path: str, **query) -> dict:
+        address = f"{self.url}{path}" + (f"?{urllib.parse.urlencode(query)}" if query else "")
+        req = urllib.request.Request(address, headers={"Authorization": f"Bearer {self.token}"})
+        try:
+            with urllib.request.urlopen(req, timeout=30) as answer:
+                return json.loads(answer.read())
+        except urllib.error.HTTPError as e:
+            raise click.ClickException(
+                f"{address} answered {e.code}: {e.read()[:300].decode(errors='replace')}") from None
+        except (urllib.error.URLError, OSError) as e:
+            raise click.ClickException(f"cannot reach {address}: {e}") from None
+
+    def events(self, group: str) -> Iterator[dict]:
+        after = 0
+        while True:
+            page = self.get(f"/v1/groups/{group}/events", after=after, limit=1000)["events"]
+            yield from page
+            if len(page) < 1000:
+                return
+            after = page[-1]["seq"]
+
+
+def check_remote(remote: Remote, group: str, saved: dict | None) -> tuple[list[str], dict]:
+    """Verify a server's log the way a member can: every hash and link recomputed from the
+    events it serves, its signed checkpoint checked against the root of those events, and
+    a saved checkpoint proved to be a prefix of it. Nothing the server says is taken on trust."""
+    keys = {k["id"]: k["public_key"] for k in remote.get("/v1/keys")["keys"]}
+    now = remote.get(f"/v1/groups/{group}/checkpoint")
+    problems = []
+    if now.get("group") != group or not signature_holds(now, keys.get(now.get("key_id"), "")):
+        return ["the server's checkpoint is not signed by the key it publishes"], now
+    envelopes = [Envelope(0, group, e["seq"], e["type"], e.get("hand"), e.get("table"), e["data"], e["actor"],
+                          e["recorded_at"], e["prev_hash"], e["hash"]) for e in remote.events(group)]
+    problems += [str(f) for f in faults(map(raw, envelopes))]
+    leaves = [merkle.leaf_hash(e.canonical()) for e in envelopes]
+    if len(leaves) < now["size"]:
+        return problems + [f"the server serves {len(leaves)} events but signed a checkpoint of {now['size']}"], now
+    nodes = merkle.Leaves(leaves)
+    if merkle.root(nodes, now["size"]).hex() != now["root"]:
+        problems.append("the server's signed root is not the root of the events it serves")
+    if saved is not None:
+        problems += _check_saved(remote, group, saved, keys, nodes, now)
+    return problems, now
+
+
+def _check_saved(remote: Remote, group: str, saved: dict, keys: dict, nodes, now: dict) -> list[str]:
+    if saved.get("group") != group:
+        return [f"the saved checkpoint is of group {saved.get('group')}, not {group}"]
+    if not signature_holds(saved, keys.get(saved.get("key_id"), "")):
+        return ["the saved checkpoint's signature does not hold for the server's key: it was forged or altered"]
+    if saved["size"] > now["size"]:
+        return [f"the log now has {now['size']} events, fewer than the {saved['size']} of the saved checkpoint: "
+                "it was truncated"]
+    if merkle.root(nodes, saved["size"]).hex() != saved["root"]:
+        return [f"the first {saved['size']} events no longer hash to the saved checkpoint's root: "
+                "history was rewritten"]
+    proof = remote.get(f"/v1/groups/{group}/proofs/consistency", **{"from": saved["size"], "to": now["size"]})
+    path = [bytes.fromhex(h) for h in proof["path"]]
+    if not merkle.verify_consistency(saved["size"], now["size"], bytes.fromhex(saved["root"]),
+                                     bytes.fromhex(now["root"]), path):
+        return ["the server's consistency proof from the saved checkpoint does not hold"]
+    return []
