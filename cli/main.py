@@ -220,6 +220,7 @@ def _rebuild(obj: Context, group: str | None) -> None:
         total = w.count(group)
         with output.progress(total, "rebuilding") as advance:
             count = rebuild(w, output.counted(w.scan(group), advance), group)
+        w.rebuild_merkle(group)
     click.echo(f"rebuilt the projection rows from {count} events", err=True)
 
 

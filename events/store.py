@@ -264,6 +264,15 @@ class Writer(Reader):
         self.conn.executemany("INSERT OR REPLACE INTO merkle_nodes (group_id, level, idx, hash) VALUES (?, ?, ?, ?)",
                               [(group, level, index, h) for level, index, h in made])
 
+    def rebuild_merkle(self, group: str | None = None) -> None:
+        """Every stored Merkle node made again from the events (a store from before them)."""
+        if group is None:
+            self.conn.execute("DELETE FROM merkle_nodes")
+        else:
+            self.conn.execute("DELETE FROM merkle_nodes WHERE group_id = ?", (group,))
+        for row in list(self.scan_raw(group)):
+            self.add_merkle_leaf(row[0], row[1], RawEvent._make(row).canonical())
+
     def put_row(self, name: str, group: str, key: str, data: Mapping) -> None:
         self.conn.execute(
             "INSERT OR REPLACE INTO projection_rows (name, group_id, key, data) VALUES (?, ?, ?, ?)",
