@@ -8,6 +8,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from .errors import RuleViolation
+
+
+def named_rules(cls, raw: Mapping | None, game: str):
+    """A game's rules object from a table's ``rules``: unknown names are refused by name,
+    omitted ones take their defaults. Each game then checks the values."""
+    raw = dict(raw or {})
+    names = list(cls.__dataclass_fields__)
+    unknown = sorted(set(raw) - set(names))
+    if unknown:
+        raise RuleViolation(f"{game} has no rule {', '.join(unknown)}; its rules are {', '.join(names)}")
+    return cls(**raw)
+
 
 @dataclass(frozen=True)
 class Event:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from . import auction as auc, baska_scoring, kop
-from .base import Command, Event, TableTerms
+from .base import Command, Event, TableTerms, named_rules
 from .cicha_search import cannot_lose
 from .errors import RuleViolation
 # Baśka deals, folds and follows suit exactly as Kop does:
@@ -68,14 +68,10 @@ class BaskaRules:
 
 
 def parse_rules(raw: Mapping | None) -> BaskaRules:
-    raw = dict(raw or {})
-    unknown = sorted(set(raw) - {"variant"})
-    if unknown:
-        raise RuleViolation(f"baska has no rule {', '.join(unknown)}; its one rule is variant")
-    variant = raw.get("variant", "bytow-2005")
-    if not isinstance(variant, str) or variant not in VARIANTS:
-        raise RuleViolation(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
-    return BaskaRules(variant)
+    rules = named_rules(BaskaRules, raw, "baska")
+    if not isinstance(rules.variant, str) or rules.variant not in VARIANTS:
+        raise RuleViolation(f"variant must be one of {', '.join(VARIANTS)}, not {rules.variant!r}")
+    return rules
 
 
 def decide(state: KopState, command: Command) -> list[Event]:

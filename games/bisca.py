@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from . import bisca_scoring
-from .base import Command, Event, TableTerms
+from .base import Command, Event, TableTerms, named_rules
 from .cards import SUIT_NAMES, check_exact_pack, pack, parse_card, parse_cards
 from .errors import RuleViolation
 
@@ -68,12 +68,7 @@ class BiscaRules:
 
 
 def parse_rules(raw: Mapping | None) -> BiscaRules:
-    raw = dict(raw or {})
-    unknown = sorted(set(raw) - set(BiscaRules.__dataclass_fields__))
-    if unknown:
-        raise RuleViolation(f"bisca has no rule {', '.join(unknown)}; "
-                            "its rules are variant, conservative, match_to, stake_per")
-    rules = BiscaRules(**raw)
+    rules = named_rules(BiscaRules, raw, "bisca")
     if not isinstance(rules.variant, str) or rules.variant not in VARIANTS:
         raise RuleViolation(f"variant must be one of {', '.join(VARIANTS)}")
     if not isinstance(rules.conservative, bool):

@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import Mapping
 
 from . import auction as auc
-from .base import Command, Event, TableTerms
+from .base import Command, Event, TableTerms, named_rules
 from .cards import check_exact_pack, pack, parse_cards
 from .errors import RuleViolation
 from .tricks import Ranking, legal_cards as follow_rules, why_illegal, winner_index
@@ -71,12 +71,7 @@ class KopRules:
 
 
 def parse_rules(raw: Mapping | None) -> KopRules:
-    raw = dict(raw or {})
-    unknown = sorted(set(raw) - set(KopRules.__dataclass_fields__))
-    if unknown:
-        raise RuleViolation(f"kop has no rule {', '.join(unknown)}; "
-                            "its rules are ranking, wesele, max_doubles, wesele_kontra")
-    rules = KopRules(**raw)
+    rules = named_rules(KopRules, raw, "kop")
     if not isinstance(rules.ranking, str) or rules.ranking not in RANKINGS:
         raise RuleViolation(f"ranking must be one of {', '.join(RANKINGS)}, not {rules.ranking!r}")
     if not isinstance(rules.wesele, str) or rules.wesele not in ("highest-jack", "any-jack"):

@@ -14,7 +14,7 @@ from itertools import combinations
 from typing import Mapping, Sequence
 
 from . import scopa_scoring
-from .base import Command, Event, TableTerms
+from .base import Command, Event, TableTerms, named_rules
 from .cards import check_exact_pack, pack, parse_card, parse_cards
 from .errors import RuleViolation
 
@@ -55,12 +55,7 @@ class ScopaRules:
 
 
 def parse_rules(raw: Mapping | None) -> ScopaRules:
-    raw = dict(raw or {})
-    unknown = sorted(set(raw) - set(ScopaRules.__dataclass_fields__))
-    if unknown:
-        raise RuleViolation(f"scopa has no rule {', '.join(unknown)}; "
-                            "its rules are players, deal, target, claims, stake_per")
-    rules = ScopaRules(**raw)
+    rules = named_rules(ScopaRules, raw, "scopa")
     if rules.players not in (2, 3, 4) or isinstance(rules.players, bool):
         raise RuleViolation("players must be 2, 3 or 4")
     if not isinstance(rules.deal, str) or rules.deal not in DEALS:
