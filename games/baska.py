@@ -9,10 +9,12 @@ cannot be lost (games/cicha_search.py).
 """
 from __future__ import annotations
 
+import sys
+
 from dataclasses import dataclass
 from typing import Mapping
 
-from . import auction as auc, baska_scoring, kop
+from . import auction as auc, baska_scoring, kop, kop_result
 from .base import Command, Event, TableTerms, named_rules
 from .cicha_search import cannot_lose
 from .errors import RuleViolation
@@ -117,3 +119,12 @@ def view(state: KopState) -> dict:
     if state.auction.contract == "baska":
         shown.update(phase="done", leader=None, turn=None)
     return shown
+
+
+def result_event(rules, dealer: int, raw: Mapping) -> Event:
+    """A hand logged by its result alone (see games/kop_result.py)."""
+    return kop_result.result_event(sys.modules[__name__], rules, dealer, raw)
+
+
+def result_state(rules, data: Mapping):
+    return kop_result.result_state(sys.modules[__name__], rules, data)

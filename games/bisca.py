@@ -130,6 +130,7 @@ class BiscaState:
     match_before: tuple[int, ...]
     tricks: tuple[Trick, ...] = ()
     swapped: bool = False
+    result: Mapping | None = None  # a hand logged by its result alone
 
     @property
     def leader(self) -> int:
@@ -142,6 +143,8 @@ class BiscaState:
 
     @property
     def bonus_points(self) -> tuple[int, ...]:
+        if self.result is not None:
+            return tuple(self.result["bonus"])
         totals = [0] * len(self.rules.sides)
         for t in self.tricks:
             for b in t.bonuses:
@@ -305,9 +308,50 @@ def evolve(state: BiscaState, event) -> BiscaState:
 
 
 def is_over(state: BiscaState) -> bool:
-    if not any(state.held) and not state.draw_pile:
+    if state.result is not None or (not any(state.held) and not state.draw_pile):
         return True
     return bisca_scoring.match_won_by_bonuses(state)
+
+
+def result_event(rules: BiscaRules, dealer: int, raw: Mapping) -> Event:
+    """A hand logged by its result: card points and tricks per side, and (Capixaba) the
+    bonuses each side scored and whether hearts were trump."""
+    if not isinstance(raw, Mapping):
+        raise RuleViolation("result must be an object with points, tricks and bonus")
+    unknown = sorted(set(raw) - {"points", "tricks", "bonus", "trump_suit"})
+    if unknown:
+        raise RuleViolation(f"a bisca result has points, tricks, bonus and trump_suit, not {', '.join(unknown)}")
+    n, total = len(rules.sides), len(PACKS[VARIANTS[rules.variant].pack]) // rules.players
+
+    def counts(name, default=None):
+        value = raw.get(name, default)
+        if (not isinstance(value, list) or len(value) != n
+                or any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in value)):
+            raise RuleViolation(f"{name} must list {n} whole numbers, one per side")
+        return value
+    points, tricks = counts("points"), counts("tricks")
+    bonus = counts("bonus", [0] * n)
+    if sum(points) != 120:
+        raise RuleViolation(f"the card points must add up to 120, not {sum(points)}")
+    if sum(tricks) != total:
+        raise RuleViolation(f"a {rules.variant} hand has {total} tricks, not {sum(tricks)}")
+    for side in range(n):
+        if (points[side] > 0) != (tricks[side] > 0) and points[side] > 0:
+            raise RuleViolation(f"side {side} cannot have {points[side]} card points without a trick")
+    if any(bonus) and rules.variant != "capixaba":
+        raise RuleViolation("only capixaba scores bonuses")
+    suit = str(raw.get("trump_suit") or "").upper() or None
+    if suit is not None and suit not in SUIT_NAMES:
+        raise RuleViolation("trump_suit is C, S, H or D")
+    return Event("result", {"dealer": dealer, "result": {"points": points, "tricks": tricks, "bonus": bonus,
+                                                         "trump_suit": suit}})
+
+
+def result_state(rules: BiscaRules, data: Mapping) -> BiscaState:
+    empty = tuple(() for _ in range(rules.players))
+    match = tuple(data.get("match_before") or [0] * len(rules.sides))
+    result = data["result"]
+    return BiscaState(rules, data["dealer"], empty, (), None, result["trump_suit"] or "-", match, result=result)
 
 
 def settle(state: BiscaState, table: TableTerms):

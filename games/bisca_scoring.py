@@ -61,6 +61,8 @@ def match_won_by_bonuses(state) -> bool:
 
 
 def _card_points(state) -> tuple[list[int], list[int]]:
+    if state.result is not None:
+        return list(state.result["points"]), list(state.result["tricks"])
     n = len(state.rules.sides)
     won, taken = [0] * n, [0] * n
     for t in state.tricks:
@@ -85,7 +87,7 @@ def _band(state, won: list[int], taken: list[int]) -> tuple[int | None, int, str
             " (hearts are trump)" if state.trump_suit == "H" else "")
     if rules.conservative:
         return winner, 1, "win", f"{p} card points; conservative rules: any win is 1 game point"
-    if rules.variant in EVERY_TRICK and taken[winner] == len(state.tricks):
+    if rules.variant in EVERY_TRICK and taken[winner] == sum(taken):
         return winner, EVERY_TRICK[rules.variant], "every-trick", f"every trick taken: {EVERY_TRICK[rules.variant]}"
     points = next(g for low, g in BANDS[rules.variant] if p >= low)
     name = "win" if points == 1 else f"{BANDS[rules.variant][0][0]}+"
@@ -96,7 +98,10 @@ def settle(state, table: TableTerms) -> Settlement:
     rules, n = state.rules, len(state.rules.sides)
     won, taken = _card_points(state)
     bonuses = [b for t in state.tricks for b in t.bonuses]
-    lines = [f"trump: {state.trump_card or 'none (a knock for hearts)'}, {state.trump_suit}"]
+    lines = [f"trump: {state.trump_card or 'none (a knock for hearts)'}, {state.trump_suit}"
+             if state.result is None else "the cards of this hand were not logged: scored from its result"]
+    if state.result is not None and any(state.result["bonus"]):
+        lines.append(f"bonuses by side, as logged: {state.result['bonus']}")
     lines += [f"{b['name']} in trick {t.number}: side {b['side']} scores {b['points']} ({b['rule']})"
               for t in state.tricks for b in t.bonuses]
     hand = list(state.bonus_points)

@@ -5,6 +5,8 @@ trick and returns the events it makes, ``evolve`` folds an event, ``settle`` pay
 """
 from __future__ import annotations
 
+import sys
+
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Mapping
@@ -14,7 +16,7 @@ from .base import Command, Event, TableTerms, named_rules
 from .cards import check_exact_pack, pack, parse_cards
 from .errors import RuleViolation
 from .tricks import Ranking, legal_cards as follow_rules, why_illegal, winner_index
-from . import kop_scoring
+from . import kop_result, kop_scoring
 
 SEATS = 4
 TRICKS = 4
@@ -257,3 +259,12 @@ def view(state: KopState) -> dict:
         "tricks": [t.to_data() for t in state.tricks],
         "phase": phase,
     }
+
+
+def result_event(rules, dealer: int, raw: Mapping) -> Event:
+    """A hand logged by its result alone (see games/kop_result.py)."""
+    return kop_result.result_event(sys.modules[__name__], rules, dealer, raw)
+
+
+def result_state(rules, data: Mapping):
+    return kop_result.result_state(sys.modules[__name__], rules, data)

@@ -114,6 +114,7 @@ class ScopaState:
     plays: tuple[Play, ...] = ()
     last_capturer: int | None = None
     claim: Mapping | None = field(default=None)
+    result: Mapping | None = None  # a hand logged by its result alone: the categories' winners
 
     @property
     def turn(self) -> int:
@@ -297,7 +298,41 @@ def legal_cards(state: ScopaState, seat: int, played: tuple = ()) -> list[str]:
 
 
 def is_over(state: ScopaState) -> bool:
-    return state.claim is not None or (not state.stock and not any(state.held))
+    return state.result is not None or state.claim is not None or (not state.stock and not any(state.held))
+
+
+def result_event(rules: ScopaRules, dealer: int, raw: Mapping) -> Event:
+    """A hand logged by its result: who took cards, coins, primiera and the settebello, and
+    how many scopas each side made (a side is a seat, or team 0/1 with four players)."""
+    if not isinstance(raw, Mapping):
+        raise RuleViolation("result must be an object with cards, coins, primiera, settebello and scopas")
+    unknown = sorted(set(raw) - {"cards", "coins", "primiera", "settebello", "scopas"})
+    if unknown:
+        raise RuleViolation("a scopa result has cards, coins, primiera, settebello and scopas, "
+                            f"not {', '.join(unknown)}")
+    sides = len(rules.sides)
+    result = {}
+    for category in ("cards", "coins", "primiera", "settebello"):
+        side = raw.get(category)
+        if side is None and category != "settebello":
+            result[category] = None  # a tie: nobody scores it
+            continue
+        if not isinstance(side, int) or isinstance(side, bool) or not 0 <= side < sides:
+            raise RuleViolation(f"{category} names the side that took it, from 0 to {sides - 1}"
+                                + (", or null for a tie" if category != "settebello" else ""))
+        result[category] = side
+    scopas = raw.get("scopas", [0] * sides)
+    if (not isinstance(scopas, list) or len(scopas) != sides
+            or any(not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 36 for n in scopas)):
+        raise RuleViolation(f"scopas must list {sides} counts, one per side, each from 0 to 36")
+    result["scopas"] = scopas
+    return Event("result", {"dealer": dealer, "result": result})
+
+
+def result_state(rules: ScopaRules, data: Mapping) -> ScopaState:
+    n = rules.players
+    empty = tuple(() for _ in range(n))
+    return ScopaState(rules, data["dealer"], empty, (), (), empty, (0,) * n, result=data["result"])
 
 
 def settle(state: ScopaState, table: TableTerms):

@@ -47,6 +47,8 @@ def _most(counts: Sequence[int | None]) -> int | None:
 
 def hand_score(state) -> tuple[list[int], list[str]]:
     """Points per side for the hand, and the score line by line."""
+    if state.result is not None:
+        return result_score(state)
     sides = range(len(state.rules.sides))
     cards = [side_cards(state, s) for s in sides]
     names = [_name(state, s) for s in sides]
@@ -74,6 +76,24 @@ def hand_score(state) -> tuple[list[int], list[str]]:
         points[s] += scopas
         if scopas:
             lines.append(f"scopas: {names[s]} {scopas}")
+    return points, lines
+
+
+def result_score(state) -> tuple[list[int], list[str]]:
+    """The same points from a hand logged by its result alone (no cards were logged)."""
+    result, n = state.result, len(state.rules.sides)
+    points, lines = [0] * n, ["the cards of this hand were not logged: scored from its result"]
+    for category in ("cards", "coins", "primiera", "settebello"):
+        side = result[category]
+        if side is None:
+            lines.append(f"{category}: a tie, nobody scores")
+            continue
+        points[side] += 1
+        lines.append(f"{category}: {_name(state, side)}")
+    for side, scopas in enumerate(result["scopas"]):
+        points[side] += scopas
+        if scopas:
+            lines.append(f"scopas: {_name(state, side)} {scopas}")
     return points, lines
 
 

@@ -29,6 +29,10 @@ def summary(env, trow: dict, grow: dict) -> str:
                 trump = d["trump"] or f"none, a knock for {d.get('trump_suit')}"
                 shown = f"; trump card: {trump}; stock: {len(d['stock'])} cards; match before: {d['match_before']}"
             return f"{_seat(trow, grow, d['dealer'])} deals {d['game']} ({_rules(d['rules'])}). {dealt}{shown}"
+        case "result":
+            shown = ", ".join(f"{k} {json.dumps(v)}" for k, v in d["result"].items())
+            return (f"{_seat(trow, grow, d['dealer'])} deals {d['game']}; the hand is logged by its result alone, "
+                    f"without its cards: {shown}")
         case "play":
             return _play_summary(d, trow, grow)
         case "claim":

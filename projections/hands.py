@@ -20,6 +20,7 @@ class HandModel:
     settlement: dict | None = None
     voided: dict | None = None
     seqs: tuple[int, ...] = ()
+    result: dict | None = None  # a hand logged by its result alone, not card by card
 
     @property
     def module(self):
@@ -33,11 +34,15 @@ class HandModel:
 
 
 def start(envelope) -> HandModel:
-    """A hand begins with its deal event, which names the game and carries its rules."""
+    """A hand begins with its deal (or, on a score sheet, its result), which names the game
+    and carries its rules."""
     d = envelope.data
     module = _module(d["game"])
-    state = module.new_hand(_rules(d["game"], d["rules"]), d)
-    return HandModel(envelope.hand, envelope.table, d["game"], state, seqs=(envelope.seq,))
+    rules = _rules(d["game"], d["rules"])
+    if envelope.type == "result":
+        return HandModel(envelope.hand, envelope.table, d["game"], module.result_state(rules, d),
+                         seqs=(envelope.seq,), result=d["result"])
+    return HandModel(envelope.hand, envelope.table, d["game"], module.new_hand(rules, d), seqs=(envelope.seq,))
 
 
 def _module(game: str):
@@ -60,7 +65,7 @@ def _parsed_rules(game: str, items: tuple):
 
 
 def apply(model: HandModel | None, envelope) -> HandModel:
-    if envelope.type == "deal":
+    if envelope.type in ("deal", "result"):
         return start(envelope)
     seqs = (*model.seqs, envelope.seq)
     state, settlement, voided = model.state, model.settlement, model.voided
@@ -70,7 +75,7 @@ def apply(model: HandModel | None, envelope) -> HandModel:
         voided = envelope.data
     else:
         state = model.module.evolve(state, envelope)  # evolve reads only .type and .data
-    return HandModel(model.id, model.table, model.game, state, settlement, voided, seqs)
+    return HandModel(model.id, model.table, model.game, state, settlement, voided, seqs, model.result)
 
 
 def fold(envelopes: Iterable) -> HandModel | None:
@@ -82,7 +87,11 @@ def fold(envelopes: Iterable) -> HandModel | None:
 
 def render(model: HandModel) -> dict:
     """The hand state of API.md: id, table, game, phase, and the game's own view."""
-    view = model.module.view(model.state)
+    if model.result is not None:  # no cards were logged: show the result, not stand-in cards
+        view = {"dealer": model.state.dealer, "rules": model.state.rules.to_data(), "cards_logged": False,
+                "result": model.result}
+    else:
+        view = model.module.view(model.state)
     view.update({"id": model.id, "table": model.table, "game": model.game, "phase": model.phase,
                  "settlement": model.settlement, "voided": model.voided, "events": list(model.seqs)})
     return view
@@ -90,7 +99,7 @@ def render(model: HandModel) -> dict:
 
 NAME = "hand"
 EVENTS = HAND_EVENTS
-READS_DATA_OF = frozenset({"deal", "settlement", "hand_voided"})  # the summary counts the rest
+READS_DATA_OF = frozenset({"deal", "result", "settlement", "hand_voided"})  # the summary counts the rest
 _RESULT_KEYS = ("contract", "outcome", "winner", "multiplier", "payouts")
 _PHASE_AFTER = {"bid": "auction", "trick": "play", "play": "play", "claim": "play",
                 "settlement": "done", "hand_voided": "voided"}
@@ -99,7 +108,7 @@ _PHASE_AFTER = {"bid": "auction", "trick": "play", "play": "play", "claim": "pla
 def summarize(row: dict | None, event) -> dict | None:
     """The stored hand row, a pure fold that needs no game rules: phase, counts, outcome."""
     d = event.data
-    if event.type == "deal":
+    if event.type in ("deal", "result"):
         return {"id": event.hand, "table": event.table, "game": d["game"], "dealer": d["dealer"],
                 "phase": "auction", "calls": 0, "tricks": 0, "plays": 0, "first_seq": event.seq,
                 "last_seq": event.seq, "result": None, "voided": None, "dealt_at": event.recorded_at}

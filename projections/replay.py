@@ -63,7 +63,7 @@ class GroupRebuild:
         self.to_compare: dict[str, dict | None] = {}  # finished hands' rows, compared in batches
 
     def add(self, env) -> None:
-        if env.type == "deal" and env.table in self.at_table:
+        if env.type in ("deal", "result") and env.table in self.at_table:
             self._finish_hand(self.at_table[env.table])
         if self.check_settlements:  # first: a settlement is re-derived on the table as it stood
             if env.hand and env.type in HAND_EVENTS:
@@ -77,7 +77,7 @@ class GroupRebuild:
                 rows[name, key] = fold(rows.get((name, key)), env)
 
     def _hand(self, env) -> None:
-        if env.type == "deal":
+        if env.type in ("deal", "result"):
             self.at_table[env.table] = env.hand
             model = hands.start(env)
             self.open[env.hand] = (model.module, model.state)

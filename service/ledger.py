@@ -127,7 +127,7 @@ def new_hand(w: Writer, group: str, actor: str, table: str, body: Mapping) -> di
     if latest and latest["status"] == "playing":
         raise Unprocessable(f"hand {latest['id']} at this table is still being played; finish it or void it first")
     if "result" in body:
-        raise Unprocessable("hands logged by their result alone are not supported yet; log the deal and tricks")
+        return _result_hand(w, group, actor, trow, body)
     if "deal" not in body:
         raise BadRequest("a hand needs a deal", errors={"deal": ["Missing data for required field."]})
     module = GAMES[trow["game"]]
@@ -146,6 +146,26 @@ def new_hand(w: Writer, group: str, actor: str, table: str, body: Mapping) -> di
     commands += [(f"plays[{i}]", Command("play", p)) for i, p in enumerate(body.get("plays") or [])]
     model = hand_fold.HandModel(hand, table, trow["game"], state)
     _, model = _play(w, group, actor, trow, model, commands, first=[first])
+    return hand_view(model)
+
+
+def _result_hand(w: Writer, group: str, actor: str, trow: dict, body: Mapping) -> dict:
+    """A hand logged by its result alone: one ``result`` event, then its settlement, made
+    by the same functions that settle a hand logged card by card."""
+    extra = sorted(set(body) - {"result", "dealer"})
+    if extra:
+        raise Unprocessable(f"a hand logged by its result has only dealer and result, not {', '.join(extra)}")
+    dealer = body.get("dealer", trow["next_dealer"])
+    if dealer != trow["next_dealer"]:
+        raise RuleBroken(f"it is seat {trow['next_dealer']}'s deal at this table, not seat {dealer}'s")
+    module = GAMES[trow["game"]]
+    rules = module.parse_rules(trow["rules"])
+    event = _decided("result", module.result_event, rules, dealer, body["result"])
+    context = module.table_context(trow) if hasattr(module, "table_context") else {}
+    data = {"game": trow["game"], "rules": rules.to_data(), **event.data, **context}
+    hand = new_id("h")
+    model = hand_fold.HandModel(hand, trow["id"], trow["game"], module.result_state(rules, data))
+    _, model = _play(w, group, actor, trow, model, [], first=[NewEvent("result", data, hand=hand, table=trow["id"])])
     return hand_view(model)
 
 

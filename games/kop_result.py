@@ -1,0 +1,142 @@
+"""Kop and Baśka hands logged by their result alone (a score sheet), settled by the very
+functions that settle a hand logged card by card.
+
+A result names the contract, who called it (or, in a normal game, which seats held the
+black queens), the wesele partner, the doubles in order with their seats, and the card
+points and tricks of the declaring (stare) side. bitka checks that these facts are
+possible, then builds a hand that has them: a deal that gives those seats those queens
+and jacks, the calls (judged by the real auction, so a double nobody could give is
+refused), and tricks that carry those points. The cards themselves are stand-ins: the
+hand's view and audit trail say plainly that they were not logged.
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from . import auction as auc
+from .base import Command, Event
+from .errors import RuleViolation
+
+QUEENS = ("QC", "QS", "QH", "QD")
+MIN_TRICK = 8  # the four jacks: no trick of four cards is worth less
+FIELDS = {"contract", "declarer", "partner", "stare", "doubles", "points", "tricks"}
+
+
+def result_event(module, rules, dealer: int, raw: Mapping) -> Event:
+    """Check a result and return it, normalised, as the ``result`` event."""
+    if not isinstance(raw, Mapping):
+        raise RuleViolation("result must be an object with contract, points and tricks")
+    unknown = sorted(set(raw) - FIELDS)
+    if unknown:
+        raise RuleViolation(f"a {rules.game} result has {', '.join(sorted(FIELDS))}, not {', '.join(unknown)}")
+    contract = raw.get("contract")
+    known = ("normal", "cicha", *rules.ladder.contracts)
+    if contract not in known:
+        raise RuleViolation(f"contract must be one of {', '.join(known)}")
+    result = {"contract": contract, "doubles": _seats(raw.get("doubles", []), "doubles")}
+    if contract == "normal":
+        stare = _seats(raw.get("stare"), "stare")
+        if len(stare) != 2 or stare[0] == stare[1]:
+            raise RuleViolation("a normal game names the two seats that held QC and QS: \"stare\": [seat, seat]")
+        result["stare"] = stare
+    else:
+        result["declarer"] = _seat(raw.get("declarer"), "declarer")
+    if contract == "wesele":
+        partner = _seat(raw.get("partner"), "partner")
+        if partner == result["declarer"]:
+            raise RuleViolation("the wesele partner is another seat than the caller")
+        result["partner"] = partner
+    if contract != "baska":
+        result["points"], result["tricks"] = _points_and_tricks(raw)
+    event = Event("result", {"dealer": dealer, "result": result})
+    result_state(module, rules, event.data)  # the calls go through the real auction here
+    return event
+
+
+def _seat(value, name: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 4:
+        raise RuleViolation(f"{name} must be a seat from 0 to 3")
+    return value
+
+
+def _seats(value, name: str) -> list[int]:
+    if not isinstance(value, list):
+        raise RuleViolation(f"{name} must be a list of seats")
+    return [_seat(v, name) for v in value]
+
+
+def _points_and_tricks(raw: Mapping) -> tuple[int, int]:
+    points, tricks = raw.get("points"), raw.get("tricks")
+    if not isinstance(tricks, int) or isinstance(tricks, bool) or not 0 <= tricks <= 4:
+        raise RuleViolation("tricks (the declaring side's) must be from 0 to 4")
+    if not isinstance(points, int) or isinstance(points, bool) or not 0 <= points <= 104:
+        raise RuleViolation("points (the declaring side's) must be from 0 to 104: there are 104 in the pack")
+    if (points < MIN_TRICK * tricks or 104 - points < MIN_TRICK * (4 - tricks)
+            or (tricks == 0 and points) or (tricks == 4 and points != 104)):
+        raise RuleViolation(f"{points} card points in {tricks} trick(s) is impossible: every trick holds at least "
+                            f"{MIN_TRICK}, and the other side has {104 - points} in {4 - tricks}")
+    return points, tricks
+
+
+def _stand_in_deal(result: Mapping) -> list[list[str]]:
+    """Hands that give the named seats the queens and jacks the result implies."""
+    hands: list[list[str]] = [[], [], [], []]
+    contract = result["contract"]
+    if contract == "normal":
+        hands[result["stare"][0]].append("QC")
+        hands[result["stare"][1]].append("QS")
+    elif contract in ("cicha", "wesele"):
+        hands[result["declarer"]] += ["QC", "QS"]
+        if contract == "wesele":
+            hands[result["partner"]].append("JC")  # the caller holds no jack: JC is the partner's
+    elif contract == "baska":
+        hands[result["declarer"]] += list(QUEENS)
+    else:  # a solo contract: the black queens apart, away from the declarer, so nobody is silent
+        others = [s for s in range(4) if s != result["declarer"]]
+        hands[others[0]].append("QC")
+        hands[others[1]].append("QS")
+    placed = {c for h in hands for c in h}
+    rest = [c for c in ("QH", "QD", "JS", "JH", "JD", "JC", "AC", "10C", "AS", "10S", "AH", "10H", "AD", "10D")
+            if c not in placed]
+    avoid_jacks = result["declarer"] if contract == "wesele" else None
+    for seat in range(4):
+        while len(hands[seat]) < 4:
+            pick = next(c for c in rest if not (seat == avoid_jacks and c.startswith("J")))
+            rest.remove(pick)
+            hands[seat].append(pick)
+    return hands
+
+
+def result_state(module, rules, data: Mapping):
+    """The hand a result describes, built through the game's own decide and evolve."""
+    result = data["result"]
+    state = module.new_hand(rules, {"dealer": data["dealer"], "hands": _stand_in_deal(result)})
+    calls = []
+    if result["contract"] == "wesele":  # the partner holds JC, the highest jack the caller lacks
+        calls.append({"seat": result["declarer"], "call": "wesele", "jack": "JC"})
+    elif result["contract"] not in ("normal", "cicha"):
+        calls.append({"seat": result["declarer"], "call": result["contract"]})
+    for i, seat in enumerate(result["doubles"]):
+        calls.append({"seat": seat, "call": auc.next_double_name(i, rules.ladder)})
+    for call in calls:
+        try:
+            events = module.decide(state, Command("bid", call))
+        except RuleViolation as e:
+            raise RuleViolation(f"{call['call']} by seat {call['seat']}: {e.detail}") from None
+        for event in events:
+            state = module.evolve(state, event)
+    if result["contract"] == "baska":
+        return state
+    return _with_tricks(module, state, result)
+
+
+def _with_tricks(module, state, result: Mapping):
+    declaring = result["stare"][0] if result["contract"] == "normal" else result["declarer"]
+    other = next(s for s in range(4) if s not in (result.get("stare") or [declaring, result.get("partner")]))
+    points, tricks = result["points"], result["tricks"]
+    won = [points - MIN_TRICK * (tricks - 1)] + [MIN_TRICK] * (tricks - 1) if tricks else []
+    lost = [104 - points - MIN_TRICK * (3 - tricks)] + [MIN_TRICK] * (3 - tricks) if tricks < 4 else []
+    for number, (winner, p) in enumerate([(declaring, p) for p in won] + [(other, p) for p in lost], 1):
+        state = module.evolve(state, Event("trick", {"trick": number, "leader": 0, "cards": [], "winner": winner,
+                                                     "points": p}))
+    return state
