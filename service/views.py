@@ -5,7 +5,7 @@ from events.money import format_amount
 from games.registry import game as game_module
 from projections import hands as hand_fold
 from projections.groups import member_name
-from projections.settle_up import transfers
+from projections.settle_up import plan
 
 
 def hand_view(model: hand_fold.HandModel) -> dict:
@@ -74,10 +74,10 @@ def balances_view(grow: dict, brow: dict) -> dict:
 
 def settle_up_view(grow: dict, brow: dict) -> dict:
     digits = grow["digits"]
-    moves = transfers(brow["members"])
+    moves, method = plan(brow["members"])
     return {
         "currency": grow["currency"],
-        "method": "greedy",
+        "method": method,
         "transfers": [{"from": src, "from_name": member_name(grow, src), "to": dst,
                        "to_name": member_name(grow, dst), "amount": format_amount(amount, digits)}
                       for src, dst, amount in moves],
