@@ -111,6 +111,9 @@ def verify(obj: Context, group, saved, url, token, key_file):
       bitka verify --url https://cards.example --group g_3f9a1c2b7d10 --token $T --checkpoint thursday.json
     """
     from . import proofs
+    from events.types import EVENT_TYPES
+    from projections.ledger_views import MONEY_EVENTS, assertion_faults
+
     from .checks import verify_store
     cp = proofs.read_checkpoint(saved) if saved else None
     if url:
@@ -142,6 +145,8 @@ def verify(obj: Context, group, saved, url, token, key_file):
         found = verify_store(obj.db, group, advance)
     problems = [f"the store's append-only triggers are missing: {', '.join(missing)}"] if missing else []
     problems += [str(fault) for fault in found]
+    with store.reading() as r:  # the balances the group agreed, checked against the log
+        problems += assertion_faults(r.scan(group, unread=EVENT_TYPES - MONEY_EVENTS))
     if problems:
         for p in problems:
             click.echo(p)
@@ -211,6 +216,38 @@ def checkpoint(obj: Context, group, size, key_file):
     """
     from .proofs import key_path, store_checkpoint
     click.echo(json.dumps(store_checkpoint(obj.store(), group, key_path(obj.db, key_file), size), indent=2))
+
+
+@bitka.command()
+@click.option("--group", "group", required=True)
+@click.option("--plot", type=click.Path(dir_okay=False, writable=True),
+              help="Also draw every member's balance over the log to this PNG (needs bitka[plot]).")
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@click.pass_obj
+def stats(obj: Context, group, plot, as_json):
+    """Per member: hands played and won, contracts played and won, best and worst hand, and
+    the balance after every settlement and payment.
+
+    \b
+    Examples:
+      bitka stats --group g_3f9a1c2b7d10
+      bitka stats --group g_3f9a1c2b7d10 --plot evenings.png
+    """
+    from events.types import EVENT_TYPES
+    from projections.ledger_views import MONEY_EVENTS, statistics
+    with obj.store().reading() as r:
+        grow = r.row("group", group, "")
+        if grow is None:
+            raise click.UsageError(f"there is no group {group!r} in {obj.db}")
+        names = {m["id"]: m["name"] for m in grow["members"]}
+        report = statistics(r.scan(group, unread=EVENT_TYPES - MONEY_EVENTS), names)
+    if as_json:
+        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        output.print_stats(report, grow["currency"])
+    if plot:
+        output.plot_balances(report, plot, grow["name"], grow["currency"])
+        click.echo(f"drew the balances to {plot}", err=True)
 
 
 def _rebuild(obj: Context, group: str | None) -> None:

@@ -9,7 +9,7 @@ import click
 
 from events.money import format_amount
 from projections.groups import member_name
-from projections.settle_up import transfers
+from projections.settle_up import plan
 
 
 @contextmanager
@@ -49,8 +49,11 @@ def print_balances(grow: dict, brow: dict) -> None:
     for line in _amounts_table(grow, members):
         click.echo(line)
     click.echo(f"  total {format_amount(sum(members.values()), grow['digits'])}")
-    moves = transfers(members)
-    click.echo("Settle up:" if moves else "Settle up: nothing to pay, everyone is even.")
+    moves, method = plan(members)
+    if not moves:
+        click.echo("Settle up: nothing to pay, everyone is even.")
+    else:
+        click.echo(f"Settle up ({method}, {len(moves)} transfers):")
     for src, dst, amount in moves:
         click.echo(f"  {member_name(grow, src)} pays {member_name(grow, dst)} "
                    f"{format_amount(amount, grow['digits'])} {grow['currency']}")
@@ -64,3 +67,36 @@ def print_rebuilt_balances(report, names: dict) -> None:
         click.echo(f"Balances of {grow['name']} rebuilt from the log:")
         for line in _amounts_table(grow, members):
             click.echo(line)
+
+
+def print_stats(report: dict, currency: str) -> None:
+    for m in report["members"]:
+        click.echo(f"{m['name']}: {m['hands_played']} hands, {m['hands_won']} won")
+        for contract, c in sorted(m["contracts"].items()):
+            click.echo(f"  {contract}: {c['played']} played, {c['won']} won")
+        for label, which in (("best", "best_hand"), ("worst", "worst_hand")):
+            if m[which]:
+                best = m[which]
+                click.echo(f"  {label} hand: {best['amount']} {currency} ({best['contract']}, {best['hand']})")
+        if m["balance_after"]:
+            click.echo(f"  balance now: {m['balance_after'][-1]['balance']} {currency}")
+
+
+def plot_balances(report: dict, path: str, title: str, currency: str) -> None:
+    """Every member's balance after each money event, drawn with matplotlib (bitka[plot])."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        from matplotlib import pyplot
+    except ImportError:
+        raise click.UsageError("--plot needs matplotlib: pip install 'bitka[plot]'") from None
+    figure, axes = pyplot.subplots(figsize=(8, 4.5))
+    for m in report["members"]:
+        points = m["balance_after"]
+        axes.step([p["seq"] for p in points], [float(p["balance"]) for p in points], where="post", label=m["name"])
+    axes.axhline(0, color="grey", linewidth=0.8)
+    axes.set(title=title, xlabel="event (seq)", ylabel=f"balance ({currency})")
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(path)
+    pyplot.close(figure)

@@ -9,6 +9,8 @@ from typing import Iterator, TextIO
 import click
 
 from events.canonical import canonical_bytes
+from events.types import EVENT_TYPES
+from projections.ledger_views import MONEY_EVENTS, ledger_csv
 from events.store import Envelope
 from events.verify import faults, raw
 from service.auth import ADMIN, mint_token
@@ -44,24 +46,33 @@ def read_lines(handle) -> Iterator[Envelope]:
 @click.command()
 @click.option("--group", "group", required=True)
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), help="Write here instead of stdout.")
+@click.option("--format", "form", type=click.Choice(["jsonl", "csv"]), default="jsonl", show_default=True,
+              help="jsonl: the log itself, to import elsewhere; csv: the ledger, one row per payout.")
 @click.pass_obj
-def export(obj, group, out):
-    """Write the group's log as JSON Lines, one event envelope (with its group) per line.
+def export(obj, group, out, form):
+    """Write the group's log as JSON Lines, one event envelope (with its group) per line;
+    or, with --format csv, its ledger: one row per payout with the running balance.
 
     \b
-    Example:
+    Examples:
       bitka export --group g_3f9a1c2b7d10 --out club.jsonl
+      bitka export --group g_3f9a1c2b7d10 --format csv --out club.csv
     """
     with obj.store().reading() as r:
         total = r.count(group)
         if total == 0:
             raise click.UsageError(f"there is no group {group!r} in {obj.db}")
-        handle = open(out, "w", encoding="utf-8") if out else sys.stdout
+        handle = open(out, "w", encoding="utf-8", newline="") if out else sys.stdout
         try:
-            with output.progress(total, "exporting") as advance:
-                for env in r.scan(group):
-                    handle.write(to_line(env) + "\n")
-                    advance()
+            if form == "csv":
+                names = {m["id"]: m["name"] for m in r.row("group", group, "")["members"]}
+                for text in ledger_csv(r.scan(group, unread=EVENT_TYPES - MONEY_EVENTS), names):
+                    handle.write(text)
+            else:
+                with output.progress(total, "exporting") as advance:
+                    for env in r.scan(group):
+                        handle.write(to_line(env) + "\n")
+                        advance()
         finally:
             if out:
                 handle.close()

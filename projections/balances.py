@@ -8,7 +8,7 @@ from __future__ import annotations
 from events.money import minor_digits, parse_amount
 
 NAME = "balances"
-EVENTS = frozenset({"group_created", "member_added", "settlement", "hand_voided", "payment"})
+EVENTS = frozenset({"group_created", "member_added", "settlement", "hand_voided", "payment", "assertion"})
 
 
 def apply(row: dict | None, event) -> dict | None:

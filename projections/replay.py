@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Protocol
 
-from events.money import minor_digits
+from events.money import format_amount, minor_digits, parse_amount
 from events.types import HAND_EVENTS
 from games.base import TableTerms
 from . import hands, projector, tables
@@ -70,6 +70,8 @@ class GroupRebuild:
                 self._hand(env)
             elif env.type == "group_created":
                 self.digits = minor_digits(env.data["currency"])
+        if env.type == "assertion" and self.check_rows:
+            self._check_assertion(env)
         rows = self.rows
         for name, fold in self.routes.get(env.type, ()):
             key = projector.row_key(name, env)
@@ -87,6 +89,18 @@ class GroupRebuild:
             self._check_settlement(module, state, env)
         elif env.type != "hand_voided" and module is not None:
             self.open[env.hand] = (module, module.evolve(state, env))
+
+    def _check_assertion(self, env) -> None:
+        """A balance the group agreed must still be the one the log gives at that point."""
+        row = self.rows.get(("balances", ""))
+        if row is None:
+            return
+        member = env.data["member"]
+        agreed = parse_amount(env.data["balance"], row["digits"], allow_negative=True)
+        if row["members"].get(member) != agreed:
+            shown = format_amount(row["members"].get(member, 0), row["digits"])
+            self._differ(f"seq {env.seq}: the agreed balance of {member}, {env.data['balance']}, no longer holds: "
+                         f"the log gives {shown}")
 
     def _check_settlement(self, module, state, env) -> None:
         self.report.settlements += 1

@@ -258,6 +258,31 @@ def void_hand(w: Writer, group: str, actor: str, hand: str, reason: str) -> dict
     return hand_view(hand_fold.apply(model, env))
 
 
+def assert_balance(w: Writer, group: str, principal: auth.Principal, body: Mapping) -> dict:
+    """Record that the group agreed a member's balance here (beancount's balance assertion).
+    A balance the log does not give is refused, showing the one it gives."""
+    row = group_row(w, group)
+    member = body["member"]
+    if member not in {m["id"] for m in row["members"]}:
+        raise Unprocessable(f"member: {member!r} is not a member of this group")
+    agreed = _amount_signed(body["balance"], row["digits"])
+    actual = w.row("balances", group, "")["members"].get(member, 0)
+    if agreed != actual:
+        shown = format_amount(actual, row["digits"])
+        raise Unprocessable(f"{member}'s balance is {shown}, not {format_amount(agreed, row['digits'])}",
+                            actual=shown)
+    data = {"member": member, "balance": format_amount(agreed, row["digits"])}
+    [env] = w.append(group, [NewEvent("assertion", data)], principal.subject)
+    return {"seq": env.seq, **data}
+
+
+def _amount_signed(text, digits: int) -> int:
+    try:
+        return parse_amount(text, digits, allow_negative=True)
+    except MoneyError as e:
+        raise BadRequest(str(e), errors={"balance": [str(e)]}) from None
+
+
 def pay(w: Writer, group: str, principal: auth.Principal, body: Mapping) -> dict:
     row = group_row(w, group)
     known = {m["id"] for m in row["members"]}

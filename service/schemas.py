@@ -231,6 +231,32 @@ class Payment(Schema):
     amount = fields.String()
 
 
+class AssertionIn(Schema):
+    member = Id(required=True)
+    balance = Amount(required=True)
+
+
+class Assertion(Schema):
+    seq = fields.Integer()
+    member = fields.String()
+    balance = fields.String()
+
+
+class MemberStats(Schema):
+    member = fields.String()
+    name = fields.String()
+    hands_played = fields.Integer()
+    hands_won = fields.Integer()
+    contracts = fields.Dict(metadata={"description": "per contract: played and won"})
+    best_hand = fields.Dict(allow_none=True)
+    worst_hand = fields.Dict(allow_none=True)
+    balance_after = fields.List(fields.Dict(), metadata={"description": "seq and balance after each money event"})
+
+
+class Stats(Schema):
+    members = fields.List(fields.Nested(MemberStats))
+
+
 class Balance(Schema):
     member = fields.String()
     name = fields.String()

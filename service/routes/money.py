@@ -1,10 +1,15 @@
 """Balances, payments between members, and the transfers that settle everyone up."""
 from __future__ import annotations
 
+from flask import Response
+
+from events.types import EVENT_TYPES
+from projections.ledger_views import MONEY_EVENTS, ledger_csv, statistics
 from .. import ledger, schemas as s
 from ..http import READ, SECURED, WRITE, Blueprint, read, write
 from ..views import balances_view, settle_up_view
 
+UNREAD = EVENT_TYPES - MONEY_EVENTS  # the money views never look at bids, tricks or plays
 blp = Blueprint("money", __name__, url_prefix="/v1/groups/<group>", description="Balances and payments")
 
 
@@ -26,6 +31,42 @@ def pay(body, group):
     """Cash handed over at the table: `from` pays `to`, raising `from`'s balance."""
     body = {"from": body["from_"], "to": body["to"], "amount": body["amount"]}
     return write(group, lambda w, p: ledger.pay(w, group, p, body))
+
+
+@blp.route("/assertions", methods=["POST"])
+@blp.arguments(s.AssertionIn)
+@blp.response(201, s.Assertion)
+@blp.problems(*WRITE, why={422: "The balance the log gives is another (the problem's actual field shows it)"})
+@blp.doc(**SECURED)
+def assert_balance(body, group):
+    """Record that the group agreed a member's balance at this point: `{"member", "balance"}`."""
+    return write(group, lambda w, p: ledger.assert_balance(w, group, p, body))
+
+
+@blp.route("/stats", methods=["GET"])
+@blp.response(200, s.Stats)
+@blp.problems(*READ)
+@blp.doc(**SECURED)
+def stats(group):
+    """Per member: hands played and won, by contract, best and worst hand, balance over time."""
+    def view(r, _):
+        names = {m["id"]: m["name"] for m in ledger.group_row(r, group)["members"]}
+        return statistics(r.scan(group, unread=UNREAD), names)
+    return read(group, view)
+
+
+@blp.route("/ledger.csv", methods=["GET"])
+@blp.response(200, description="text/csv: seq, recorded_at, kind, hand, table, game, contract, member, name, "
+                                "amount, balance")
+@blp.problems(*READ)
+@blp.doc(**SECURED)
+def ledger_csv_export(group):
+    """One row per payout, payment and taken-back payout, with the member's running balance."""
+    def view(r, _):
+        names = {m["id"]: m["name"] for m in ledger.group_row(r, group)["members"]}
+        text = "".join(ledger_csv(r.scan(group, unread=UNREAD), names))
+        return Response(text, mimetype="text/csv")
+    return read(group, view)
 
 
 @blp.route("/settle-up", methods=["GET"])

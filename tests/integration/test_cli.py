@@ -126,3 +126,22 @@ def test_a_store_that_cannot_be_opened_is_bad_usage_not_a_traceback(tmp_path):
         result = run("--db", db, "demo")
         assert result.exit_code == 2 and "cannot be used as a bitka store" in result.output
     assert run("--db", str(garbage), "verify").exit_code == 2
+
+
+def test_stats_prints_each_member_and_draws_the_balances(demo_db, tmp_path):
+    db, group, _ = demo_db
+    chart = tmp_path / "balances.png"
+    out = run("--db", db, "stats", "--group", group, "--plot", str(chart))
+    assert out.exit_code == 0 and "Ala:" in out.output and "balance now:" in out.output
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    as_json = json.loads(run("--db", db, "stats", "--group", group, "--json").output)
+    assert sum(m["hands_played"] for m in as_json["members"]) > 0
+
+
+def test_export_as_csv_is_the_ledger(demo_db, tmp_path):
+    db, group, _ = demo_db
+    out = tmp_path / "ledger.csv"
+    assert run("--db", db, "export", "--group", group, "--format", "csv", "--out", str(out)).exit_code == 0
+    lines = out.read_text().splitlines()
+    assert lines[0] == "seq,recorded_at,kind,hand,table,game,contract,member,name,amount,balance"
+    assert len(lines) > 20

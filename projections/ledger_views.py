@@ -1,0 +1,121 @@
+"""Views of a group's money over its whole log: balance assertions re-checked, statistics
+per member, and the ledger as CSV rows. Each is one pass over the events in seq order with
+the balances fold that the balances projection uses."""
+from __future__ import annotations
+
+import csv
+import io
+from typing import Iterable
+
+from events.money import format_amount, parse_amount
+from . import balances
+
+MONEY_EVENTS = frozenset({"group_created", "member_added", "table_opened", "settlement", "hand_voided", "payment",
+                          "assertion", "deal", "result"})
+
+
+def assertion_faults(envelopes: Iterable) -> list[str]:
+    """Every balance assertion checked against the balances the log gives at its point."""
+    found, row, group = [], None, None
+    for env in envelopes:
+        if env.group != group:
+            row, group = None, env.group
+        if env.type == "assertion" and row is not None:
+            member, agreed = env.data["member"], parse_amount(env.data["balance"], row["digits"], allow_negative=True)
+            actual = row["members"].get(member)
+            if actual != agreed:
+                shown = "nothing" if actual is None else format_amount(actual, row["digits"])
+                found.append(f"group {group} seq {env.seq}: the agreed balance of {member}, {env.data['balance']}, "
+                             f"no longer holds: the log gives {shown}")
+        if env.type in balances.EVENTS:
+            row = balances.apply(row, env)
+    return found
+
+
+def statistics(envelopes: Iterable, names: dict[str, str]) -> dict:
+    """Per member: hands played (seated at a settled hand) and won (paid by it), by contract,
+    best and worst hand, and the balance after every settlement, payment or void (a series
+    a chart can draw)."""
+    row, hands, series, seats = None, {}, {m: [] for m in names}, {}
+    for env in envelopes:
+        if env.type == "table_opened":
+            seats[env.table] = env.data["seats"]
+        elif env.type == "settlement":
+            hands[env.hand] = (env.data, env.seq, seats.get(env.table, []))
+        elif env.type == "hand_voided":
+            hands.pop(env.hand, None)
+        if env.type in balances.EVENTS:
+            row = balances.apply(row, env)
+            if env.type in ("settlement", "hand_voided", "payment") and row is not None:
+                for member, minor in row["members"].items():
+                    shown = format_amount(minor, row["digits"])
+                    series.setdefault(member, []).append({"seq": env.seq, "balance": shown})
+    digits = row["digits"] if row else 2
+    members = {m: {"member": m, "name": names.get(m, m), "hands_played": 0, "hands_won": 0, "contracts": {},
+                   "best_hand": None, "worst_hand": None, "balance_after": series.get(m, [])} for m in names}
+    for hand, (data, seq, seated) in hands.items():
+        paid = {p["member"]: parse_amount(p["amount"], digits, allow_negative=True) for p in data["payouts"]}
+        for member in seated:
+            stats = members.get(member)
+            if stats is None:
+                continue
+            amount = paid.get(member, 0)
+            stats["hands_played"] += 1
+            stats["hands_won"] += amount > 0
+            kind = stats["contracts"].setdefault(data["contract"], {"played": 0, "won": 0})
+            kind["played"] += 1
+            kind["won"] += amount > 0
+            shown = {"hand": hand, "seq": seq, "amount": format_amount(amount, digits), "contract": data["contract"],
+                     "minor": amount}
+            if stats["best_hand"] is None or amount > stats["best_hand"]["minor"]:
+                stats["best_hand"] = shown
+            if stats["worst_hand"] is None or amount < stats["worst_hand"]["minor"]:
+                stats["worst_hand"] = shown
+    for stats in members.values():
+        for which in ("best_hand", "worst_hand"):
+            if stats[which]:
+                stats[which] = {k: v for k, v in stats[which].items() if k != "minor"}
+    return {"members": list(members.values())}
+
+
+CSV_COLUMNS = ("seq", "recorded_at", "kind", "hand", "table", "game", "contract", "member", "name", "amount",
+               "balance")
+
+
+def ledger_csv(envelopes: Iterable, names: dict[str, str]) -> Iterable[str]:
+    """The ledger, one row per payout (and per payment or voided payout), with the running
+    balance of the member, as CSV lines."""
+    row, games, buffer = None, {}, io.StringIO()
+    writer = csv.writer(buffer)
+
+    def flush():
+        text = buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
+        return text
+    writer.writerow(CSV_COLUMNS)
+    yield flush()
+    for env in envelopes:
+        if env.type in ("deal", "result"):
+            games[env.hand] = env.data["game"]
+        if env.type not in balances.EVENTS:
+            continue
+        row = balances.apply(row, env)
+        d = env.data
+        if env.type == "settlement":
+            lines = [("payout", p["member"], p["amount"]) for p in d["payouts"]]
+        elif env.type == "hand_voided":
+            lines = [("void", p["member"], _negated(p["amount"])) for p in d.get("reversed", [])]
+        elif env.type == "payment":
+            lines = [("payment", d["from"], d["amount"]), ("payment", d["to"], _negated(d["amount"]))]
+        else:
+            continue
+        for kind, member, amount in lines:
+            writer.writerow((env.seq, env.recorded_at, kind, env.hand or "", env.table or "",
+                             games.get(env.hand, ""), d.get("contract", ""), member, names.get(member, member),
+                             amount, format_amount(row["members"][member], row["digits"])))
+        yield flush()
+
+
+def _negated(amount: str) -> str:
+    return amount[1:] if amount.startswith("-") else f"-{amount}"
