@@ -72,24 +72,31 @@ def bitka(ctx, db):
 @bitka.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64), help="gunicorn worker processes.")
+@click.option("--threads", default=4, show_default=True, type=click.IntRange(1, 64), help="Threads in each worker.")
+@click.option("--dev", is_flag=True, help="The Flask development server instead of gunicorn.")
+@click.option("--key", "key_file", envvar="BITKA_KEY", help="The signing key (default: the store's name + .key).")
 @click.pass_obj
-def serve(obj: Context, host, port):
-    """Run the HTTP service on the store.
+def serve(obj: Context, host, port, workers, threads, dev, key_file):
+    """Run the HTTP service on the store, under gunicorn (or the development server).
 
     \b
-    Example:
+    Examples:
       bitka --db club.db serve --host 0.0.0.0 --port 8080
+      bitka serve --workers 4 --threads 8
+      bitka serve --dev
     """
-    from werkzeug.serving import WSGIRequestHandler, run_simple
-
-    from service.app import create_app
-
-    class KeepAlive(WSGIRequestHandler):
-        protocol_version = "HTTP/1.1"  # clients may reuse one connection for many requests
-
-    app = create_app({"BITKA_DB": obj.db})
-    click.echo(f"bitka serving {obj.db} on http://{host}:{port}/v1 (OpenAPI at /v1/openapi.json)", err=True)
-    run_simple(host, port, app, threaded=True, use_reloader=False, request_handler=KeepAlive)
+    from . import server
+    obj.store(create=True)  # schema and WAL before the workers start, so they never race to make them
+    from events.checkpoint import load_or_create_key
+    from .proofs import key_path
+    load_or_create_key(key_path(obj.db, key_file))  # likewise the key
+    if dev:
+        server.announce(obj.db, host, port, "the development server")
+        server.run_dev(obj.db, host, port, key_file)
+    else:
+        server.announce(obj.db, host, port, f"gunicorn, {workers} workers x {threads} threads")
+        server.run_gunicorn(obj.db, host, port, workers, threads, key_file)
 
 
 @bitka.command()
