@@ -15,7 +15,7 @@ from typing import Mapping
 
 from . import bisca_scoring
 from .base import Command, Event, TableTerms, named_rules
-from .cards import SUIT_NAMES, check_exact_pack, pack, parse_card, parse_cards
+from .cards import SUIT_NAMES, check_exact_pack, dealt, pack, parse_card, parse_cards
 from .errors import RuleViolation
 
 ORDER = ("A", "7", "K", "J", "Q", "6", "5", "4", "3", "2")  # high to low in every suit
@@ -153,22 +153,9 @@ class BiscaState:
 
 
 def deal_event(rules: BiscaRules, raw: Mapping) -> Event:
-    if not isinstance(raw, Mapping):
-        raise RuleViolation("deal must be an object with dealer, hands, trump and stock")
-    extra = sorted(set(raw) - {"dealer", "hands", "trump", "trump_suit", "stock"})
-    if extra:
-        raise RuleViolation(f"a bisca deal has dealer, hands, trump, trump_suit and stock, not {', '.join(extra)}")
-    variant, n = VARIANTS[rules.variant], rules.players
-    dealer = raw.get("dealer")
-    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
-        raise RuleViolation(f"dealer must be a seat from 0 to {n - 1}")
-    hands = raw.get("hands")
-    if not isinstance(hands, list) or len(hands) != n:
-        raise RuleViolation(f"hands must list {n} hands, one per seat in seat order")
-    parsed = [parse_cards(h) for h in hands]
-    for seat, cards in enumerate(parsed):
-        if len(cards) != variant.hand:
-            raise RuleViolation(f"seat {seat} is dealt {len(cards)} cards; {rules.variant} deals {variant.hand}")
+    variant = VARIANTS[rules.variant]
+    dealer, parsed = dealt(raw, ("dealer", "hands", "trump", "trump_suit", "stock"), rules.players, variant.hand,
+                           f"bisca {rules.variant}")
     trump, suit = _trump(rules, raw)
     stock = parse_cards(raw.get("stock", []))
     check_exact_pack([*parsed, stock, [trump] if trump else []], PACKS[variant.pack],

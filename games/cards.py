@@ -4,6 +4,8 @@ Input is forgiving (any case, ``T`` for 10, suit symbols); output is always cano
 """
 from __future__ import annotations
 
+from typing import Mapping
+
 from .errors import RuleViolation
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
@@ -58,3 +60,24 @@ def check_exact_pack(hands: list[list[str]], expected: frozenset[str], what: str
     missing = sorted(expected - seen)
     if missing:
         raise RuleViolation(f"the deal leaves out {', '.join(missing)}: it must be exactly the {what} pack")
+
+
+def dealt(raw: object, keys: tuple[str, ...], seats: int, size: int, game: str) -> tuple[int, list[list[str]]]:
+    """The dealer and the hands of a deal, checked: an object with only ``keys``, a dealer
+    seat, one hand per seat of ``size`` cards each (the pack is checked by the game)."""
+    if not isinstance(raw, Mapping):
+        raise RuleViolation(f"deal must be an object with {', '.join(keys)}")
+    extra = sorted(set(raw) - set(keys))
+    if extra:
+        raise RuleViolation(f"a {game} deal has {', '.join(keys)}, not {', '.join(extra)}")
+    dealer = raw.get("dealer")
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < seats:
+        raise RuleViolation(f"dealer must be a seat from 0 to {seats - 1}")
+    hands = raw.get("hands")
+    if not isinstance(hands, list) or len(hands) != seats:
+        raise RuleViolation(f"hands must list {seats} hands, one per seat in seat order")
+    parsed = [parse_cards(h) for h in hands]
+    for seat, cards in enumerate(parsed):
+        if len(cards) != size:
+            raise RuleViolation(f"seat {seat} is dealt {len(cards)} cards; {game} deals {size} to each seat")
+    return dealer, parsed

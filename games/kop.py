@@ -13,7 +13,7 @@ from typing import Mapping
 
 from . import auction as auc
 from .base import Command, Event, TableTerms, named_rules
-from .cards import check_exact_pack, pack, parse_cards
+from .cards import check_exact_pack, dealt, pack, parse_cards
 from .errors import RuleViolation
 from .tricks import Ranking, legal_cards as follow_rules, why_illegal, winner_index
 from . import kop_result, kop_scoring
@@ -125,22 +125,8 @@ class KopState:
 
 def deal_event(rules: KopRules, raw: Mapping) -> Event:
     """Check a deal and return it as the ``deal`` event (cards canonical)."""
-    if not isinstance(raw, Mapping):
-        raise RuleViolation("deal must be an object with dealer and hands")
-    dealer = raw.get("dealer")
-    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < SEATS:
-        raise RuleViolation(f"dealer must be a seat from 0 to {SEATS - 1}")
-    hands = raw.get("hands")
-    if not isinstance(hands, list) or len(hands) != SEATS:
-        raise RuleViolation(f"hands must list {SEATS} hands, one per seat in seat order")
-    parsed = [parse_cards(h) for h in hands]
-    for seat, cards in enumerate(parsed):
-        if len(cards) != TRICKS:
-            raise RuleViolation(f"seat {seat} is dealt {len(cards)} cards; kop deals {TRICKS} to each seat")
+    dealer, parsed = dealt(raw, ("dealer", "hands"), SEATS, TRICKS, rules.game)
     check_exact_pack(parsed, PACK, f"16-card {rules.game} (A, 10, Q, J)")
-    extra = sorted(set(raw) - {"dealer", "hands"})
-    if extra:
-        raise RuleViolation(f"a {rules.game} deal has only dealer and hands, not {', '.join(extra)}")
     return Event("deal", {"dealer": dealer, "hands": parsed})
 
 

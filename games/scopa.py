@@ -15,7 +15,7 @@ from typing import Mapping, Sequence
 
 from . import scopa_scoring
 from .base import Command, Event, TableTerms, named_rules
-from .cards import check_exact_pack, pack, parse_card, parse_cards
+from .cards import check_exact_pack, dealt, pack, parse_card, parse_cards
 from .errors import RuleViolation
 
 PACK = pack(("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"))
@@ -126,23 +126,9 @@ class ScopaState:
 
 
 def deal_event(rules: ScopaRules, raw: Mapping) -> Event:
-    if not isinstance(raw, Mapping):
-        raise RuleViolation("deal must be an object with dealer, hands, table and stock")
-    extra = sorted(set(raw) - {"dealer", "hands", "table", "stock"})
-    if extra:
-        raise RuleViolation(f"a scopa deal has dealer, hands, table and stock, not {', '.join(extra)}")
-    n = rules.players
-    dealer = raw.get("dealer")
-    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
-        raise RuleViolation(f"dealer must be a seat from 0 to {n - 1}")
-    hands = raw.get("hands")
-    if not isinstance(hands, list) or len(hands) != n:
-        raise RuleViolation(f"hands must list {n} hands, one per seat in seat order")
     in_hand, face_up = DEALS[rules.deal]
-    parsed = [parse_cards(h) for h in hands]
-    for seat, cards in enumerate(parsed):
-        if len(cards) != in_hand:
-            raise RuleViolation(f"seat {seat} is dealt {len(cards)} cards; the {rules.deal} deal gives {in_hand}")
+    dealer, parsed = dealt(raw, ("dealer", "hands", "table", "stock"), rules.players, in_hand,
+                           f"scopa ({rules.deal})")
     table = parse_cards(raw.get("table", []))
     if len(table) != face_up:
         raise RuleViolation(f"the {rules.deal} deal puts {face_up} cards face up on the table, not {len(table)}")
