@@ -220,7 +220,6 @@ class Writer(Reader):
     def __init__(self, conn: sqlite3.Connection, projector: Projector | None = None):
         super().__init__(conn)
         self.projector = projector
-        self.appended: list[Envelope] = []
 
     def append(self, group: str, events: Sequence[NewEvent], actor: str,
                expected_version: int | None = None) -> list[Envelope]:
@@ -253,7 +252,6 @@ class Writer(Reader):
             stored.append(Envelope(cur.lastrowid, *_fields_after_position(e)))
             self.add_merkle_leaf(e.group, e.seq, envelope_bytes(e.group, e.seq, e.type, e.hand, e.table, data_json,
                                                                 e.actor, e.recorded_at, e.prev_hash))
-        self.appended.extend(stored)
         if self.projector is not None and stored:
             self.projector(self, stored)
         return stored
