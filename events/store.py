@@ -287,6 +287,11 @@ class Writer(Reader):
             "INSERT INTO projection_positions (name, position) VALUES (?, ?) "
             "ON CONFLICT (name) DO UPDATE SET position = max(position, excluded.position)", (name, position))
 
+    def drop_credentials(self, group: str, subject: str) -> int:
+        """Forget every token of one subject of a group; returns how many there were."""
+        return self.conn.execute("DELETE FROM credentials WHERE group_id = ? AND subject = ?",
+                                 (group, subject)).rowcount
+
     def add_credential(self, token_hash: str, group: str, subject: str) -> None:
         self.conn.execute("INSERT INTO credentials (token_hash, group_id, subject) VALUES (?, ?, ?)",
                           (token_hash, group, subject))

@@ -56,6 +56,19 @@ def add_member(w: Writer, group: str, actor: str, name: str) -> dict:
     return {"id": member, "name": name, "token": token}
 
 
+def rotate_token(w: Writer, group: str, member: str) -> dict:
+    """A new token for a member; every older one stops working at once. Tokens are not
+    ledger facts, so nothing is appended to the log (the group's version does not move)."""
+    row = group_row(w, group)
+    name = next((m["name"] for m in row["members"] if m["id"] == member), None)
+    if name is None:
+        raise NotFound(f"there is no member {member!r} in this group")
+    w.drop_credentials(group, member)
+    token, digest = auth.mint_token()
+    w.add_credential(digest, group, member)
+    return {"id": member, "name": name, "token": token}
+
+
 def open_table(w: Writer, group: str, actor: str, body: Mapping) -> dict:
     row = group_row(w, group)
     game = body["game"]

@@ -34,6 +34,15 @@ def get_group(group):
     return read(group, view)
 
 
+@blp.route("/<group>/members/<member>/token", methods=["POST"])
+@blp.response(201, s.MemberCreated, description="The member's new token; every older one stopped working")
+@blp.problems(401, 403, 404, 409, 412)
+@blp.doc(**SECURED)
+def rotate_token(group, member):
+    """Give a member a new token (admin only), for one that was lost or leaked."""
+    return write(group, lambda w, p: ledger.rotate_token(w, group, member), admin=True)
+
+
 @blp.route("/<group>/members", methods=["POST"])
 @blp.arguments(s.MemberCreate)
 @blp.response(201, s.MemberCreated, description="The member and their token (shown only this once)")

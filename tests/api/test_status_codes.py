@@ -206,3 +206,26 @@ def test_a_write_that_cannot_get_the_store_in_time_is_a_409_and_appends_nothing(
         other.close()
     assert admin.post(f"/v1/groups/{g['id']}/members", {"name": "Ala"}).status_code == 201
     assert [e["seq"] for e in admin.get(f"/v1/groups/{g['id']}/events").json["events"]] == [1, 2]
+
+
+def test_tokens_are_stored_only_as_hashes(kop_table, app):
+    import hashlib
+    from pathlib import Path
+    db = Path(app.config["BITKA_DB"])
+    raw = b"".join(p.read_bytes() for p in (db, db.with_name(db.name + "-wal")) if p.exists())
+    tokens = [m["token"] for m in kop_table["members"]] + [kop_table["admin"].token]
+    assert not [t for t in tokens if t.encode() in raw]
+    assert all(hashlib.sha256(t.encode()).hexdigest().encode() in raw for t in tokens)
+
+
+def test_rotating_a_members_token_stops_the_old_one_at_once(kop_table):
+    t = kop_table
+    member = t["members"][0]
+    old = t["member"]
+    assert old.get(t["base"]).status_code == 200
+    assert old.post(f"{t['base']}/members/{member['id']}/token").status_code == 403  # admin only
+    r = t["admin"].post(f"{t['base']}/members/{member['id']}/token")
+    assert r.status_code == 201 and r.json["token"] != member["token"]
+    assert old.get(t["base"]).status_code == 401
+    assert old.as_(r.json["token"]).get(t["base"]).status_code == 200
+    assert t["admin"].post(f"{t['base']}/members/m_nobody/token").status_code == 404
