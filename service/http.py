@@ -153,12 +153,23 @@ def write(group: str, action: Callable[[Writer, auth.Principal], Any], admin: bo
         precondition(expected, w.version(group))
         body = action(w, principal)
         if key is not None:
-            w.remember(group, key, fingerprint(), status, body)
+            w.remember(group, key, fingerprint(), status, _without_secrets(body))
         version = w.version(group)
         evidence = checkpoint(w, group, version)
     response = _located(json_response(body, status, version), location, body)
     response.headers["Bitka-Checkpoint"] = json.dumps(evidence, separators=(",", ":"))
     return response
+
+
+SECRETS = ("token", "admin_token")
+
+
+def _without_secrets(body):
+    """What an Idempotency-Key keeps of a response: tokens are stored only as hashes, so a
+    replayed member creation or token rotation answers without the token (rotate it again)."""
+    if isinstance(body, dict) and any(k in body for k in SECRETS):
+        return {**{k: v for k, v in body.items() if k not in SECRETS}, "token_withheld": True}
+    return body
 
 
 def _located(response: Response, location: Callable[[dict], str] | None, body) -> Response:

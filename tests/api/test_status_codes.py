@@ -229,3 +229,15 @@ def test_rotating_a_members_token_stops_the_old_one_at_once(kop_table):
     assert old.get(t["base"]).status_code == 401
     assert old.as_(r.json["token"]).get(t["base"]).status_code == 200
     assert t["admin"].post(f"{t['base']}/members/m_nobody/token").status_code == 404
+
+
+def test_an_idempotent_member_creation_keeps_no_token(kop_table, app):
+    from pathlib import Path
+    t = kop_table
+    first = t["admin"].post(f"{t['base']}/members", {"name": "Eve"}, headers={"Idempotency-Key": "eve"})
+    again = t["admin"].post(f"{t['base']}/members", {"name": "Eve"}, headers={"Idempotency-Key": "eve"})
+    assert first.status_code == again.status_code == 201 and again.json["id"] == first.json["id"]
+    assert "token" not in again.json and again.json["token_withheld"] is True
+    db = Path(app.config["BITKA_DB"])
+    raw = b"".join(p.read_bytes() for p in (db, db.with_name(db.name + "-wal")) if p.exists())
+    assert first.json["token"].encode() not in raw
