@@ -257,6 +257,39 @@ def stats(obj: Context, group, plot, as_json):
         click.echo(f"drew the balances to {plot}", err=True)
 
 
+@bitka.command()
+@click.argument("file", type=click.Path(dir_okay=False, writable=True))
+@click.pass_obj
+def backup(obj: Context, file):
+    """Copy the store, consistently even while bitka serve writes to it (SQLite's online
+    backup), then verify and replay the copy. Restore by serving the copy (or copying it back).
+
+    \b
+    Example:
+      bitka --db club.db backup /backups/club-2026-11-29.db
+    """
+    from .checks import replay_store, verify_store
+    if Path(file).exists():
+        raise click.UsageError(f"{file} exists already; back up to a new file")
+    store = obj.store()
+    source = store.connect()
+    try:
+        target = sqlite3.connect(file)
+        with target:
+            source.backup(target)
+        target.close()
+    finally:
+        source.close()
+    found = verify_store(file, None, lambda n=1: None)
+    report = replay_store(file, None, None, True, lambda n=1: None)
+    problems = [str(f) for f in found] + report.differences
+    for p in problems:
+        click.echo(p)
+    if problems:
+        sys.exit(1)
+    click.echo(f"backed up {report.events} events of {report.groups} group(s) to {file}; the copy verifies and replays")
+
+
 def _rebuild(obj: Context, group: str | None) -> None:
     from projections.replay import rebuild
     store = obj.store()

@@ -114,7 +114,8 @@ def test_bad_usage_exits_2(demo_db, tmp_path):
 
 
 def test_every_command_has_help_with_an_example():
-    for command in ("serve", "demo", "verify", "replay", "audit", "balances", "export", "import"):
+    for command in ("serve", "demo", "verify", "replay", "audit", "balances", "export", "import", "checkpoint",
+                    "stats", "backup"):
         result = run(command, "--help")
         assert result.exit_code == 0 and "Example" in result.output, command
 
@@ -145,3 +146,21 @@ def test_export_as_csv_is_the_ledger(demo_db, tmp_path):
     lines = out.read_text().splitlines()
     assert lines[0] == "seq,recorded_at,kind,hand,table,game,contract,member,name,amount,balance"
     assert len(lines) > 20
+
+
+def test_a_backup_of_a_live_store_verifies_and_restores_the_same_balances(demo_db, tmp_path):
+    db, group, _ = demo_db
+    copy = tmp_path / "backup.db"
+    writer = Store(db).connect()
+    writer.execute("BEGIN IMMEDIATE")  # another writer is in the middle of a transaction
+    try:
+        result = run("--db", db, "backup", str(copy))
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+    assert result.exit_code == 0 and "the copy verifies and replays" in result.output
+    with Store(db).reading() as a, Store(str(copy)).reading() as b:
+        assert a.rows("balances") == b.rows("balances") and a.version(group) == b.version(group)
+    assert run("--db", str(copy), "balances", "--group", group).output == run("--db", db, "balances",
+                                                                                  "--group", group).output
+    assert run("--db", db, "backup", str(copy)).exit_code == 2  # never over an existing file
