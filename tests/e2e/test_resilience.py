@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 
-from tests.e2e.test_server import bitka_command, call, cli, free_port
+from tests.e2e.conftest import bitka_command, call, cli, free_port
 
 pytestmark = pytest.mark.e2e
 
