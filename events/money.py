@@ -28,7 +28,7 @@ MINOR_DIGITS: dict[str, int] = {
 
 # Large enough for any table, small enough that sums never leave SQLite's 64-bit integers.
 MAX_MINOR = 10 ** 15
-_AMOUNT = re.compile(r"^(-?)(\d{1,18})(?:\.(\d+))?$")
+_AMOUNT = re.compile(r"(-?)([0-9]{1,18})(?:\.([0-9]+))?")  # ASCII digits only, matched in full
 
 
 class MoneyError(ValueError):
@@ -46,7 +46,7 @@ def parse_amount(text: object, digits: int, *, allow_negative: bool = False) -> 
     """Read a decimal string such as ``"12.50"`` into minor units (no floats anywhere)."""
     if not isinstance(text, str):
         raise MoneyError("an amount is a decimal string such as \"12.50\", not a number")
-    m = _AMOUNT.match(text.strip())
+    m = _AMOUNT.fullmatch(text)
     if not m:
         raise MoneyError(f"{text!r} is not a decimal amount such as \"12.50\"")
     sign, whole, frac = m.group(1), m.group(2), m.group(3) or ""

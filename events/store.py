@@ -192,10 +192,11 @@ class Reader:
             return seen[(level, index)]
         return node
 
-    def credential(self, token_hash: str) -> tuple[str, str] | None:
+    def credential(self, token_hash: str) -> tuple[str, str, str] | None:
+        """(group, subject, stored hash) for a token's hash, or None."""
         found = self.conn.execute(
-            "SELECT group_id, subject FROM credentials WHERE token_hash = ?", (token_hash,)).fetchone()
-        return (found[0], found[1]) if found else None
+            "SELECT group_id, subject, token_hash FROM credentials WHERE token_hash = ?", (token_hash,)).fetchone()
+        return (found[0], found[1], found[2]) if found else None
 
     def remembered(self, group: str, key: str) -> tuple[str, int, Any] | None:
         """An idempotency key's (fingerprint, status, body), if the group has used it."""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 from dataclasses import dataclass
 
@@ -41,10 +42,12 @@ def bearer(header: str | None) -> str:
 
 def resolve(reader, header: str | None) -> Principal:
     """The principal a token stands for; 401 when it is missing or unknown."""
-    # The store is searched by the token's SHA-256, never by the token: how long the lookup
-    # takes tells nothing about how close a guess came.
-    found = reader.credential(token_hash(bearer(header)))
-    if found is None:
+    # The store is searched by the token's SHA-256, never by the token, so how long the index
+    # lookup takes tells nothing about how close a guess came; the final comparison of the
+    # digests is constant-time as well.
+    presented = token_hash(bearer(header))
+    found = reader.credential(presented)
+    if found is None or not hmac.compare_digest(found[2], presented):
         raise Unauthorized("the token is not known to this service")
     return Principal(found[0], found[1])
 

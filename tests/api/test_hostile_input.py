@@ -69,3 +69,34 @@ def test_a_hand_that_would_pay_beyond_what_bitka_books_is_refused(client):
     r = admin.post(f"{base}/tables/{t['id']}/hands", {"deal": {"dealer": 0, "hands": KOP_HANDS}, "bids": bids,
                                                       "tricks": [{"cards": c} for c in KOP_TRICKS]})
     assert r.status_code == 422 and "more than bitka can book" in r.json["detail"]
+
+
+@pytest.mark.parametrize("stake", ["-1.00", "0", "0.00", "1.001", "1,50", "1e3", "abc", "", " 1.00", "1.00\n",
+                                   "\u0661.00", "NaN", "Infinity", "9" * 40, 1.5, None, True])
+def test_negative_zero_or_malformed_stakes_are_refused(kop_table, stake):
+    t = kop_table
+    ids = [m["id"] for m in t["members"]]
+    before = count_events(t)
+    r = t["admin"].post(f"{t['base']}/tables", {"game": "kop", "seats": ids, "stake": stake})
+    assert r.status_code in (400, 422) and r.mimetype == "application/problem+json" and r.json["detail"], r.json
+    assert count_events(t) == before
+
+
+@pytest.mark.parametrize("amount", ["-2.50", "0.00", "2.50 ", "2.505", "2,50", "1e2", "x", "9" * 40, 250, None])
+def test_negative_zero_or_malformed_payment_amounts_are_refused(kop_table, amount):
+    t = kop_table
+    ids = [m["id"] for m in t["members"]]
+    before = count_events(t)
+    r = t["admin"].post(f"{t['base']}/payments", {"from": ids[0], "to": ids[1], "amount": amount})
+    assert r.status_code in (400, 422) and r.mimetype == "application/problem+json" and r.json["detail"], r.json
+    assert count_events(t) == before
+
+
+def test_a_payment_to_oneself_or_a_stranger_is_refused(kop_table):
+    t = kop_table
+    ids = [m["id"] for m in t["members"]]
+    before = count_events(t)
+    for pair in ((ids[0], ids[0]), (ids[0], "m_nobody")):
+        r = t["admin"].post(f"{t['base']}/payments", {"from": pair[0], "to": pair[1], "amount": "1.00"})
+        assert r.status_code in (400, 404, 422) and r.json["detail"], r.json
+    assert count_events(t) == before

@@ -241,3 +241,16 @@ def test_an_idempotent_member_creation_keeps_no_token(kop_table, app):
     db = Path(app.config["BITKA_DB"])
     raw = b"".join(p.read_bytes() for p in (db, db.with_name(db.name + "-wal")) if p.exists())
     assert first.json["token"].encode() not in raw
+
+
+def test_the_token_digest_is_compared_in_constant_time(kop_table, monkeypatch):
+    import service.auth
+    compared = []
+
+    def refuse(a, b):
+        compared.append((a, b))
+        return False
+    monkeypatch.setattr(service.auth.hmac, "compare_digest", refuse)
+    r = kop_table["member"].get(kop_table["base"])
+    assert r.status_code == 401 and compared  # the lookup alone does not let a token in
+    assert compared[0][0] == compared[0][1]
