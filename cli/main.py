@@ -56,6 +56,7 @@ class BitkaGroup(click.Group):
 @click.group(cls=BitkaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", envvar="BITKA_DB", default="bitka.db", show_default=True,
               help="The SQLite store (also $BITKA_DB).")
+@click.version_option(package_name="bitka", prog_name="bitka")
 @click.pass_context
 def bitka(ctx, db):
     """bitka: a hash-chained scoring ledger for Kop, Baśka, Scopa and Bisca tables.

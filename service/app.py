@@ -48,6 +48,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.update(DEFAULTS)
     if os.environ.get("BITKA_DB"):
         app.config["BITKA_DB"] = os.environ["BITKA_DB"]
+    if os.environ.get("BITKA_SETUP_TOKEN"):
+        app.config["BITKA_SETUP_TOKEN"] = os.environ["BITKA_SETUP_TOKEN"]
     if os.environ.get("BITKA_BUSY_TIMEOUT_MS", "").isdigit():
         app.config["BITKA_BUSY_TIMEOUT_MS"] = int(os.environ["BITKA_BUSY_TIMEOUT_MS"])
     app.config.update(config or {})

@@ -52,6 +52,16 @@ def resolve(reader, header: str | None) -> Principal:
     return Principal(found[0], found[1])
 
 
+def check_setup_token(header: str | None, expected: str | None) -> None:
+    """When the deployment sets a setup token, creating a group needs it; otherwise anyone may."""
+    if not expected:
+        return
+    scheme, _, given = (header or "").partition(" ")
+    if scheme.lower() != "bearer" or not hmac.compare_digest(token_hash(given.strip()), token_hash(expected)):
+        raise Unauthorized("creating a group on this server needs its setup token, "
+                           "sent as 'Authorization: Bearer <setup token>'")
+
+
 def require(principal: Principal, group: str, admin: bool = False) -> None:
     if principal.group != group:
         raise Forbidden("this token belongs to another group")

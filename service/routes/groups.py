@@ -1,7 +1,9 @@
 """Groups and their members."""
 from __future__ import annotations
 
-from .. import ledger, schemas as s
+from flask import current_app, request
+
+from .. import auth, ledger, schemas as s
 from ..http import READ, SECURED, WRITE, Blueprint, json_response, read, store, write
 from ..views import group_view
 
@@ -11,9 +13,14 @@ blp = Blueprint("groups", __name__, url_prefix="/v1/groups", description="Bettin
 @blp.route("", methods=["POST"])
 @blp.arguments(s.GroupCreate)
 @blp.response(201, s.GroupCreated, description="The group and its admin token (shown only this once)")
-@blp.problems(400, 413, 415, why={400: "Invalid name or unknown currency"})
+@blp.problems(400, 401, 413, 415, why={400: "Invalid name or unknown currency",
+                                      401: "The server has a setup token and the request did not carry it"})
 def create_group(body):
-    """Create a group; needs no token. The admin token comes back once: keep it."""
+    """Create a group. The admin token comes back once: keep it.
+
+    Needs no token, unless the server was started with a setup token (`BITKA_SETUP_TOKEN`):
+    then send it as `Authorization: Bearer <setup token>`."""
+    auth.check_setup_token(request.headers.get("Authorization"), current_app.config.get("BITKA_SETUP_TOKEN"))
     with store().writing() as w:
         created = ledger.create_group(w, body["name"], body["currency"])
         version = w.version(created["id"])

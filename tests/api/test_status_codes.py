@@ -254,3 +254,16 @@ def test_the_token_digest_is_compared_in_constant_time(kop_table, monkeypatch):
     r = kop_table["member"].get(kop_table["base"])
     assert r.status_code == 401 and compared  # the lookup alone does not let a token in
     assert compared[0][0] == compared[0][1]
+
+
+def test_a_setup_token_when_configured_guards_group_creation(tmp_path):
+    from service.app import create_app
+    app = create_app({"BITKA_DB": str(tmp_path / "setup.db"), "TESTING": True, "BITKA_SETUP_TOKEN": "club-secret"})
+    http = app.test_client()
+    body = {"name": "Club", "currency": "PLN"}
+    for headers in ({}, {"Authorization": "Bearer guess"}):
+        r = http.post("/v1/groups", json=body, headers=headers)
+        assert r.status_code == 401 and r.mimetype == "application/problem+json" and "setup token" in r.json["detail"]
+    assert app.extensions["bitka.store"].connect().execute("SELECT count(*) FROM events").fetchone()[0] == 0
+    r = http.post("/v1/groups", json=body, headers={"Authorization": "Bearer club-secret"})
+    assert r.status_code == 201
