@@ -36,6 +36,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
 
 from events.store import NewEvent, RawEvent, Store  # noqa: E402
 from games import kop  # noqa: E402
@@ -44,7 +45,7 @@ from projections.projector import project  # noqa: E402
 from cli.checks import replay_store, verify_store  # noqa: E402
 from service import ledger  # noqa: E402
 
-TARGETS = {"store appends": 0.50, "replay": 0.25, "verify": 0.25, "flat": 0.80}
+TARGETS = {"store appends": 0.50, "replay": 0.25, "verify": 0.25, "flat": 0.80, "HTTP appends": 0.60}
 REPEATS = 5  # best of five: this machine is shared, and noise only ever slows a run
 
 
@@ -130,38 +131,79 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def http_appends(db: Path, pool, hands: int, clients: int) -> float:
+def http_appends(db: Path, pool, hands: int, clients: int) -> tuple[float, list[float]]:
+    """Deals and tricks POSTed to ``bitka serve`` (its defaults): appends/s and each request's seconds."""
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "cli", "--db", str(db), "serve", "--port", str(port)],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         _wait(port)
         tables = [_http_table(port) for _ in range(clients)]
-        counts = [0] * clients
 
-        def client(i):
+        def client(i, latencies):
             conn = http.client.HTTPConnection("127.0.0.1", port)
             gid, tid, token = tables[i]
             auth = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
             for n in range(hands):
                 body = pool[n % 4][n // 4 % len(pool[0])]
-                hand = _post(conn, f"/v1/groups/{gid}/tables/{tid}/hands", {"deal": body["deal"]}, auth)
+                hand = _timed_post(conn, f"/v1/groups/{gid}/tables/{tid}/hands", {"deal": body["deal"]}, auth,
+                                   latencies)
                 for trick in body["tricks"]:
-                    _post(conn, f"/v1/groups/{gid}/hands/{hand['id']}/tricks", trick, auth)
-                    counts[i] += 1
+                    _timed_post(conn, f"/v1/groups/{gid}/hands/{hand['id']}/tricks", trick, auth, latencies)
 
-        threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
-        start = time.perf_counter()
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        elapsed = time.perf_counter() - start
-        appends = sum(counts) * 5 // 4  # every hand is one deal and four tricks: all are appends
-        return appends / elapsed
+        return _load(client, clients)
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def minimal_appends(tmp: Path, requests: int, clients: int) -> tuple[float, list[float]]:
+    """The same load against bench/minimal_app.py under gunicorn with bitka serve's defaults."""
+    from bench import minimal_app
+    db = tmp / "minimal.db"
+    minimal_app.setup(str(db))
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", "2", "--threads", "4", "-k", "gthread",
+                             "--keep-alive", "5", "-b", f"127.0.0.1:{port}", "bench.minimal_app:app"],
+                            cwd=ROOT, env={**os.environ, "BENCH_MINIMAL_DB": str(db)},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait(port)
+        trick = {"cards": ["AH", "QH", "QS", "JD"]}
+
+        def client(i, latencies):
+            conn = http.client.HTTPConnection("127.0.0.1", port)
+            for _ in range(requests):
+                _timed_post(conn, f"/insert/g{i}", trick, {"Content-Type": "application/json"}, latencies)
+
+        return _load(client, clients)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def _load(client, clients: int) -> tuple[float, list[float]]:
+    latencies = [[] for _ in range(clients)]
+    threads = [threading.Thread(target=client, args=(i, latencies[i])) for i in range(clients)]
+    start = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - start
+    every = sorted(x for one in latencies for x in one)
+    return len(every) / elapsed, every
+
+
+def _timed_post(conn, path, body, headers, latencies):
+    start = time.perf_counter()
+    out = _post(conn, path, body, headers)
+    latencies.append(time.perf_counter() - start)
+    return out
+
+
+def p99(latencies: list[float]) -> float:
+    return latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
 
 
 def _wait(port: int) -> None:
@@ -263,8 +305,11 @@ def main() -> int:
         rate, rows = store_appends(small, pool, args.append_hands)
         limit = bare_insert_limit(tmp / "bare.db", rows)
         results["store appends"] = (rate, limit, "appends/s", "bare SQLite inserts, 1 txn each")
-        http_rate = http_appends(tmp / "http.db", pool, args.http_hands, args.clients)
-        results["HTTP appends"] = (http_rate, limit, "appends/s", "the same bare inserts")
+        http_rate, http_lat = http_appends(tmp / "http.db", pool, args.http_hands, args.clients)
+        minimal_rate, minimal_lat = minimal_appends(tmp, len(http_lat) // args.clients, args.clients)
+        results["HTTP appends"] = (http_rate, minimal_rate, "appends/s",
+                                   f"minimal Flask insert under the same gunicorn; p99 {p99(http_lat):.1f} ms "
+                                   f"against {p99(minimal_lat):.1f} ms")
     print(f"\nbitka bench on {os.cpu_count()} cores; store of {total} events; "
           f"peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MiB\n")
     print(f"{'measure':<17} {'bitka':>10} {'limit':>10}  {'ratio':>6}  {'target':>6}  limit is")
