@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -24,29 +26,45 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def server(tmp_path):
-    db, port = tmp_path / "e2e.db", free_port()
-    proc = subprocess.Popen([*bitka_command(), "--db", str(db), "serve", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path)
+def start_server(db: Path, cwd: Path, *options: str) -> tuple[subprocess.Popen, str]:
+    """``bitka serve`` on a free loopback port, in its own process group (so that a test can
+    kill the master and its workers at once); returns the process and the base URL."""
+    port = free_port()
+    log = open(cwd / f"serve-{port}.log", "wb")
+    proc = subprocess.Popen([*bitka_command(), "--db", str(db), "serve", "--port", str(port), *options],
+                            stdout=subprocess.DEVNULL, stderr=log, cwd=cwd, start_new_session=True)
+    log.close()
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
         try:
-            urllib.request.urlopen(base + "/v1/openapi.json", timeout=2)
-            break
+            urllib.request.urlopen(base + "/v1/keys", timeout=2)
+            return proc, base
         except (urllib.error.URLError, ConnectionError):
             if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail(f"bitka serve did not start: {proc.stderr.read().decode()[-2000:]}")
+                stop_server(proc, signal.SIGKILL)
+                pytest.fail(f"bitka serve did not start: {(cwd / f'serve-{port}.log').read_text()[-2000:]}")
             time.sleep(0.1)
+
+
+def stop_server(proc: subprocess.Popen, sig: int = signal.SIGTERM) -> None:
+    try:
+        os.killpg(proc.pid, sig)
+    except ProcessLookupError:
+        pass
+    proc.wait(timeout=20)
+
+
+@pytest.fixture
+def server(tmp_path):
+    db = tmp_path / "e2e.db"
+    proc, base = start_server(db, tmp_path)
     yield base, db
-    proc.terminate()
-    proc.wait(timeout=10)
+    stop_server(proc)
 
 
-def call(base, method, path, body=None, token=None):
-    headers = {"Content-Type": "application/json"}
+def call(base, method, path, body=None, token=None, headers=None):
+    headers = {"Content-Type": "application/json", **(headers or {})}
     if token:
         headers["Authorization"] = f"Bearer {token}"
     data = json.dumps(body).encode() if body is not None else None

@@ -2,55 +2,28 @@
 acknowledged is lost, nothing is appended twice or half-written, and the log verifies."""
 from __future__ import annotations
 
-import json
-import os
+import http.client
 import random
 import signal
-import subprocess
 import threading
 import time
 import urllib.error
-import urllib.request
 
 import pytest
 
-from tests.e2e.conftest import bitka_command, call, cli, free_port
+from tests.e2e.conftest import call, cli, start_server, stop_server
 
 pytestmark = pytest.mark.e2e
 
 
 def start(db, tmp_path):
-    port = free_port()
-    proc = subprocess.Popen([*bitka_command(), "--db", str(db), "serve", "--port", str(port), "--workers", "2"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path,
-                            start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(base + "/v1/keys", timeout=2)
-            return proc, base
-        except (urllib.error.URLError, ConnectionError):
-            time.sleep(0.1)
-    os.killpg(proc.pid, signal.SIGKILL)
-    pytest.fail("bitka serve did not start")
-
-
-def stop(proc, sig=signal.SIGTERM):
-    os.killpg(proc.pid, sig)
-    proc.wait(timeout=20)
+    return start_server(db, tmp_path, "--workers", "2")
 
 
 def post(base, path, body, token, headers=None):
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}",
-                                          **(headers or {})})
     try:
-        with urllib.request.urlopen(req, timeout=30) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
-    except (urllib.error.URLError, ConnectionError, OSError):
+        return call(base, "POST", path, body, token, headers)
+    except (urllib.error.URLError, http.client.HTTPException, OSError):
         return None, None  # the server died under us: not acknowledged
 
 
@@ -117,8 +90,8 @@ def test_two_servers_many_clients_if_match_and_retried_keys(tmp_path):
             if status == 201:
                 assert again == (201, body)  # the retry got the original answer, not a second payment
     finally:
-        stop(one)
-        stop(two)
+        stop_server(one)
+        stop_server(two)
     assert cli(db, "verify").returncode == 0 and cli(db, "replay").returncode == 0
 
 
@@ -146,8 +119,7 @@ def test_kill_9_in_the_middle_of_the_load_loses_nothing_acknowledged(tmp_path):
         for t in threads:
             t.start()
         time.sleep(random.Random(round_).uniform(0.3, 1.0))
-        os.killpg(proc.pid, signal.SIGKILL)  # no goodbye: master and workers at once
-        proc.wait(timeout=20)
+        stop_server(proc, signal.SIGKILL)  # no goodbye: master and workers at once
         stop_clients.set()
         for t in threads:
             t.join()
@@ -156,6 +128,6 @@ def test_kill_9_in_the_middle_of_the_load_loses_nothing_acknowledged(tmp_path):
         logged = [e["data"]["amount"] for e in events if e["type"] == "payment"]
         assert set(acknowledged) <= set(logged) and len(logged) == len(set(logged))
         assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
-    stop(proc)
+    stop_server(proc)
     assert len(acknowledged) > 0
     assert cli(db, "verify").returncode == 0 and cli(db, "replay").returncode == 0

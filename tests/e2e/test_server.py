@@ -7,8 +7,6 @@ import os
 import sqlite3
 import subprocess
 import sys
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -92,7 +90,7 @@ def test_concurrent_clients_never_fork_or_skip_the_log(server):
             version = call(base, "GET", f"/v1/groups/{gid}", token=admin)[1]["version"]
             body = {"from": ids[0], "to": ids[1], "amount": f"{number + 1}.{i:02d}"}
             headers = {"If-Match": f'"{version}"'} if number % 2 else {}
-            status, answer = _post_with(base, f"/v1/groups/{gid}/payments", body, admin, headers)
+            status, answer = call(base, "POST", f"/v1/groups/{gid}/payments", body, admin, headers)
             with lock:
                 outcomes.append((status, answer))
 
@@ -108,17 +106,6 @@ def test_concurrent_clients_never_fork_or_skip_the_log(server):
     assert sorted(created) == [e["seq"] for e in events if e["type"] == "payment"]
     assert sum(1 for s, _ in outcomes if s == 201) >= 40  # the clients without If-Match never lose
     assert cli(db, "verify").returncode == 0 and cli(db, "replay").returncode == 0
-
-
-def _post_with(base, path, body, token, headers):
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}",
-                                          **headers})
-    try:
-        with urllib.request.urlopen(req, timeout=30) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
 
 
 def test_a_member_verifies_the_running_server_against_a_checkpoint_saved_earlier(server, tmp_path):
