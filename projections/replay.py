@@ -63,8 +63,10 @@ class GroupRebuild:
         self.to_compare: dict[str, dict | None] = {}  # finished hands' rows, compared in batches
 
     def add(self, env) -> None:
-        if env.type in ("deal", "result") and env.table in self.at_table:
-            self._finish_hand(self.at_table[env.table])
+        if env.type in ("deal", "result"):  # whichever the part: it is what keeps memory bounded
+            if env.table in self.at_table:
+                self._finish_hand(self.at_table[env.table])
+            self.at_table[env.table] = env.hand
         if self.check_settlements:  # first: a settlement is re-derived on the table as it stood
             if env.hand and env.type in HAND_EVENTS:
                 self._hand(env)
@@ -80,7 +82,6 @@ class GroupRebuild:
 
     def _hand(self, env) -> None:
         if env.type in ("deal", "result"):
-            self.at_table[env.table] = env.hand
             model = hands.start(env)
             self.open[env.hand] = (model.module, model.state)
             return

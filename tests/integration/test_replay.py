@@ -135,3 +135,26 @@ def test_a_rewritten_settlement_with_the_whole_chain_rehashed_passes_verify_but_
     result = CliRunner().invoke(bitka, ["--db", db, "replay"])
     assert result.exit_code == 1
     assert f"seq {target}: the settlement of hand" in result.output and "payouts" in result.output
+
+
+def test_each_part_of_a_replay_holds_only_the_hands_still_open(tmp_path):
+    """The rows part alone (as one of replay's two processes runs it) must set each finished
+    hand's row aside too: a group that played for years must not be held in memory."""
+    from projections import hands as hand_rows
+    from projections.replay import GroupRebuild, Report
+    db = _demo(tmp_path)
+    with Store(db).reading() as r:
+        for parts in (("rows",), ("settlements",), ("rows", "settlements")):
+            report = Report()
+            rebuild, most, dealt = None, 0, 0
+            for env in r.scan():
+                dealt += env.type in ("deal", "result")
+                if rebuild is None:
+                    rebuild = GroupRebuild(env.group, r, report, parts)
+                rebuild.add(env)
+                held = sum(1 for name, _ in rebuild.rows if name == hand_rows.NAME) + len(rebuild.open)
+                most = max(most, held)
+            rebuild.finish()
+            tables = len({k for n, k in rebuild.rows if n == "table"} | set(rebuild.at_table))
+            assert report.differences == [] and len(rebuild.done_hands) == dealt - tables, parts
+            assert most <= 2 * tables, (parts, most)  # a hand row and an open hand per table at most
