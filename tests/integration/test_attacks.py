@@ -1,7 +1,6 @@
 """Four attacks on a copy of a real store, each caught: a changed event, history rewritten
 with every hash recomputed (caught only by a saved checkpoint), a truncated log, and a
 forged checkpoint signature."""
-import hashlib
 import json
 import sqlite3
 
@@ -9,9 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import bitka
-from events import merkle
-from events.canonical import GENESIS, canonical_bytes
-from events.store import Envelope, Store
+from events.store import Store
+from tests.tampering import rewrite_log
 
 
 def run(*args):
@@ -32,38 +30,6 @@ def evening(tmp_path):
     return db, group, saved
 
 
-def _rewrite(db, change, rehash: bool):
-    """Apply ``change(seq, data) -> data`` to the stored events, as whoever holds the file
-    could, then (optionally) recompute every hash and the Merkle nodes, and put the triggers
-    back so that nothing but the content gives it away."""
-    conn = sqlite3.connect(db)
-    conn.execute("DROP TRIGGER events_refuse_update")
-    rows = conn.execute("SELECT position, group_id, seq, type, hand_id, table_id, data, actor, recorded_at, "
-                        "prev_hash, hash FROM events ORDER BY seq").fetchall()
-    prev = GENESIS
-    conn.execute("DELETE FROM merkle_nodes")
-    for row in rows:
-        env = Envelope.from_row(row)
-        data = change(env.seq, dict(env.data))
-        env = env._replace(data=data, prev_hash=prev if rehash else env.prev_hash)
-        digest = hashlib.sha256(env.canonical()).hexdigest() if rehash else env.hash
-        conn.execute("UPDATE events SET data = ?, prev_hash = ?, hash = ? WHERE position = ?",
-                     (canonical_bytes(data).decode(), env.prev_hash, digest, env.position))
-        made = merkle.parents_completed(env.seq - 1, merkle.leaf_hash(env.canonical()), _nodes(conn, env.group))
-        conn.executemany("INSERT OR REPLACE INTO merkle_nodes VALUES (?, ?, ?, ?)",
-                         [(env.group, lv, i, h) for lv, i, h in made])
-        prev = digest
-    conn.execute("CREATE TRIGGER events_refuse_update BEFORE UPDATE ON events "
-                 "BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE refused'); END")
-    conn.commit()
-    conn.close()
-
-
-def _nodes(conn, group):
-    sql = "SELECT hash FROM merkle_nodes WHERE group_id = ? AND level = ? AND idx = ?"
-    return lambda level, index: conn.execute(sql, (group, level, index)).fetchone()[0]
-
-
 def _renamed(seq, data):
     return dict(data, name="Mallory") if seq == 2 else data
 
@@ -77,7 +43,7 @@ def test_an_untouched_store_extends_its_checkpoint_even_after_more_play(evening)
 
 def test_attack_one_event_changed_is_caught(evening):
     db, group, saved = evening
-    _rewrite(db, _renamed, rehash=False)
+    rewrite_log(db, _renamed, rehash=False)
     plain = run("--db", db, "verify")
     assert plain.exit_code == 1 and f"group {group}: first bad seq 2" in plain.output
     against = run("--db", db, "verify", "--checkpoint", str(saved))
@@ -86,7 +52,7 @@ def test_attack_one_event_changed_is_caught(evening):
 
 def test_attack_history_rewritten_with_every_hash_recomputed_is_caught_only_by_the_checkpoint(evening):
     db, group, saved = evening
-    _rewrite(db, _renamed, rehash=True)
+    rewrite_log(db, _renamed, rehash=True)
     assert run("--db", db, "verify").exit_code == 0  # the chain holds: it was recomputed
     against = run("--db", db, "verify", "--checkpoint", str(saved))
     assert against.exit_code == 1

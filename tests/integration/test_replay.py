@@ -1,5 +1,4 @@
 """Replay: projections rebuilt from the log equal the live rows; settlements re-derived."""
-import hashlib
 import sqlite3
 
 from click.testing import CliRunner
@@ -7,6 +6,7 @@ from click.testing import CliRunner
 from cli.main import bitka
 from events.store import Store
 from projections.replay import replay
+from tests.tampering import rewrite_log
 
 
 def _demo(tmp_path):
@@ -105,31 +105,20 @@ def test_replay_rebuild_repairs_a_tampered_projection_row(tmp_path):
 def test_a_rewritten_settlement_with_the_whole_chain_rehashed_passes_verify_but_not_replay(tmp_path):
     """Whoever holds the file can rewrite a result and recompute every hash after it: the
     chain then holds, but the cards still give the true settlement, and replay says so."""
-    from events.canonical import GENESIS, canonical_bytes
-    from events.store import Envelope
     db = _demo(tmp_path)
-    conn = sqlite3.connect(db)
-    conn.execute("DROP TRIGGER events_refuse_update")
-    rows = conn.execute("SELECT position, group_id, seq, type, hand_id, table_id, data, actor, recorded_at, "
-                        "prev_hash, hash FROM events ORDER BY seq").fetchall()
-    target = next(r[2] for r in rows if r[3] == "settlement")
-    prev = GENESIS
-    for row in rows:
-        env = Envelope.from_row(row)
-        data = dict(env.data)
-        if env.seq == target:  # a loser and a winner swap what they were paid: still zero-sum
+    with Store(db).reading() as r:
+        target = next(e.seq for e in r.scan() if e.type == "settlement")
+
+    def swap_first_settlement(seq, data):  # a loser and a winner swap what they were paid: still zero-sum
+        if seq == target:
             payouts = [dict(p) for p in data["payouts"]]
             loser = next(p for p in payouts if p["amount"].startswith("-"))
             winner = next(p for p in payouts if not p["amount"].startswith("-"))
             loser["amount"], winner["amount"] = winner["amount"], loser["amount"]
             data["payouts"] = payouts
-        env = env._replace(data=data, prev_hash=prev)
-        digest = hashlib.sha256(env.canonical()).hexdigest()
-        conn.execute("UPDATE events SET data = ?, prev_hash = ?, hash = ? WHERE position = ?",
-                     (canonical_bytes(data).decode(), prev, digest, env.position))
-        prev = digest
-    conn.commit()
-    conn.close()
+        return data
+
+    rewrite_log(db, swap_first_settlement, restore_triggers=False)
     checked = CliRunner().invoke(bitka, ["--db", db, "verify"])
     assert checked.exit_code == 1 and "first bad seq" not in checked.output  # only the dropped trigger shows
     result = CliRunner().invoke(bitka, ["--db", db, "replay"])
