@@ -34,7 +34,7 @@ TARGET_MB = 200
 
 
 def peak(*command: str) -> tuple[int, float, float]:
-    out = subprocess.run([sys.executable, "-c", _PEAK, *command], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", _PEAK, *command], capture_output=True, text=True, check=True, cwd=ROOT)
     rc, seconds, kib = json.loads(out.stdout)
     return rc, seconds, kib / 1024
 

@@ -37,7 +37,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
 
 from events.store import NewEvent, RawEvent, Store  # noqa: E402
 from games import kop  # noqa: E402
@@ -190,7 +189,7 @@ def minimal_appends(tmp: Path, requests: int, clients: int) -> tuple[float, list
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", "2", "--threads", "4", "-k", "gthread",
                              "--keep-alive", "5", "-b", f"127.0.0.1:{port}", "bench.minimal_app:app"],
-                            cwd=ROOT, env={**os.environ, "BENCH_MINIMAL_DB": str(db)},
+                            cwd=ROOT, env={**os.environ, "BENCH_MINIMAL_DB": str(db), "PYTHONPATH": str(ROOT)},
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         _wait(port)
