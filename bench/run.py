@@ -11,7 +11,8 @@ the same rows, and as a ratio to it:
   (c) `replay` events/s over a store of --events events
       limit: a bare scan of the same rows with json.loads of each
   (d) `verify` events/s over the same store
-      limit: bare SHA-256 of the same canonical bytes, already in memory
+      limit: a bare scan of a table that keeps each event's canonical bytes beside its hash,
+      with SHA-256 of each (the performance issue's "SHA-256 chain over stored bytes")
   (e) appends through the store at the end of the big group (flat cost)
       limit: the same appends in a new group of the same store
 Targets: (c) 40% and (d) 60% of their limits, (b) at least 50%, (e) at least 80%, HTTP
@@ -280,14 +281,30 @@ def scan_limit(store: Store) -> float:
     return n / elapsed
 
 
-def hash_limit(store: Store) -> float:
+def stored_bytes(store: Store, path: Path) -> Path:
+    """A bare table of every event's canonical bytes and hash, in log order: what a store
+    that kept the hashed bytes would scan to re-check its chain."""
+    bare = sqlite3.connect(path)
+    bare.execute("CREATE TABLE hashed (position INTEGER PRIMARY KEY, body BLOB NOT NULL, hash TEXT NOT NULL)")
     with store.reading() as r:
-        blobs = [(RawEvent(*row).canonical(), row[9]) for row in r.scan_raw()]
+        bare.executemany("INSERT INTO hashed (body, hash) VALUES (?, ?)",
+                         ((RawEvent(*row).canonical(), row[9]) for row in r.scan_raw()))
+    bare.commit()
+    bare.close()
+    return path
+
+
+def hash_limit(path: Path) -> float:
+    bare = sqlite3.connect(path)
+    sha256, n = hashlib.sha256, 0
     start = time.perf_counter()
-    for blob, digest in blobs:
-        if hashlib.sha256(blob).hexdigest() != digest:
+    for body, digest in bare.execute("SELECT body, hash FROM hashed ORDER BY position"):
+        if sha256(body).hexdigest() != digest:
             raise RuntimeError("the store does not verify")
-    return len(blobs) / (time.perf_counter() - start)
+        n += 1
+    elapsed = time.perf_counter() - start
+    bare.close()
+    return n / elapsed
 
 
 def main() -> int:
@@ -308,6 +325,7 @@ def main() -> int:
         print(f"filled a store with {written} events in {fill_s:.1f} s", file=sys.stderr)
         with store.reading() as r:
             total = r.count()
+        hashed = stored_bytes(store, tmp / "hashed.db")
         replay_rate, scan_rate, verify_rate, hash_rate = 0.0, 0.0, 0.0, 0.0
         for _ in range(REPEATS):  # interleaved, so that a noisy spell hurts both sides alike
             replay_s, report = timed(lambda: _replay(store))
@@ -315,9 +333,9 @@ def main() -> int:
             verify_s, found = timed(lambda: _verify(store))
             assert not found, found[:3]
             replay_rate, verify_rate = max(replay_rate, total / replay_s), max(verify_rate, total / verify_s)
-            scan_rate, hash_rate = max(scan_rate, scan_limit(store)), max(hash_rate, hash_limit(store))
+            scan_rate, hash_rate = max(scan_rate, scan_limit(store)), max(hash_rate, hash_limit(hashed))
         results["replay"] = (replay_rate, scan_rate, "events/s", "bare scan + json.loads")
-        results["verify"] = (verify_rate, hash_rate, "events/s", "bare SHA-256 of the same bytes")
+        results["verify"] = (verify_rate, hash_rate, "events/s", "bare scan of stored canonical bytes + SHA-256")
         # Flat cost: the same appends at the end of the big group and in a new group of the
         # same store, interleaved, best of each.
         old_rate, new_rate = 0.0, 0.0

@@ -8,15 +8,52 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from json.encoder import encode_basestring as _quote  # what json.dumps uses with ensure_ascii=False
 from typing import Any, Mapping
 
+import orjson
+
+from .errors import Unprocessable
+
 GENESIS = "0" * 64
+EXACT_INTEGERS = range(-2 ** 63, 2 ** 64)  # what orjson reads back as the same int
+_LONG_DIGITS = re.compile(r"[0-9]{19}")
 
 
 def canonical_bytes(value: Any) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                       allow_nan=False).encode("utf-8")
+
+
+def event_data_json(data: Mapping[str, Any]) -> str:
+    """The canonical JSON text the store keeps of an event's data.
+
+    Event data holds no integer beyond 64 bits: ``read_event_data`` parses with orjson,
+    which reads such an integer back as a float. No rule of any game needs one, so one is
+    refused here, before anything is written, rather than read back changed."""
+    text = canonical_bytes(data).decode("utf-8")
+    if _LONG_DIGITS.search(text):  # only then can there be one: walk the data to be sure
+        _refuse_long_integers(data)
+    return text
+
+
+def _refuse_long_integers(value: Any) -> None:
+    if isinstance(value, int) and not isinstance(value, bool) and value not in EXACT_INTEGERS:
+        raise Unprocessable(f"the number {value} is out of range: event data holds integers of at most 64 bits")
+    if isinstance(value, Mapping):
+        for item in value.values():
+            _refuse_long_integers(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _refuse_long_integers(item)
+
+
+def read_event_data(text: str) -> Any:
+    """An event's data from the text ``event_data_json`` wrote. orjson, because replay
+    parses every event ever logged and orjson reads the same values three times as fast as
+    ``json.loads``; the two agree on everything that text can hold."""
+    return orjson.loads(text)
 
 
 def hashed_view(envelope: Mapping[str, Any], group: str) -> dict:

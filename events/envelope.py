@@ -1,12 +1,11 @@
 """An event as the log holds it: the envelope of API.md, and an event about to be appended."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Mapping, NamedTuple, Sequence
 
-from .canonical import canonical_bytes, envelope_bytes
+from .canonical import canonical_bytes, envelope_bytes, read_event_data
 
 
 def utc_now() -> str:
@@ -53,7 +52,7 @@ class Envelope(NamedTuple):
 
     @classmethod
     def from_row(cls, row: Sequence) -> "Envelope":
-        return cls(row[0], row[1], row[2], row[3], row[4], row[5], json.loads(row[6]),
+        return cls(row[0], row[1], row[2], row[3], row[4], row[5], read_event_data(row[6]),
                    row[7], row[8], row[9], row[10])
 
 

@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 import sqlite_utils
 
 from . import merkle
-from .canonical import GENESIS, canonical_bytes, envelope_bytes
+from .canonical import GENESIS, envelope_bytes, event_data_json, read_event_data
 from .envelope import Envelope, NewEvent, RawEvent, utc_now
 from .errors import Conflict, PreconditionFailed
 
@@ -116,7 +116,7 @@ class Reader:
             args.append(until)
         if clauses:
             sql += " WHERE " + " AND ".join(clauses)
-        loads, new = json.loads, tuple.__new__  # bound once: this loop runs for every event
+        loads, new = read_event_data, tuple.__new__  # bound once: this loop runs for every event
         for position, g, seq, kind, hand, table, data, actor, at, prev, digest in self.conn.execute(
                 sql + " ORDER BY group_id, seq", args):
             yield new(Envelope, (position, g, seq, kind, hand, table, loads(data), actor, at, prev, digest))
@@ -231,7 +231,7 @@ class Writer(Reader):
                            version=version)
         rows, now = [], utc_now()
         for seq, ev in enumerate(events, start=version + 1):
-            data_json = canonical_bytes(ev.data).decode("utf-8")
+            data_json = event_data_json(ev.data)
             digest = hashlib.sha256(envelope_bytes(group, seq, ev.type, ev.hand, ev.table, data_json,
                                                    actor, now, prev)).hexdigest()
             rows.append((Envelope(0, group, seq, ev.type, ev.hand, ev.table, ev.data, actor, now, prev, digest),
@@ -241,7 +241,7 @@ class Writer(Reader):
 
     def insert(self, envelopes: Sequence[Envelope]) -> list[Envelope]:
         """Insert envelopes chained elsewhere (an import, after its chain was checked)."""
-        return self._insert([(e, canonical_bytes(e.data).decode("utf-8")) for e in envelopes])
+        return self._insert([(e, event_data_json(e.data)) for e in envelopes])
 
     def _insert(self, rows: Sequence[tuple[Envelope, str]]) -> list[Envelope]:
         stored = []

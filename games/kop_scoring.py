@@ -56,11 +56,11 @@ def teams(state) -> Teams:
     if a.contract is not None:
         return Teams(a.contract, a.declarer, (a.declarer,), _others(a.declarer),
                      f"seat {a.declarer} called {a.contract} and plays alone against three")
-    both = auc.black_queens_holder(hands)
-    if both is not None:
+    pair = tuple(sorted(auc.holder(hands, q) for q in auc.BLACK_QUEENS))
+    if pair[0] == pair[1]:
+        both = pair[0]
         return Teams("cicha", both, (both,), _others(both),
                      f"seat {both} holds both black queens and called nothing: cicha, alone against three")
-    pair = tuple(sorted(auc.holder(hands, q) for q in auc.BLACK_QUEENS))
     return Teams("normal", None, pair, _others(*pair),
                  f"seats {pair[0]} and {pair[1]} hold QC and QS (stare) against seats "
                  f"{' and '.join(map(str, _others(*pair)))} (młodzi)")

@@ -12,6 +12,8 @@ when the game ended, starts again. Voiding a settled hand puts both back as they
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from events.money import parse_amount
 from games.base import TableTerms
 
@@ -52,8 +54,14 @@ def apply(row: dict | None, event) -> dict | None:
 def terms(row: dict, digits: int) -> TableTerms:
     """What a game needs from the table to settle a hand now."""
     match = row["match"]
-    return TableTerms(parse_amount(row["stake"], digits), tuple(row["seats"]),
+    return TableTerms(_stake(row["stake"], digits), tuple(row["seats"]),
                       bok_runda=row["bok"]["hands_left"] > 0, match=tuple(match["scores"]) if match else ())
+
+
+@lru_cache(maxsize=256)
+def _stake(stake: str, digits: int) -> int:
+    """A table's stake in minor units (replay asks once per settlement, of few stakes)."""
+    return parse_amount(stake, digits)
 
 
 def after_game_hand(match: dict | None, result: dict | None) -> dict | None:

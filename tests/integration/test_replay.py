@@ -147,3 +147,22 @@ def test_each_part_of_a_replay_holds_only_the_hands_still_open(tmp_path):
             tables = len({k for n, k in rebuild.rows if n == "table"} | set(rebuild.at_table))
             assert report.differences == [] and len(rebuild.done_hands) == dealt - tables, parts
             assert most <= 2 * tables, (parts, most)  # a hand row and an open hand per table at most
+
+
+def test_the_two_replay_processes_re_derive_every_settlement_exactly_once(tmp_path):
+    """replay splits the hands between its processes by a checksum of their ids: together
+    they must re-derive each settlement once, so a rewritten one is reported once."""
+    from cli.checks import SETTLING_SHARES
+    from projections.replay import in_share, merge
+    db = _demo(tmp_path)
+    seq = _inflate_first_settlement(db)
+    first, rest = frozenset({0}), frozenset(range(1, SETTLING_SHARES))
+    with Store(db).reading() as r:
+        hands = {e.hand for e in r.scan() if e.type == "settlement"}
+        reports = [replay(r.scan(), r, ("rows", "settlements"), (first, SETTLING_SHARES)),
+                   replay(r.scan(), r, ("settlements",), (rest, SETTLING_SHARES))]
+    assert all(in_share(h, (first, SETTLING_SHARES)) != in_share(h, (rest, SETTLING_SHARES)) for h in hands)
+    merged = merge(reports)
+    assert merged.settlements == len(hands) == 20
+    found = [d for d in merged.differences if "the settlement of hand" in d]
+    assert len(found) == 1 and f"seq {seq}: " in found[0]

@@ -79,6 +79,17 @@ def test_a_failed_write_leaves_events_projections_and_keys_as_they_were(store):
         assert r.remembered("g1", "key") is None
 
 
+def test_an_event_with_an_integer_beyond_64_bits_is_refused_and_nothing_is_written(store):
+    _group(store)
+    with store.reading() as r:
+        before = list(r.scan())
+    with pytest.raises(Unprocessable, match="64 bits"), store.writing() as w:
+        w.append("g1", [NewEvent("member_added", {"member": "m1", "name": "a"}),
+                        NewEvent("member_added", {"member": "m2", "name": "b", "n": 10 ** 30})], "admin")
+    with store.reading() as r:
+        assert list(r.scan()) == before
+
+
 def test_projection_rows_are_written_in_the_append_transaction(store):
     _group(store)
     _append(store, "g1", 2)

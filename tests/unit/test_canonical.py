@@ -29,3 +29,28 @@ def test_envelope_bytes_equal_the_canonical_json_of_the_envelope(group, seq, kin
 
 def test_canonical_json_keeps_non_ascii_and_escapes_control_characters():
     assert canonical_bytes({"b": "Łódź\n", "a": 1}) == '{"a":1,"b":"Łódź\\n"}'.encode("utf-8")
+
+
+exact_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2 ** 63, 2 ** 64 - 1) | text
+    | st.floats(allow_nan=False, allow_infinity=False),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text, inner, max_size=3), max_leaves=8)
+
+
+@given(data=st.dictionaries(text, exact_values, max_size=4))
+def test_event_data_reads_back_as_exactly_what_was_written(data):
+    from events.canonical import event_data_json, read_event_data
+    written = event_data_json(data)
+    assert read_event_data(written) == json.loads(written) == data
+    assert written == canonical_bytes(data).decode("utf-8")
+
+
+def test_an_integer_beyond_64_bits_is_refused_before_it_is_written():
+    import pytest
+    from events.canonical import event_data_json
+    from events.errors import Unprocessable
+    assert event_data_json({"n": [2 ** 64 - 1, -2 ** 63], "id": "1" * 40}) == (
+        f'{{"id":"{"1" * 40}","n":[{2 ** 64 - 1},{-2 ** 63}]}}')  # long digits inside a string are text
+    for bad in ({"n": 2 ** 64}, {"deep": [{"n": -2 ** 63 - 1}]}):
+        with pytest.raises(Unprocessable, match="at most 64 bits"):
+            event_data_json(bad)
