@@ -45,7 +45,8 @@ CREATE TABLE IF NOT EXISTS events (
   UNIQUE (group_id, seq)
 );
 CREATE INDEX IF NOT EXISTS events_by_hand ON events (group_id, hand_id, seq) WHERE hand_id IS NOT NULL;
-CREATE INDEX IF NOT EXISTS events_by_table ON events (group_id, table_id, type, seq) WHERE table_id IS NOT NULL;
+DROP INDEX IF EXISTS events_by_table;
+CREATE INDEX IF NOT EXISTS deals_by_table ON events (group_id, table_id, seq) WHERE type IN ('deal', 'result');
 CREATE TRIGGER IF NOT EXISTS events_refuse_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE refused'); END;
 CREATE TRIGGER IF NOT EXISTS events_refuse_delete BEFORE DELETE ON events

@@ -155,7 +155,10 @@ def write(group: str, action: Callable[[Writer, auth.Principal], Any], admin: bo
         if key is not None:
             w.remember(group, key, fingerprint(), status, _without_secrets(body))
         version = w.version(group)
-        evidence = checkpoint(w, group, version)
+    # The tree head at ``version`` is fixed once committed, so it is read and signed after
+    # the write lock is let go: other writers need not wait for the signature.
+    with store().reading() as r:
+        evidence = checkpoint(r, group, version)
     response = _located(json_response(body, status, version), location, body)
     response.headers["Bitka-Checkpoint"] = json.dumps(evidence, separators=(",", ":"))
     return response
