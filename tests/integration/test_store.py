@@ -172,14 +172,16 @@ def test_the_reads_of_a_request_cost_the_same_however_long_the_log_grows(tmp_pat
 
     def steps() -> list[int]:
         counts = []
+
+        def step():
+            counts[-1] += 1
         with store.reading() as r:
             for read in (lambda: r.hand_events("g1", "h1"), lambda: r.table_hands("g1", "t1"),
                          lambda: r.head("g1")):
-                count = [0]
-                r.conn.set_progress_handler(lambda: count.__setitem__(0, count[0] + 1), 1)
+                counts.append(0)
+                r.conn.set_progress_handler(step, 1)
                 read()
                 r.conn.set_progress_handler(None, 1)
-                counts.append(count[0])
         return counts
 
     with store.writing() as w:
@@ -188,5 +190,5 @@ def test_the_reads_of_a_request_cost_the_same_however_long_the_log_grows(tmp_pat
     with store.writing() as w:
         for i in range(500):
             w.append("g1", hand(f"x{i}", f"t{2 + i % 7}"), "admin")
-    grown = steps()
-    assert all(after <= before + 10 for before, after in zip(small, grown)), (small, grown)  # a deeper B-tree, no more
+    grown = steps()  # a B-tree a level deeper may take a few steps more; a scan would take thousands
+    assert all(after <= before + 10 for before, after in zip(small, grown, strict=True)), (small, grown)
