@@ -13,7 +13,7 @@ import multiprocessing
 import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-from events.store import Store
+from events.store import open_store
 from events.verify import Fault, check_range, faults
 from projections.projector import DATA_UNREAD
 from projections.replay import Report, merge, replay
@@ -47,7 +47,7 @@ def _ticker(index: int):
 
 
 def verify_store(path: str, group: str | None, advance, parallel_from: int = PARALLEL_FROM) -> list[Fault]:
-    store = Store(path)
+    store = open_store(path)
     with store.reading() as r:
         sizes = r.sizes(group)
         if sum(sizes.values()) < parallel_from or workers() < 2:
@@ -64,7 +64,7 @@ def verify_store(path: str, group: str | None, advance, parallel_from: int = PAR
 
 def _verify_slice(path: str, group: str, lo: int, hi: int) -> Fault | None:
     """One slice, counted once it is done: a call per event would cost verify a tenth of its speed."""
-    with Store(path).reading() as r:
+    with open_store(path).reading() as r:
         found = check_range(r, group, lo, hi)
     with _progress.get_lock():
         _progress[0] += hi - lo + 1
@@ -73,7 +73,7 @@ def _verify_slice(path: str, group: str, lo: int, hi: int) -> Fault | None:
 
 def replay_store(path: str, group: str | None, until: int | None, compare: bool, advance,
                  parallel_from: int = PARALLEL_FROM) -> Report:
-    store = Store(path)
+    store = open_store(path)
     with store.reading() as r:
         total = r.count(group)
         if total < parallel_from or workers() < 2:
@@ -87,7 +87,7 @@ def replay_store(path: str, group: str | None, until: int | None, compare: bool,
 
 def _replay_part(path, group, until, compare, index, parts, share) -> Report:
     unread = DATA_UNREAD if "settlements" not in parts else frozenset()
-    with Store(path).reading() as r:
+    with open_store(path).reading() as r:
         return replay(_counted(r.scan(group, until, unread), _ticker(index)), r if compare else None, parts, share)
 
 

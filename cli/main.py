@@ -11,11 +11,13 @@ from pathlib import Path
 
 import click
 
-from events.store import Store
+from events.store import StoreBase, is_postgres, open_store, sqlite_path
+from events.errors import Problem
 from projections.projector import project
 
 from . import output
 from .demo import demo
+from .migrate import migrate
 from .transfer import export, import_
 
 
@@ -23,13 +25,21 @@ class Context:
     def __init__(self, db: str):
         self.db = db
 
-    def store(self, create: bool = False) -> Store:
+    @property
+    def shown(self) -> str:
+        """The store as messages name it (a PostgreSQL URL without its password)."""
+        return shown(self.db)
+
+    def store(self, create: bool = False) -> StoreBase:
         """The store at --db. Only commands that write may create it; the others open it as
         it is (re-creating a dropped trigger before ``verify`` would hide the tampering)."""
-        store = Store(self.db, projector=project)
+        try:
+            store = open_store(self.db, projector=project)
+        except Problem as e:
+            raise click.UsageError(e.detail) from None
         if create:
             return store.setup()
-        if not Path(self.db).exists():
+        if not is_postgres(self.db) and not Path(sqlite_path(self.db)).exists():
             raise click.UsageError(f"there is no store at {self.db}; name one with --db or BITKA_DB")
         try:
             with store.reading() as r:
@@ -37,7 +47,25 @@ class Context:
                     return store
         except sqlite3.DatabaseError:
             pass
-        raise click.UsageError(f"{self.db} is not a bitka store")
+        raise click.UsageError(f"{self.shown} is not a bitka store")
+
+
+def shown(db: str) -> str:
+    if is_postgres(db):
+        from events.pgstore import redacted
+        return redacted(db)
+    return db
+
+
+def _database_errors() -> tuple[type[Exception], ...]:
+    """What a store that cannot be reached or used raises: SQLite's errors, and psycopg's
+    when it is installed."""
+    try:
+        import psycopg
+        from events.pgstore import StoreUnavailable
+    except ImportError:
+        return (sqlite3.DatabaseError,)
+    return sqlite3.DatabaseError, psycopg.Error, StoreUnavailable
 
 
 class BitkaGroup(click.Group):
@@ -46,16 +74,19 @@ class BitkaGroup(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except sqlite3.DatabaseError as e:
-            db = ctx.obj.db if ctx.obj else "the store"
+        except _database_errors() as e:
+            db = shown(ctx.obj.db) if ctx.obj else "the store"
             if "unable to open" in str(e) or "not a database" in str(e):
                 raise click.UsageError(f"{db} cannot be used as a bitka store: {e}") from None
-            raise click.ClickException(f"the store {db} failed: {e}") from None
+            raise click.ClickException(f"the store {db} failed: {str(e).strip()}") from None
+        except Problem as e:  # a 409 or 422 of the store, met offline
+            raise click.ClickException(e.detail) from None
 
 
 @click.group(cls=BitkaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", envvar="BITKA_DB", default="bitka.db", show_default=True,
-              help="The SQLite store (also $BITKA_DB).")
+              help="The store: an SQLite file (a path or sqlite:///path) or postgresql://user@host/db "
+                   "(also $BITKA_DB).")
 @click.version_option(package_name="bitka", prog_name="bitka")
 @click.pass_context
 def bitka(ctx, db):
@@ -93,10 +124,10 @@ def serve(obj: Context, host, port, workers, threads, dev, key_file):
     from .proofs import key_path
     load_or_create_key(key_path(obj.db, key_file))  # likewise the key
     if dev:
-        server.announce(obj.db, host, port, "the development server")
+        server.announce(obj.shown, host, port, "the development server")
         server.run_dev(obj.db, host, port, key_file)
     else:
-        server.announce(obj.db, host, port, f"gunicorn, {workers} workers x {threads} threads")
+        server.announce(obj.shown, host, port, f"gunicorn, {workers} workers x {threads} threads")
         server.run_gunicorn(obj.db, host, port, workers, threads, key_file)
 
 
@@ -148,7 +179,7 @@ def verify(obj: Context, group, saved, url, token, key_file):
         groups = [group] if group else r.group_ids()
     store.close()
     if group and total == 0:
-        raise click.UsageError(f"there is no group {group!r} in {obj.db}")
+        raise click.UsageError(f"there is no group {group!r} in {obj.shown}")
     with output.progress(total, "verifying") as advance:
         found = verify_store(obj.db, group, advance)
     problems = [f"the store's append-only triggers are missing: {', '.join(missing)}"] if missing else []
@@ -193,7 +224,7 @@ def replay(obj: Context, group, until, rebuild):
         total = r.count(group)
     store.close()
     if group and total == 0:
-        raise click.UsageError(f"there is no group {group!r} in {obj.db}")
+        raise click.UsageError(f"there is no group {group!r} in {obj.shown}")
     with output.progress(min(total, until or total), "replaying") as advance:
         report = replay_store(obj.db, group, until, compare=not until, advance=advance)
     with store.reading() as r:
@@ -246,7 +277,7 @@ def stats(obj: Context, group, plot, as_json):
     with obj.store().reading() as r:
         grow = r.row("group", group, "")
         if grow is None:
-            raise click.UsageError(f"there is no group {group!r} in {obj.db}")
+            raise click.UsageError(f"there is no group {group!r} in {obj.shown}")
         names = {m["id"]: m["name"] for m in grow["members"]}
         report = statistics(r.scan(group, unread=EVENT_TYPES - MONEY_EVENTS), names)
     if as_json:
@@ -270,6 +301,9 @@ def backup(obj: Context, file):
       bitka --db club.db backup /backups/club-2026-11-29.db
     """
     from .checks import replay_store, verify_store
+    if is_postgres(obj.db):
+        raise click.UsageError("backup copies an SQLite store; back a PostgreSQL store up with pg_dump, or copy it "
+                               "to an SQLite file with: bitka migrate --from $BITKA_DB --to sqlite:///FILE")
     if Path(file).exists():
         raise click.UsageError(f"{file} exists already; back up to a new file")
     store = obj.store()
@@ -336,10 +370,11 @@ def balances(obj: Context, group):
     with obj.store().reading() as r:
         grow, brow = r.row("group", group, ""), r.row("balances", group, "")
     if grow is None:
-        raise click.UsageError(f"there is no group {group!r} in {obj.db}")
+        raise click.UsageError(f"there is no group {group!r} in {obj.shown}")
     output.print_balances(grow, brow)
 
 
 bitka.add_command(demo)
 bitka.add_command(export)
 bitka.add_command(import_)
+bitka.add_command(migrate)

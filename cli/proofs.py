@@ -19,7 +19,8 @@ from events.verify import faults, raw
 
 
 def key_path(db: str, key: str | None) -> str:
-    return key or f"{db}.key"
+    from events.checkpoint import default_key_path
+    return key or default_key_path(db)
 
 
 def read_checkpoint(path: str) -> dict:

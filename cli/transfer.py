@@ -61,7 +61,7 @@ def export(obj, group, out, form):
     with obj.store().reading() as r:
         total = r.count(group)
         if total == 0:
-            raise click.UsageError(f"there is no group {group!r} in {obj.db}")
+            raise click.UsageError(f"there is no group {group!r} in {obj.shown}")
         handle = open(out, "w", encoding="utf-8", newline="") if out else sys.stdout
         try:
             if form == "csv":

@@ -19,6 +19,17 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from .canonical import canonical_bytes
 
 
+DATABASE_KEY = "bitka.key"
+
+
+def default_key_path(db: str) -> str:
+    """Where the signing key lives unless ``--key`` / ``BITKA_KEY`` says: beside an SQLite
+    store (its name + ``.key``), or ``bitka.key`` in the working directory for a server
+    database. Servers sharing one database should be given one key file."""
+    from .store import is_postgres, sqlite_path
+    return DATABASE_KEY if is_postgres(db) else f"{sqlite_path(db)}.key"
+
+
 def load_or_create_key(path: str | Path) -> Ed25519PrivateKey:
     path = Path(path)
     if path.exists():

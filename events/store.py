@@ -1,13 +1,16 @@
-"""The append-only, hash-chained event store on SQLite (through sqlite-utils).
+"""The append-only, hash-chained event store, on SQLite (the embedded default) or PostgreSQL.
 
 One table of events (global ``position``; per-group ``seq`` without gaps), triggers that
 refuse UPDATE and DELETE, and beside it the rows that live and die with an append:
 projection rows, credentials (token hashes) and idempotency keys. A write is one
-``BEGIN IMMEDIATE`` transaction: read the group's head, check the expected version, chain
-and insert the events, let the projector update its rows, commit.
+transaction: take the write lock (SQLite's ``BEGIN IMMEDIATE``; on PostgreSQL a lock on the
+group), read the group's head, check the expected version, chain and insert the events,
+let the projector update its rows, commit.
 
-The interface the rest of bitka uses is ``Store.reading()`` / ``Store.writing()`` and the
-methods of ``Reader`` / ``Writer``; a second backend implements the same.
+The interface the rest of bitka uses is ``open_store(url)``, ``Store.reading()`` /
+``Store.writing()`` and the methods of ``Reader`` / ``Writer``, whose SQL both backends
+run; what differs between them (connecting, locking, streaming, the catalog) is a
+``Backend``. The schema is ``events.migrations``.
 """
 from __future__ import annotations
 
@@ -22,56 +25,23 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import sqlite_utils
 
-from . import merkle
+from . import merkle, migrations
 from .canonical import GENESIS, envelope_bytes, event_data_json, read_event_data
 from .envelope import Envelope, NewEvent, RawEvent, utc_now
-from .errors import Conflict, PreconditionFailed
+from .errors import BadRequest, Conflict, PreconditionFailed
 
-__all__ = ["Envelope", "NewEvent", "RawEvent", "Reader", "Store", "Writer", "precondition"]
+__all__ = ["Envelope", "NewEvent", "RawEvent", "Reader", "SQLiteStore", "Store", "StoreBase", "Writer",
+           "open_store", "precondition"]
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS events (
-  position INTEGER PRIMARY KEY,
-  group_id TEXT NOT NULL,
-  seq INTEGER NOT NULL,
-  type TEXT NOT NULL,
-  hand_id TEXT,
-  table_id TEXT,
-  data TEXT NOT NULL,
-  actor TEXT NOT NULL,
-  recorded_at TEXT NOT NULL,
-  prev_hash TEXT NOT NULL,
-  hash TEXT NOT NULL,
-  UNIQUE (group_id, seq)
-);
-CREATE INDEX IF NOT EXISTS events_by_hand ON events (group_id, hand_id, seq) WHERE hand_id IS NOT NULL;
-DROP INDEX IF EXISTS events_by_table;
-CREATE INDEX IF NOT EXISTS deals_by_table ON events (group_id, table_id, seq) WHERE type IN ('deal', 'result');
-CREATE TRIGGER IF NOT EXISTS events_refuse_update BEFORE UPDATE ON events
-BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE refused'); END;
-CREATE TRIGGER IF NOT EXISTS events_refuse_delete BEFORE DELETE ON events
-BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE refused'); END;
-CREATE TABLE IF NOT EXISTS merkle_nodes (
-  group_id TEXT NOT NULL, level INTEGER NOT NULL, idx INTEGER NOT NULL, hash BLOB NOT NULL,
-  PRIMARY KEY (group_id, level, idx)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS projection_rows (
-  name TEXT NOT NULL, group_id TEXT NOT NULL, key TEXT NOT NULL, data TEXT NOT NULL,
-  PRIMARY KEY (name, group_id, key)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS projection_positions (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS credentials (
-  token_hash TEXT PRIMARY KEY, group_id TEXT NOT NULL, subject TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS idempotency_keys (
-  group_id TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, status INTEGER NOT NULL,
-  body TEXT NOT NULL, recorded_at TEXT NOT NULL, PRIMARY KEY (group_id, key)) WITHOUT ROWID;
-"""
-TRIGGERS = ("events_refuse_update", "events_refuse_delete")
+TRIGGERS = migrations.TRIGGERS["sqlite"]
 _RAW_COLUMNS = "group_id, seq, type, hand_id, table_id, data, actor, recorded_at, prev_hash, hash"
 _COLUMNS = "position, " + _RAW_COLUMNS
 
 
 class Reader:
-    def __init__(self, conn: sqlite3.Connection):
+    def __init__(self, conn, backend: "Backend | None" = None):
         self.conn = conn
+        self.backend = backend or SQLITE
 
     def head(self, group: str) -> tuple[int, str]:
         """The group's version (last seq, 0 when empty) and last hash."""
@@ -118,8 +88,8 @@ class Reader:
         if clauses:
             sql += " WHERE " + " AND ".join(clauses)
         loads, new = read_event_data, tuple.__new__  # bound once: this loop runs for every event
-        for position, g, seq, kind, hand, table, data, actor, at, prev, digest in self.conn.execute(
-                sql + " ORDER BY group_id, seq", args):
+        for position, g, seq, kind, hand, table, data, actor, at, prev, digest in self.backend.stream(
+                self.conn, sql + " ORDER BY group_id, seq", args):
             yield new(Envelope, (position, g, seq, kind, hand, table, loads(data), actor, at, prev, digest))
 
     def scan_raw(self, group: str | None = None, first: int = 1, last: int | None = None) -> Iterator[tuple]:
@@ -127,7 +97,7 @@ class Reader:
         sql, args = f"SELECT {_RAW_COLUMNS} FROM events", ()
         if group is not None:
             sql, args = sql + " WHERE group_id = ? AND seq BETWEEN ? AND ?", (group, first, last or 2 ** 62)
-        return self.conn.execute(sql + " ORDER BY group_id, seq", args)
+        return self.backend.stream(self.conn, sql + " ORDER BY group_id, seq", args)
 
     def hash_at(self, group: str, seq: int) -> str | None:
         found = self.conn.execute("SELECT hash FROM events WHERE group_id = ? AND seq = ?", (group, seq)).fetchone()
@@ -207,25 +177,43 @@ class Reader:
         return (found[0], found[1], json.loads(found[2])) if found else None
 
     def is_store(self) -> bool:
-        return self.conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").fetchone() is not None
+        return self.backend.has_table(self.conn, "events")
 
     def missing_triggers(self) -> list[str]:
-        present = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
-        return [t for t in TRIGGERS if t not in present]
+        present = self.backend.triggers(self.conn)
+        return [t for t in migrations.TRIGGERS[self.backend.name] if t not in present]
+
+    def credentials(self) -> Iterator[tuple[str, str, str]]:
+        """Every (token hash, group, subject): what moving a store must carry along."""
+        return self.backend.stream(self.conn, "SELECT token_hash, group_id, subject FROM credentials "
+                                              "ORDER BY group_id, token_hash", ())
+
+    def idempotency_keys(self) -> Iterator[tuple]:
+        """Every (group, key, fingerprint, status, body, recorded_at)."""
+        return self.backend.stream(self.conn, "SELECT group_id, key, fingerprint, status, body, recorded_at "
+                                              "FROM idempotency_keys ORDER BY group_id, key", ())
 
 
 Projector = Callable[["Writer", list[Envelope]], None]
 
 
 class Writer(Reader):
-    def __init__(self, conn: sqlite3.Connection, projector: Projector | None = None):
-        super().__init__(conn)
+    def __init__(self, conn, projector: Projector | None = None, backend: "Backend | None" = None):
+        super().__init__(conn, backend)
         self.projector = projector
+        self.locked: set[str] = set()
+
+    def lock(self, group: str) -> None:
+        """Hold the group's write lock until the transaction ends (a no-op on SQLite, whose
+        write transaction already holds the whole store)."""
+        if group not in self.locked:
+            self.backend.lock_group(self.conn, group)
+            self.locked.add(group)
 
     def append(self, group: str, events: Sequence[NewEvent], actor: str,
                expected_version: int | None = None) -> list[Envelope]:
         """Chain and insert ``events`` at the end of the group's stream, then project them."""
+        self.lock(group)
         version, prev = self.head(group)
         if expected_version is not None and expected_version != version:
             raise Conflict(f"the group moved on to version {version} while this request was decided",
@@ -247,11 +235,13 @@ class Writer(Reader):
     def _insert(self, rows: Sequence[tuple[Envelope, str]]) -> list[Envelope]:
         stored = []
         for e, data_json in rows:
-            cur = self.conn.execute(
+            self.lock(e.group)
+            (position,) = self.conn.execute(
                 "INSERT INTO events (group_id, seq, type, hand_id, table_id, data, actor, recorded_at, "
-                "prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (e.group, e.seq, e.type, e.hand, e.table, data_json, e.actor, e.recorded_at, e.prev_hash, e.hash))
-            stored.append(Envelope(cur.lastrowid, *_fields_after_position(e)))
+                "prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING position",
+                (e.group, e.seq, e.type, e.hand, e.table, data_json, e.actor, e.recorded_at, e.prev_hash, e.hash)
+            ).fetchone()
+            stored.append(Envelope(position, *_fields_after_position(e)))
             self.add_merkle_leaf(e.group, e.seq, envelope_bytes(e.group, e.seq, e.type, e.hand, e.table, data_json,
                                                                 e.actor, e.recorded_at, e.prev_hash))
         if self.projector is not None and stored:
@@ -261,8 +251,10 @@ class Writer(Reader):
     def add_merkle_leaf(self, group: str, seq: int, canonical: bytes) -> None:
         """The event's leaf, and every parent it completes, into the stored tree."""
         made = merkle.parents_completed(seq - 1, merkle.leaf_hash(canonical), self.merkle_nodes(group))
-        self.conn.executemany("INSERT OR REPLACE INTO merkle_nodes (group_id, level, idx, hash) VALUES (?, ?, ?, ?)",
-                              [(group, level, index, h) for level, index, h in made])
+        self.backend.executemany(
+            self.conn, "INSERT INTO merkle_nodes (group_id, level, idx, hash) VALUES (?, ?, ?, ?) "
+                       "ON CONFLICT (group_id, level, idx) DO UPDATE SET hash = excluded.hash",
+            [(group, level, index, h) for level, index, h in made])
 
     def rebuild_merkle(self, group: str | None = None) -> None:
         """Every stored Merkle node made again from the events (a store from before them)."""
@@ -270,12 +262,13 @@ class Writer(Reader):
             self.conn.execute("DELETE FROM merkle_nodes")
         else:
             self.conn.execute("DELETE FROM merkle_nodes WHERE group_id = ?", (group,))
-        for row in list(self.scan_raw(group)):
+        for row in self.scan_raw(group):
             self.add_merkle_leaf(row[0], row[1], RawEvent._make(row).canonical())
 
     def put_row(self, name: str, group: str, key: str, data: Mapping) -> None:
         self.conn.execute(
-            "INSERT OR REPLACE INTO projection_rows (name, group_id, key, data) VALUES (?, ?, ?, ?)",
+            "INSERT INTO projection_rows (name, group_id, key, data) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (name, group_id, key) DO UPDATE SET data = excluded.data",
             (name, group, key, json.dumps(data, sort_keys=True, ensure_ascii=False)))
 
     def drop_rows(self, group: str | None = None) -> None:
@@ -287,7 +280,8 @@ class Writer(Reader):
     def mark_position(self, name: str, position: int) -> None:
         self.conn.execute(
             "INSERT INTO projection_positions (name, position) VALUES (?, ?) "
-            "ON CONFLICT (name) DO UPDATE SET position = max(position, excluded.position)", (name, position))
+            "ON CONFLICT (name) DO UPDATE SET position = CASE WHEN excluded.position > projection_positions.position "
+            "THEN excluded.position ELSE projection_positions.position END", (name, position))
 
     def drop_credentials(self, group: str, subject: str) -> int:
         """Forget every token of one subject of a group; returns how many there were."""
@@ -298,34 +292,65 @@ class Writer(Reader):
         self.conn.execute("INSERT INTO credentials (token_hash, group_id, subject) VALUES (?, ?, ?)",
                           (token_hash, group, subject))
 
-    def remember(self, group: str, key: str, fingerprint: str, status: int, body: Any) -> None:
+    def remember(self, group: str, key: str, fingerprint: str, status: int, body: Any,
+                 recorded_at: str | None = None) -> None:
         self.conn.execute(
             "INSERT INTO idempotency_keys (group_id, key, fingerprint, status, body, recorded_at) "
-            "VALUES (?, ?, ?, ?, ?, ?)", (group, key, fingerprint, status, json.dumps(body), utc_now()))
+            "VALUES (?, ?, ?, ?, ?, ?)", (group, key, fingerprint, status,
+                                          body if isinstance(body, str) else json.dumps(body),
+                                          recorded_at or utc_now()))
 
 
 def _fields_after_position(e: Envelope) -> tuple:
     return (e.group, e.seq, e.type, e.hand, e.table, e.data, e.actor, e.recorded_at, e.prev_hash, e.hash)
 
 
-class Store:
-    """An SQLite file holding one or many groups' logs.
+class Backend:
+    """What SQLite and PostgreSQL do differently, for the SQL that Reader and Writer share."""
+
+    name = "sqlite"
+
+    def stream(self, conn, sql: str, args) -> Iterator[tuple]:
+        """Rows one at a time, however many the query gives."""
+        return conn.execute(sql, args)
+
+    def executemany(self, conn, sql: str, rows: Sequence[tuple]) -> None:
+        conn.executemany(sql, rows)
+
+    def lock_group(self, conn, group: str) -> None:
+        """Nothing to do on SQLite: ``BEGIN IMMEDIATE`` holds the whole store's write lock."""
+
+    def has_table(self, conn, name: str) -> bool:
+        return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                            (name,)).fetchone() is not None
+
+    def triggers(self, conn) -> set[str]:
+        return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+
+
+SQLITE = Backend()
+
+
+class StoreBase:
+    """A unit-of-work factory over a pool of connections; the backends fill in how to
+    connect, begin and migrate.
 
     Each unit of work holds one connection of its own for its whole length. Connections
     are kept open between units of work (a few idle ones): opening one costs more than
-    most appends, and closing the last one checkpoints the whole WAL."""
+    most appends."""
 
     MAX_IDLE = 8
+    backend: Backend = SQLITE
 
-    def __init__(self, path: str | Path, projector: Projector | None = None, busy_timeout_ms: int = 10_000):
-        self.path = str(path)
+    def __init__(self, url: str, projector: Projector | None = None, busy_timeout_ms: int = 10_000):
+        self.url = url
         self.projector = projector
         self.busy_timeout_ms = busy_timeout_ms
-        self._idle: list[sqlite3.Connection] = []
+        self._idle: list = []
         self._lock = threading.Lock()
         self._pid = os.getpid()
 
-    def _acquire(self) -> sqlite3.Connection:
+    def _acquire(self):
         with self._lock:
             if self._pid != os.getpid():  # a forked worker must not share its parent's connections
                 self._idle, self._pid = [], os.getpid()
@@ -333,73 +358,155 @@ class Store:
                 return self._idle.pop()
         return self.connect()
 
-    def _release(self, conn: sqlite3.Connection) -> None:
-        if conn.in_transaction:
-            conn.rollback()
+    def _release(self, conn) -> None:
+        try:
+            if self.in_transaction(conn):
+                conn.execute("ROLLBACK")
+        except Exception:  # a connection that cannot even roll back is not kept
+            self._discard(conn)
+            return
         with self._lock:
             if len(self._idle) < self.MAX_IDLE and self._pid == os.getpid():
                 self._idle.append(conn)
                 return
-        conn.close()
+        self._discard(conn)
+
+    @staticmethod
+    def _discard(conn) -> None:
+        try:
+            conn.close()
+        except Exception:  # already gone
+            pass
 
     def close(self) -> None:
         with self._lock:
             idle, self._idle = self._idle, []
         for conn in idle:
-            conn.close()
+            self._discard(conn)
 
-    def connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                               timeout=self.busy_timeout_ms / 1000)
-        conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
-        conn.execute("PRAGMA synchronous = FULL")
-        return conn
+    def connect(self):
+        raise NotImplementedError
 
-    def setup(self) -> "Store":
-        """Create the file and schema if missing and switch to WAL (idempotent)."""
-        conn = self.connect()
-        try:
-            db = sqlite_utils.Database(conn)
-            db.enable_wal()
-            db.executescript(SCHEMA)
-        finally:
-            conn.close()
-        return self
+    def in_transaction(self, conn) -> bool:
+        return conn.in_transaction
+
+    def begin_reading(self, conn) -> None:
+        conn.execute("BEGIN")  # one snapshot for every read of the unit of work
+
+    def begin_writing(self, conn) -> None:
+        raise NotImplementedError
+
+    def setup(self) -> "StoreBase":
+        raise NotImplementedError
+
+    @property
+    def path(self) -> str:
+        return self.url
 
     @contextmanager
     def reading(self) -> Iterator[Reader]:
         conn = self._acquire()
         try:
-            conn.execute("BEGIN")  # one snapshot for every read of the unit of work
-            yield Reader(conn)
+            self.begin_reading(conn)
+            yield Reader(conn, self.backend)
         finally:
             self._release(conn)
 
     @contextmanager
-    def writing(self) -> Iterator[Writer]:
-        """One write transaction. It opens with ``BEGIN IMMEDIATE`` (sqlite-utils' ``atomic()``
-        opens a deferred ``BEGIN``, whose later upgrade to a write lock can fail with
-        SQLITE_BUSY after the request has already read and decided); inside it, nested
-        ``db.atomic()`` blocks become savepoints."""
+    def writing(self, group: str | None = None) -> Iterator[Writer]:
+        """One write transaction. ``group``, when the write is known to be about one, is
+        locked before anything is read, so that what the write decides from stays true
+        until it commits (on SQLite the whole store is locked anyway)."""
         conn = self._acquire()
         try:
+            self.begin_writing(conn)
+            writer = Writer(conn, self.projector, self.backend)
             try:
-                conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as e:
-                if "locked" not in str(e) and "busy" not in str(e):
-                    raise
-                raise Conflict(f"another write held the store for over {self.busy_timeout_ms / 1000:g} s; "
-                               "nothing was appended, so the request may simply be sent again") from None
-            writer = Writer(conn, self.projector)
-            try:
+                if group is not None:
+                    writer.lock(group)
                 yield writer
             except BaseException:
-                if conn.in_transaction:
+                if self.in_transaction(conn):
                     conn.execute("ROLLBACK")
+                raise
+            self.commit(conn)
+        finally:
+            self._release(conn)
+
+    def commit(self, conn) -> None:
+        conn.execute("COMMIT")
+
+
+class SQLiteStore(StoreBase):
+    """An SQLite file holding one or many groups' logs. Closing the last connection
+    checkpoints the whole WAL."""
+
+    def __init__(self, path: str | Path, projector: Projector | None = None, busy_timeout_ms: int = 10_000):
+        super().__init__(str(path), projector, busy_timeout_ms)
+
+    def connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.url, isolation_level=None, check_same_thread=False,
+                               timeout=self.busy_timeout_ms / 1000)
+        conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+        conn.execute("PRAGMA synchronous = FULL")
+        return conn
+
+    def setup(self) -> "SQLiteStore":
+        """Create the file if missing, switch to WAL and apply the migrations it lacks (idempotent)."""
+        conn = self.connect()
+        try:
+            sqlite_utils.Database(conn).enable_wal()
+            self.begin_writing(conn)
+            try:
+                migrations.apply(conn, migrations.SQLITE, utc_now())
+            except BaseException:
+                conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
         finally:
-            self._release(conn)
+            conn.close()
+        return self
+
+    def begin_writing(self, conn) -> None:
+        """``BEGIN IMMEDIATE``: a deferred ``BEGIN``'s later upgrade to a write lock can fail
+        with SQLITE_BUSY after the request has already read and decided."""
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) and "busy" not in str(e):
+                raise
+            raise Conflict(f"another write held the store for over {self.busy_timeout_ms / 1000:g} s; "
+                           "nothing was appended, so the request may simply be sent again") from None
+
+
+def open_store(url: str | Path, projector: Projector | None = None, busy_timeout_ms: int = 10_000) -> StoreBase:
+    """The store a ``--db`` / ``BITKA_DB`` names: ``postgresql://...`` (or ``postgres://``)
+    is PostgreSQL; ``sqlite:///path`` or a plain path is an SQLite file."""
+    url = str(url)
+    if url.startswith(("postgresql://", "postgres://")):
+        from .pgstore import PostgresStore
+        return PostgresStore(url, projector, busy_timeout_ms)
+    return SQLiteStore(sqlite_path(url), projector, busy_timeout_ms)
+
+
+def sqlite_path(url: str) -> str:
+    """The file of an SQLite store URL (``sqlite:///relative.db``, ``sqlite:////abs.db``) or path."""
+    if url.startswith("sqlite://"):
+        path = url.removeprefix("sqlite://")
+        if not path.startswith("/") or path == "/":
+            raise BadRequest(f"an SQLite store URL is sqlite:///path/to/file.db, not {url!r}")
+        return path[1:] or path
+    if "://" in url:
+        raise BadRequest(f"bitka stores are SQLite files (a path or sqlite:///path) or postgresql://... URLs, "
+                         f"not {url!r}")
+    return url
+
+
+def is_postgres(url: str | Path) -> bool:
+    return str(url).startswith(("postgresql://", "postgres://"))
+
+
+Store = SQLiteStore  # what bitka's code and tests long called the SQLite store
 
 
 def precondition(expected: int | None, version: int) -> None:

@@ -9,8 +9,8 @@ import flask_smorest
 from flask_smorest.utils import prepare_response
 from flask import Flask, request
 
-from events.checkpoint import load_or_create_key
-from events.store import Store
+from events.checkpoint import default_key_path, load_or_create_key
+from events.store import open_store
 from projections.projector import project
 from . import problems, schemas
 from .routes import events, groups, hands, money, proofs, tables
@@ -53,9 +53,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if os.environ.get("BITKA_BUSY_TIMEOUT_MS", "").isdigit():
         app.config["BITKA_BUSY_TIMEOUT_MS"] = int(os.environ["BITKA_BUSY_TIMEOUT_MS"])
     app.config.update(config or {})
-    app.extensions["bitka.store"] = Store(app.config["BITKA_DB"], projector=project,
+    app.extensions["bitka.store"] = open_store(app.config["BITKA_DB"], projector=project,
                                           busy_timeout_ms=app.config["BITKA_BUSY_TIMEOUT_MS"]).setup()
-    key_path = app.config.get("BITKA_KEY") or os.environ.get("BITKA_KEY") or f"{app.config['BITKA_DB']}.key"
+    key_path = (app.config.get("BITKA_KEY") or os.environ.get("BITKA_KEY")
+                or default_key_path(app.config["BITKA_DB"]))
     app.extensions["bitka.key"] = load_or_create_key(key_path)
     api = Api(app, spec_kwargs={"info": {"description": _DESCRIPTION}})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})

@@ -15,7 +15,7 @@ from events.canonical import canonical_bytes
 from events.checkpoint import sign as signed
 from events.envelope import utc_now
 from events.errors import BadRequest, Unprocessable
-from events.store import Reader, Store, Writer, precondition
+from events.store import Reader, StoreBase, Writer, precondition
 from . import auth
 from .ledger import group_row
 from .schemas import Problem
@@ -69,7 +69,7 @@ WRITE = (400, 401, 403, 404, 409, 412, 413, 415, 422)
 SECURED = {"security": [{"bearer": []}]}
 
 
-def store() -> Store:
+def store() -> StoreBase:
     return current_app.extensions["bitka.store"]
 
 
@@ -143,7 +143,7 @@ def write(group: str, action: Callable[[Writer, auth.Principal], Any], admin: bo
     # change): a stranger's request, a 401, 403 or 404, never holds up the store's writer.
     with store().reading() as r:
         principal = authorize(r, group, admin)
-    with store().writing() as w:
+    with store().writing(group) as w:
         if key is not None:
             seen = w.remembered(group, key)
             if seen is not None:

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from events.store import Store
+from events.store import open_store
 from projections.projector import project
+
+from .backends import BACKENDS, drop_schema, fresh_schema_url, require_postgres
 
 # A whole legal Kop hand (dealer 0, seat 1 leads; QC and QS split between seats 1 and 3).
 KOP_HANDS = [["10D", "JH", "JD", "AS"], ["AH", "10H", "QC", "AD"], ["QH", "QD", "JC", "10C"],
@@ -14,8 +16,27 @@ KOP_TRICKS = [["AH", "QH", "QS", "JD"], ["10H", "QD", "JS", "JH"], ["QC", "JC", 
 
 
 @pytest.fixture
-def store(tmp_path):
-    return Store(tmp_path / "bitka.db", projector=project).setup()
+def pg_url():
+    """A PostgreSQL URL on a schema of its own, dropped after the test."""
+    require_postgres()
+    url, schema = fresh_schema_url()
+    yield url
+    drop_schema(schema)
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request, tmp_path):
+    """The store URL of each backend in turn: the tests that take it run on both."""
+    if request.param == "postgresql":
+        return request.getfixturevalue("pg_url")
+    return str(tmp_path / "bitka.db")
+
+
+@pytest.fixture
+def store(db_url):
+    s = open_store(db_url, projector=project).setup()
+    yield s
+    s.close()
 
 
 class Client:
@@ -42,9 +63,11 @@ class Client:
 
 
 @pytest.fixture
-def app(tmp_path):
+def app(db_url, tmp_path):
     from service.app import create_app
-    return create_app({"BITKA_DB": str(tmp_path / "api.db"), "TESTING": True})
+    app = create_app({"BITKA_DB": db_url, "BITKA_KEY": str(tmp_path / "bitka.key"), "TESTING": True})
+    yield app
+    app.extensions["bitka.store"].close()
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: Path, cwd: Path, *options: str) -> tuple[subprocess.Popen, str]:
+def start_server(db: Path | str, cwd: Path, *options: str) -> tuple[subprocess.Popen, str]:
     """``bitka serve`` on a free loopback port, in its own process group (so that a test can
     kill the master and its workers at once); returns the process and the base URL."""
     port = free_port()
@@ -56,7 +56,16 @@ def stop_server(proc: subprocess.Popen, sig: int = signal.SIGTERM) -> None:
 
 
 @pytest.fixture
-def server(tmp_path):
+def server(tmp_path, db_url):
+    """``bitka serve`` on each backend in turn: (base URL, store URL)."""
+    proc, base = start_server(db_url, tmp_path)
+    yield base, db_url
+    stop_server(proc)
+
+
+@pytest.fixture
+def sqlite_server(tmp_path):
+    """``bitka serve`` on an SQLite file, for tests that handle the file itself."""
     db = tmp_path / "e2e.db"
     proc, base = start_server(db, tmp_path)
     yield base, db

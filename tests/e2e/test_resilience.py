@@ -42,8 +42,9 @@ def _group(base):
     return g["id"], g["admin_token"], ids
 
 
-def test_two_servers_many_clients_if_match_and_retried_keys(tmp_path):
-    db = tmp_path / "shared.db"
+def test_two_servers_many_clients_if_match_and_retried_keys(tmp_path, db_url):
+    """Two ``bitka serve`` processes on one store, as two machines would share a database."""
+    db = db_url
     (one, base1), (two, base2) = start(db, tmp_path), start(db, tmp_path)
     try:
         groups = [_group(base1), _group(base2)]
@@ -95,8 +96,8 @@ def test_two_servers_many_clients_if_match_and_retried_keys(tmp_path):
     assert cli(db, "verify").returncode == 0 and cli(db, "replay").returncode == 0
 
 
-def test_kill_9_in_the_middle_of_the_load_loses_nothing_acknowledged(tmp_path):
-    db = tmp_path / "crash.db"
+def test_kill_9_in_the_middle_of_the_load_loses_nothing_acknowledged(tmp_path, db_url):
+    db = db_url
     proc, base = start(db, tmp_path)
     gid, token, ids = _group(base)
     acknowledged = []

@@ -54,8 +54,8 @@ def _log_hands(base):
     return gid
 
 
-def test_hands_over_http_then_verify_replay_and_tampering(server, tmp_path):
-    base, db = server
+def test_hands_over_http_then_verify_replay_and_tampering(sqlite_server, tmp_path):
+    base, db = sqlite_server
     gid = _log_hands(base)
     assert cli(db, "verify").returncode == 0
     replayed = cli(db, "replay")

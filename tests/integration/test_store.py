@@ -10,6 +10,7 @@ from events.canonical import GENESIS
 from events.errors import Unprocessable
 from events.store import NewEvent
 from events.verify import faults
+from tests.backends import drop_trigger, raw_errors, run_raw
 
 
 def _append(store, group, n=1, kind="member_added"):
@@ -58,12 +59,21 @@ def test_non_ascii_data_is_hashed_as_utf8_not_escaped(store):
 @pytest.mark.parametrize("sql", ["UPDATE events SET data = '{}' WHERE seq = 1", "DELETE FROM events WHERE seq = 1"])
 def test_the_store_refuses_update_and_delete_of_events(store, sql):
     _group(store)
-    conn = sqlite3.connect(store.path)
-    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-        conn.execute(sql)
-    conn.close()
+    with pytest.raises(raw_errors(), match="append-only"):
+        run_raw(store, sql)
     with store.reading() as r:
         assert r.version("g1") == 1 and r.missing_triggers() == []
+
+
+def test_postgresql_refuses_truncating_the_events_too(pg_url):
+    from events.store import open_store
+    store = open_store(pg_url).setup()
+    _group(store)
+    with pytest.raises(raw_errors(), match="append-only: TRUNCATE refused"):
+        run_raw(store, "TRUNCATE events")
+    with store.reading() as r:
+        assert r.version("g1") == 1
+    store.close()
 
 
 def test_a_failed_write_leaves_events_projections_and_keys_as_they_were(store):
@@ -98,7 +108,9 @@ def test_projection_rows_are_written_in_the_append_transaction(store):
     assert [m["id"] for m in row["members"]] == ["m0", "m1"]
 
 
-def test_the_store_runs_in_wal_mode(store):
+def test_the_sqlite_store_runs_in_wal_mode(tmp_path):
+    from events.store import Store
+    store = Store(tmp_path / "wal.db").setup()
     conn = sqlite3.connect(store.path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     conn.close()
@@ -133,12 +145,9 @@ def test_verify_names_the_first_bad_seq_of_each_group(store):
     _group(store, "g2")
     _append(store, "g1", 4)
     _append(store, "g2", 2)
-    conn = sqlite3.connect(store.path)
-    conn.execute("DROP TRIGGER events_refuse_update")
-    conn.execute("UPDATE events SET data = json_set(data, '$.name', 'Mallory') WHERE group_id = 'g1' AND seq = 3")
-    conn.execute("UPDATE events SET prev_hash = hash WHERE group_id = 'g2' AND seq = 2")
-    conn.commit()
-    conn.close()
+    run_raw(store, drop_trigger(store, "events_refuse_update"),
+            "UPDATE events SET data = replace(data, '\"n1\"', '\"Mallory\"') WHERE group_id = 'g1' AND seq = 3",
+            "UPDATE events SET prev_hash = hash WHERE group_id = 'g2' AND seq = 2")
     with store.reading() as r:
         found = list(faults(r.scan_raw()))
         assert r.missing_triggers() == ["events_refuse_update"]
@@ -149,10 +158,7 @@ def test_verify_names_the_first_bad_seq_of_each_group(store):
 def test_verify_finds_a_missing_seq(store):
     _group(store)
     _append(store, "g1", 3)
-    conn = sqlite3.connect(store.path)
-    conn.execute("DROP TRIGGER events_refuse_delete")
-    conn.execute("DELETE FROM events WHERE seq = 2")
-    conn.commit()
+    run_raw(store, drop_trigger(store, "events_refuse_delete"), "DELETE FROM events WHERE seq = 2")
     with store.reading() as r:
         [fault] = faults(r.scan_raw())
     assert fault.seq == 2 and "missing" in fault.reason

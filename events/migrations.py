@@ -1,0 +1,131 @@
+"""The store's schema, as numbered migrations for each backend, and the runner that applies them.
+
+A store records the migrations it has had in ``schema_migrations``. ``migrate`` applies
+the missing ones in order, inside one transaction that holds the backend's write lock, so
+that several servers starting at once on one database migrate it once. Migrations are
+append-only like the log: a change to the schema is a new migration, never an edit of
+an old one. SQLite stores from before versioning have no ``schema_migrations``; their
+first migration is written with ``IF NOT EXISTS`` throughout, so it finds them complete.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+
+class Migration(NamedTuple):
+    version: int
+    what: str
+    statements: tuple[str, ...]
+
+
+SQLITE = (
+    Migration(1, "events, Merkle nodes, projection rows, credentials, idempotency keys", (
+        """CREATE TABLE IF NOT EXISTS events (
+          position INTEGER PRIMARY KEY,
+          group_id TEXT NOT NULL,
+          seq INTEGER NOT NULL,
+          type TEXT NOT NULL,
+          hand_id TEXT,
+          table_id TEXT,
+          data TEXT NOT NULL,
+          actor TEXT NOT NULL,
+          recorded_at TEXT NOT NULL,
+          prev_hash TEXT NOT NULL,
+          hash TEXT NOT NULL,
+          UNIQUE (group_id, seq))""",
+        "CREATE INDEX IF NOT EXISTS events_by_hand ON events (group_id, hand_id, seq) WHERE hand_id IS NOT NULL",
+        "CREATE INDEX IF NOT EXISTS events_by_table ON events (group_id, table_id, type, seq) "
+        "WHERE table_id IS NOT NULL",
+        """CREATE TRIGGER IF NOT EXISTS events_refuse_update BEFORE UPDATE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE refused'); END""",
+        """CREATE TRIGGER IF NOT EXISTS events_refuse_delete BEFORE DELETE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE refused'); END""",
+        """CREATE TABLE IF NOT EXISTS merkle_nodes (
+          group_id TEXT NOT NULL, level INTEGER NOT NULL, idx INTEGER NOT NULL, hash BLOB NOT NULL,
+          PRIMARY KEY (group_id, level, idx)) WITHOUT ROWID""",
+        """CREATE TABLE IF NOT EXISTS projection_rows (
+          name TEXT NOT NULL, group_id TEXT NOT NULL, key TEXT NOT NULL, data TEXT NOT NULL,
+          PRIMARY KEY (name, group_id, key)) WITHOUT ROWID""",
+        "CREATE TABLE IF NOT EXISTS projection_positions (name TEXT PRIMARY KEY, position INTEGER NOT NULL)",
+        """CREATE TABLE IF NOT EXISTS credentials (
+          token_hash TEXT PRIMARY KEY, group_id TEXT NOT NULL, subject TEXT NOT NULL)""",
+        """CREATE TABLE IF NOT EXISTS idempotency_keys (
+          group_id TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, status INTEGER NOT NULL,
+          body TEXT NOT NULL, recorded_at TEXT NOT NULL, PRIMARY KEY (group_id, key)) WITHOUT ROWID""",
+    )),
+    Migration(2, "a table's deals found by a partial index that tricks do not touch", (
+        "DROP INDEX IF EXISTS events_by_table",
+        "CREATE INDEX IF NOT EXISTS deals_by_table ON events (group_id, table_id, seq) "
+        "WHERE type IN ('deal', 'result')",
+    )),
+)
+
+# Ids and hashes compare byte by byte (COLLATE "C"), as SQLite compares them, so that both
+# backends list groups, and so export them, in the same order.
+POSTGRES = (
+    Migration(1, "events, Merkle nodes, projection rows, credentials, idempotency keys", (
+        """CREATE TABLE events (
+          position BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+          group_id TEXT COLLATE "C" NOT NULL,
+          seq BIGINT NOT NULL,
+          type TEXT COLLATE "C" NOT NULL,
+          hand_id TEXT COLLATE "C",
+          table_id TEXT COLLATE "C",
+          data TEXT NOT NULL,
+          actor TEXT COLLATE "C" NOT NULL,
+          recorded_at TEXT COLLATE "C" NOT NULL,
+          prev_hash TEXT COLLATE "C" NOT NULL,
+          hash TEXT COLLATE "C" NOT NULL,
+          UNIQUE (group_id, seq))""",
+        "CREATE INDEX events_by_hand ON events (group_id, hand_id, seq) WHERE hand_id IS NOT NULL",
+        "CREATE INDEX deals_by_table ON events (group_id, table_id, seq) WHERE type IN ('deal', 'result')",
+        """CREATE FUNCTION bitka_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $body$
+        BEGIN RAISE EXCEPTION 'events are append-only: % refused', TG_OP; END $body$""",
+        "CREATE TRIGGER events_refuse_update BEFORE UPDATE ON events "
+        "FOR EACH ROW EXECUTE FUNCTION bitka_refuse_change()",
+        "CREATE TRIGGER events_refuse_delete BEFORE DELETE ON events "
+        "FOR EACH ROW EXECUTE FUNCTION bitka_refuse_change()",
+        "CREATE TRIGGER events_refuse_truncate BEFORE TRUNCATE ON events "
+        "FOR EACH STATEMENT EXECUTE FUNCTION bitka_refuse_change()",
+        """CREATE TABLE merkle_nodes (
+          group_id TEXT COLLATE "C" NOT NULL, level INTEGER NOT NULL, idx BIGINT NOT NULL, hash BYTEA NOT NULL,
+          PRIMARY KEY (group_id, level, idx))""",
+        """CREATE TABLE projection_rows (
+          name TEXT COLLATE "C" NOT NULL, group_id TEXT COLLATE "C" NOT NULL, key TEXT COLLATE "C" NOT NULL,
+          data TEXT NOT NULL, PRIMARY KEY (name, group_id, key))""",
+        "CREATE TABLE projection_positions (name TEXT PRIMARY KEY, position BIGINT NOT NULL)",
+        """CREATE TABLE credentials (
+          token_hash TEXT PRIMARY KEY, group_id TEXT COLLATE "C" NOT NULL, subject TEXT NOT NULL)""",
+        """CREATE TABLE idempotency_keys (
+          group_id TEXT COLLATE "C" NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL,
+          status INTEGER NOT NULL, body TEXT NOT NULL, recorded_at TEXT NOT NULL, PRIMARY KEY (group_id, key))""",
+    )),
+)
+
+TRIGGERS = {"sqlite": ("events_refuse_update", "events_refuse_delete"),
+            "postgresql": ("events_refuse_update", "events_refuse_delete", "events_refuse_truncate")}
+
+
+def pending(applied: set[int], migrations: Sequence[Migration]) -> list[Migration]:
+    """The migrations a store that has had ``applied`` still needs, in order."""
+    return [m for m in migrations if m.version not in applied]
+
+
+def apply(conn, migrations: Sequence[Migration], now: str) -> list[int]:
+    """Inside the caller's write transaction: record the table of migrations if it is new,
+    then run and record each missing migration. Returns the versions it applied."""
+    conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations ("
+                 "version INTEGER PRIMARY KEY, what TEXT NOT NULL, applied_at TEXT NOT NULL)")
+    applied = {v for (v,) in conn.execute("SELECT version FROM schema_migrations")}
+    done = []
+    for m in pending(applied, migrations):
+        for statement in m.statements:
+            conn.execute(statement)
+        conn.execute("INSERT INTO schema_migrations (version, what, applied_at) VALUES (?, ?, ?)",
+                     (m.version, m.what, now))
+        done.append(m.version)
+    return done
+
+
+def latest(migrations: Sequence[Migration]) -> int:
+    return max(m.version for m in migrations)

@@ -1,0 +1,177 @@
+"""The event store on PostgreSQL (psycopg 3), for deployments whose servers share one database.
+
+The SQL is the store's own (``events.store``); this module connects, translates its
+``?`` placeholders, streams scans through server-side cursors and takes the locks:
+
+- a write locks its group (a transaction-scoped advisory lock on the schema and group
+  id) before it reads anything, so two servers appending to one group queue, and the
+  group's ``seq`` has no gaps; ``UNIQUE (group_id, seq)`` stands behind it;
+- a read runs in one ``REPEATABLE READ`` snapshot, as an SQLite read does;
+- migrations run under one advisory lock, so servers starting together migrate once.
+
+A lock not granted within the busy timeout, a deadlock or a write that lost a race on
+``UNIQUE (group_id, seq)`` is a 409 that says the request may be sent again: nothing was
+written.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterator, Sequence
+
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg.pq import TransactionStatus
+
+from . import migrations
+from .envelope import utc_now
+from .errors import Conflict
+from .store import Backend, Projector, StoreBase
+
+MIGRATION_LOCK = 0x6269746B61  # "bitka": the advisory lock that migrations take
+STREAM_BATCH = 2000
+RETRY_LATER = (pg_errors.LockNotAvailable, pg_errors.DeadlockDetected, pg_errors.SerializationFailure,
+               pg_errors.UniqueViolation)
+
+
+@lru_cache(maxsize=512)
+def _pg(sql: str) -> str:
+    """The store's ``?`` placeholders as psycopg's ``%s`` (its SQL has no other ``?`` or ``%``)."""
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+class Connection:
+    """A psycopg connection that speaks the store's SQL: ``execute(sql, args)`` with ``?``."""
+
+    def __init__(self, raw: psycopg.Connection):
+        self.raw = raw
+        self._cursors = 0
+
+    def execute(self, sql: str, args: Sequence = ()):
+        try:
+            return self.raw.execute(_pg(sql), args) if args else self.raw.execute(sql)
+        except RETRY_LATER as e:
+            raise _conflict(e) from None
+
+    def executemany(self, sql: str, rows: Sequence[tuple]) -> None:
+        try:
+            with self.raw.cursor() as cur:
+                cur.executemany(_pg(sql), rows)
+        except RETRY_LATER as e:
+            raise _conflict(e) from None
+
+    def stream(self, sql: str, args: Sequence) -> Iterator[tuple]:
+        self._cursors += 1
+        with self.raw.cursor(name=f"bitka_scan_{self._cursors}") as cur:
+            cur.itersize = STREAM_BATCH
+            cur.execute(_pg(sql), args) if args else cur.execute(sql)
+            yield from cur
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.raw.info.transaction_status != TransactionStatus.IDLE
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+def _conflict(e: Exception) -> Conflict:
+    if isinstance(e, pg_errors.UniqueViolation):
+        return Conflict("another write to this group landed first; nothing was appended, so the request may "
+                        "simply be sent again")
+    return Conflict(f"the group stayed locked by another write ({type(e).__name__}); nothing was appended, "
+                    "so the request may simply be sent again")
+
+
+class PostgresBackend(Backend):
+    name = "postgresql"
+
+    def stream(self, conn: Connection, sql: str, args) -> Iterator[tuple]:
+        return conn.stream(sql, args)
+
+    def executemany(self, conn: Connection, sql: str, rows: Sequence[tuple]) -> None:
+        conn.executemany(sql, rows)
+
+    def lock_group(self, conn: Connection, group: str) -> None:
+        conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || '/' || ?::text, 0))", (group,))
+
+    def has_table(self, conn: Connection, name: str) -> bool:
+        return conn.execute("SELECT to_regclass(?::text) IS NOT NULL", (name,)).fetchone()[0]
+
+    def triggers(self, conn: Connection) -> set[str]:
+        if not self.has_table(conn, "events"):
+            return set()
+        return {r[0] for r in conn.execute(
+            "SELECT tgname FROM pg_trigger WHERE tgrelid = to_regclass('events') AND NOT tgisinternal")}
+
+
+POSTGRES = PostgresBackend()
+
+
+class PostgresStore(StoreBase):
+    backend = POSTGRES
+
+    def __init__(self, url: str, projector: Projector | None = None, busy_timeout_ms: int = 10_000):
+        super().__init__(url, projector, busy_timeout_ms)
+
+    @property
+    def path(self) -> str:
+        return self.url
+
+    def connect(self) -> Connection:
+        try:
+            raw = psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+        except psycopg.OperationalError as e:
+            raise StoreUnavailable(f"cannot connect to {redacted(self.url)}: {str(e).strip()}") from None
+        raw.execute(f"SET lock_timeout = {int(self.busy_timeout_ms)}")
+        raw.execute("SET idle_in_transaction_session_timeout = 600000")
+        return Connection(raw)
+
+    def begin_reading(self, conn: Connection) -> None:
+        conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+
+    def begin_writing(self, conn: Connection) -> None:
+        conn.execute("BEGIN")
+
+    def commit(self, conn: Connection) -> None:
+        conn.execute("COMMIT")
+
+    def in_transaction(self, conn: Connection) -> bool:
+        return conn.in_transaction
+
+    def _release(self, conn: Connection) -> None:
+        if conn.raw.closed or conn.raw.info.transaction_status == TransactionStatus.UNKNOWN:
+            self._discard(conn)
+            return
+        super()._release(conn)
+
+    def setup(self) -> "PostgresStore":
+        """Apply the migrations the database lacks, under one lock (idempotent)."""
+        conn = self.connect()
+        try:
+            conn.execute("BEGIN")
+            try:
+                conn.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
+                migrations.apply(conn, migrations.POSTGRES, utc_now())
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+        return self
+
+
+class StoreUnavailable(Exception):
+    """The database could not be reached: the command line says so in a sentence."""
+
+
+def redacted(url: str) -> str:
+    """A PostgreSQL URL without its password, fit for a message."""
+    try:
+        info = psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "the PostgreSQL URL given"
+    user = info.get("user")
+    host = info.get("host", "localhost")
+    port = info.get("port")
+    return f"postgresql://{user + '@' if user else ''}{host}{':' + str(port) if port else ''}/{info.get('dbname', '')}"
