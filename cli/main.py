@@ -13,6 +13,7 @@ import click
 
 from events.store import StoreBase, is_postgres, open_store, sqlite_path
 from events.errors import Problem
+from events.migrations import SchemaTooNew
 from projections.projector import project
 
 from . import output
@@ -81,6 +82,8 @@ class BitkaGroup(click.Group):
             raise click.ClickException(f"the store {db} failed: {str(e).strip()}") from None
         except Problem as e:  # a 409 or 422 of the store, met offline
             raise click.ClickException(e.detail) from None
+        except SchemaTooNew as e:
+            raise click.ClickException(str(e)) from None
 
 
 @click.group(cls=BitkaGroup, context_settings={"help_option_names": ["-h", "--help"]})

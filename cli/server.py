@@ -1,8 +1,9 @@
 """``bitka serve``: gunicorn in production, the Flask development server with ``--dev``.
 
 Each gunicorn worker process builds its own app (and so its own store connections: none
-crosses a fork); SQLite in WAL mode with a busy timeout lets them write in turn, each
-append in one BEGIN IMMEDIATE transaction.
+crosses a fork). On SQLite, WAL mode with a busy timeout lets them write in turn, each
+append in one BEGIN IMMEDIATE transaction; on PostgreSQL each write locks its group, so
+servers on other machines can share the database too.
 """
 from __future__ import annotations
 

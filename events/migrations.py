@@ -106,6 +106,10 @@ TRIGGERS = {"sqlite": ("events_refuse_update", "events_refuse_delete"),
             "postgresql": ("events_refuse_update", "events_refuse_delete", "events_refuse_truncate")}
 
 
+class SchemaTooNew(RuntimeError):
+    """The store was migrated by a newer bitka: this one must not write to it."""
+
+
 def pending(applied: set[int], migrations: Sequence[Migration]) -> list[Migration]:
     """The migrations a store that has had ``applied`` still needs, in order."""
     return [m for m in migrations if m.version not in applied]
@@ -117,6 +121,9 @@ def apply(conn, migrations: Sequence[Migration], now: str) -> list[int]:
     conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations ("
                  "version INTEGER PRIMARY KEY, what TEXT NOT NULL, applied_at TEXT NOT NULL)")
     applied = {v for (v,) in conn.execute("SELECT version FROM schema_migrations")}
+    if applied and max(applied) > latest(migrations):
+        raise SchemaTooNew(f"the store's schema is at version {max(applied)}, newer than this bitka knows "
+                           f"({latest(migrations)}); upgrade bitka before using it")
     done = []
     for m in pending(applied, migrations):
         for statement in m.statements:

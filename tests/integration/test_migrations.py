@@ -1,0 +1,70 @@
+"""The schema as numbered migrations: old stores are brought up to date, servers starting
+together migrate once, and a store from a newer bitka is left alone."""
+import sqlite3
+import threading
+
+import pytest
+
+from events import migrations
+from events.store import NewEvent, Store, open_store
+from events.verify import faults
+
+LEGACY_SCHEMA = [s.replace("IF NOT EXISTS ", "") for s in migrations.SQLITE[0].statements]
+
+
+def _applied(store):
+    with store.reading() as r:
+        return [v for (v,) in r.conn.execute("SELECT version FROM schema_migrations ORDER BY version")]
+
+
+def test_a_store_from_before_versioning_is_migrated_and_keeps_its_log(tmp_path):
+    db = tmp_path / "old.db"
+    conn = sqlite3.connect(db)
+    for statement in LEGACY_SCHEMA:  # as bitka created stores before migrations were numbered
+        conn.execute(statement)
+    conn.commit()
+    conn.close()
+    old = Store(db)
+    with old.writing() as w:
+        w.append("g1", [NewEvent("group_created", {"name": "G", "currency": "PLN"}),
+                        NewEvent("deal", {"dealer": 0}, hand="h1", table="t1")], "admin")
+    store = Store(db).setup()
+    assert _applied(store) == [1, 2]
+    with store.reading() as r:
+        indexes = {n for (n,) in r.conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+        assert "deals_by_table" in indexes and "events_by_table" not in indexes
+        assert [e.seq for e in r.scan()] == [1, 2] and list(faults(r.scan_raw())) == []
+        assert r.table_hands("g1", "t1") == ["h1"] and r.missing_triggers() == []
+    assert _applied(Store(db).setup()) == [1, 2]  # again: nothing more to do
+
+
+def test_servers_starting_together_migrate_a_new_database_once(pg_url):
+    errors = []
+
+    def start():
+        try:
+            open_store(pg_url).setup()
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert _applied(open_store(pg_url)) == [m.version for m in migrations.POSTGRES]
+
+
+def test_a_store_migrated_by_a_newer_bitka_is_refused(db_url):
+    store = open_store(db_url).setup()
+    with store.writing() as w:
+        w.conn.execute("INSERT INTO schema_migrations (version, what, applied_at) VALUES (?, ?, ?)",
+                       (99, "from the future", "2030-01-01T00:00:00Z"))
+    with pytest.raises(migrations.SchemaTooNew, match="version 99, newer than this bitka knows"):
+        open_store(db_url).setup()
+
+
+def test_migrations_are_numbered_from_one_without_gaps():
+    for backend in (migrations.SQLITE, migrations.POSTGRES):
+        assert [m.version for m in backend] == list(range(1, len(backend) + 1))
