@@ -156,17 +156,24 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def http_appends(db: Path, pool, hands: int, clients: int) -> tuple[float, list[float]]:
-    """Deals and tricks POSTed to ``bitka serve`` (its defaults): appends/s and each request's seconds."""
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "cli", "--db", str(db), "serve", "--port", str(port)],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def http_appends(db: Path | str, pool, hands: int, clients: int, servers: int = 1,
+                 serve_options: tuple[str, ...] = ()) -> tuple[float, list[float]]:
+    """Deals and tricks POSTed to ``servers`` ``bitka serve`` processes on one store (its
+    defaults unless ``serve_options``), each client on a group of its own and on the
+    servers in turn: appends/s and each request's seconds."""
+    ports = [free_port() for _ in range(servers)]
+    key = Path(tempfile.mkdtemp()) / "bench.key"  # one key for all, as servers sharing a database should
+    procs = [subprocess.Popen([sys.executable, "-m", "cli", "--db", str(db), "serve", "--port", str(port),
+                               "--key", str(key), *serve_options],
+                              cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             for port in ports]
     try:
-        _wait(port)
-        tables = [_http_table(port) for _ in range(clients)]
+        for port in ports:
+            _wait(port)
+        tables = [_http_table(ports[i % servers]) for i in range(clients)]
 
         def client(i, latencies):
-            conn = http.client.HTTPConnection("127.0.0.1", port)
+            conn = http.client.HTTPConnection("127.0.0.1", ports[i % servers])
             gid, tid, token = tables[i]
             auth = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
             for n in range(hands):
@@ -178,8 +185,10 @@ def http_appends(db: Path, pool, hands: int, clients: int) -> tuple[float, list[
 
         return _load(client, clients)
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(timeout=10)
 
 
 def minimal_appends(tmp: Path, requests: int, clients: int) -> tuple[float, list[float]]:

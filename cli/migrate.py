@@ -82,6 +82,7 @@ def migrate(source_url: str, target_url: str):
                 click.echo(problem, err=True)
             click.echo("the copy does not match the source; nothing was moved", err=True)
             raise SystemExit(1)  # leaving the block rolls the target's transaction back
+    target.analyze()
     click.echo(f"moved {total} events of {len(sizes)} group(s) from {shown(source_url)} to {shown(target_url)}; "
                "every hash and Merkle root verified on arrival")
 

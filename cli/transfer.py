@@ -108,6 +108,7 @@ def import_(obj, file):
             token, digest = mint_token()
             w.add_credential(digest, group, ADMIN)
             tokens[group] = token
+    store.analyze()
     for group, token in tokens.items():
         click.echo(f"imported group {group}; its new admin token: {token}")
 

@@ -144,6 +144,16 @@ class PostgresStore(StoreBase):
             return
         super()._release(conn)
 
+    def analyze(self) -> None:
+        """Without fresh statistics, PostgreSQL plans a replay's batched row lookups from an
+        empty table's and reads every row of the group for each batch: right after a bulk
+        load, the rows part of a replay ran at 44,000 events/s instead of 100,000."""
+        conn = self._acquire()
+        try:
+            conn.execute("ANALYZE")
+        finally:
+            self._release(conn)
+
     def setup(self) -> "PostgresStore":
         """Apply the migrations the database lacks, under one lock (idempotent)."""
         conn = self.connect()

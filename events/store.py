@@ -426,8 +426,11 @@ class StoreBase:
                     writer.lock(group)
                 yield writer
             except BaseException:
-                if self.in_transaction(conn):
-                    conn.execute("ROLLBACK")
+                try:
+                    if self.in_transaction(conn):
+                        conn.execute("ROLLBACK")
+                except Exception:  # a connection that died mid-write: the database rolled it back
+                    pass
                 raise
             self.commit(conn)
         finally:
@@ -435,6 +438,11 @@ class StoreBase:
 
     def commit(self, conn) -> None:
         conn.execute("COMMIT")
+
+    def analyze(self) -> None:
+        """Refresh the planner's statistics after a bulk load (an import or a migration), so
+        that the first queries after it do not plan from an empty table's. SQLite's planner
+        needs none: its indexes alone choose the plans bitka's queries want."""
 
 
 class SQLiteStore(StoreBase):

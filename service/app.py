@@ -78,5 +78,8 @@ _DESCRIPTION = (
     "bitka: an append-only, hash-chained scoring ledger for card tables that play for money. "
     "Errors are application/problem+json. Writes accept If-Match (a group version; 412 when stale) "
     "and Idempotency-Key (on group-scoped POSTs: the same key and body returns the original response). "
-    "Group-scoped responses carry ETag: \"<version>\"."
+    "Group-scoped responses carry ETag: \"<version>\". "
+    "Any operation may answer 409 when the store stayed locked by other writes past the busy timeout, "
+    "and 503 (with Retry-After) when its database cannot be reached; in both cases nothing was appended "
+    "and the request may be sent again."
 )

@@ -83,8 +83,24 @@ def _flatten(messages, prefix: str = "") -> dict[str, list[str]]:
     return out
 
 
+def from_unreachable_store(e: Exception) -> Response:
+    log.warning("the store cannot be reached: %s", e)
+    response = problem(503, "Service unavailable", "the database cannot be reached right now; nothing was "
+                       "appended, so the request may be sent again shortly", "store-unavailable")
+    response.headers["Retry-After"] = "5"
+    return response
+
+
 def register(app) -> None:
     app.register_error_handler(Problem, from_problem)
     app.register_error_handler(RuleViolation, from_rule_violation)
     app.register_error_handler(HTTPException, from_http)
     app.register_error_handler(Exception, from_crash)
+    try:
+        import psycopg
+
+        from events.pgstore import StoreUnavailable
+    except ImportError:  # pragma: no cover - psycopg is a dependency
+        return
+    app.register_error_handler(StoreUnavailable, from_unreachable_store)
+    app.register_error_handler(psycopg.OperationalError, from_unreachable_store)

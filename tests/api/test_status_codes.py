@@ -267,3 +267,29 @@ def test_a_setup_token_when_configured_guards_group_creation(tmp_path):
     assert app.extensions["bitka.store"].connect().execute("SELECT count(*) FROM events").fetchone()[0] == 0
     r = http.post("/v1/groups", json=body, headers={"Authorization": "Bearer club-secret"})
     assert r.status_code == 201
+
+
+def test_a_database_that_went_away_is_a_503_and_the_next_request_reconnects(pg_url, tmp_path):
+    import psycopg
+
+    from service.app import create_app
+    from tests.conftest import Client
+    app = create_app({"BITKA_DB": pg_url, "BITKA_KEY": str(tmp_path / "k.key"), "TESTING": True})
+    client = Client(app.test_client())
+    g = client.post("/v1/groups", {"name": "Gone", "currency": "PLN"}).json
+    admin = client.as_(g["admin_token"])
+    store = app.extensions["bitka.store"]
+    pids = [conn.raw.info.backend_pid for conn in store._idle]
+    assert pids
+    with psycopg.connect(pg_url, autocommit=True) as dba:  # the database drops bitka's connections
+        for pid in pids:
+            dba.execute("SELECT pg_terminate_backend(%s)", (pid,))
+    gone = admin.get(f"/v1/groups/{g['id']}")
+    assert_problem(gone, 503, "database cannot be reached")
+    assert gone.headers["Retry-After"] == "5"
+    answers = [admin.get(f"/v1/groups/{g['id']}").status_code for _ in range(len(pids) + 1)]
+    assert answers[-1] == 200  # each broken connection is dropped, and a new one made
+    store = app.extensions["bitka.store"]
+    store.close()
+    store.url = "postgresql://postgres@127.0.0.1:1/none"  # now nothing answers at all
+    assert_problem(admin.post(f"/v1/groups/{g['id']}/members", {"name": "Ala"}), 503, "nothing was appended")
