@@ -23,7 +23,6 @@ from psycopg import errors as pg_errors
 from psycopg.pq import TransactionStatus
 
 from . import migrations
-from .envelope import utc_now
 from .errors import Conflict
 from .store import Backend, Projector, StoreBase
 
@@ -113,10 +112,6 @@ class PostgresStore(StoreBase):
     def __init__(self, url: str, projector: Projector | None = None, busy_timeout_ms: int = 10_000):
         super().__init__(url, projector, busy_timeout_ms)
 
-    @property
-    def path(self) -> str:
-        return self.url
-
     def connect(self) -> Connection:
         try:
             raw = psycopg.connect(self.url, autocommit=True, connect_timeout=10)
@@ -131,12 +126,6 @@ class PostgresStore(StoreBase):
 
     def begin_writing(self, conn: Connection) -> None:
         conn.execute("BEGIN")
-
-    def commit(self, conn: Connection) -> None:
-        conn.execute("COMMIT")
-
-    def in_transaction(self, conn: Connection) -> bool:
-        return conn.in_transaction
 
     def _release(self, conn: Connection) -> None:
         if conn.raw.closed or conn.raw.info.transaction_status == TransactionStatus.UNKNOWN:
@@ -154,21 +143,11 @@ class PostgresStore(StoreBase):
         finally:
             self._release(conn)
 
-    def setup(self) -> "PostgresStore":
-        """Apply the migrations the database lacks, under one lock (idempotent)."""
-        conn = self.connect()
-        try:
-            conn.execute("BEGIN")
-            try:
-                conn.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
-                migrations.apply(conn, migrations.POSTGRES, utc_now())
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
-        finally:
-            conn.close()
-        return self
+    schema = migrations.POSTGRES
+
+    def lock_for_migrating(self, conn: Connection) -> None:
+        """Servers starting together on one database migrate it once, one after the other."""
+        conn.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
 
 
 class StoreUnavailable(Exception):

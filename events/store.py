@@ -33,7 +33,6 @@ from .errors import BadRequest, Conflict, PreconditionFailed
 __all__ = ["Envelope", "NewEvent", "RawEvent", "Reader", "SQLiteStore", "Store", "StoreBase", "Writer",
            "open_store", "precondition"]
 
-TRIGGERS = migrations.TRIGGERS["sqlite"]
 _RAW_COLUMNS = "group_id, seq, type, hand_id, table_id, data, actor, recorded_at, prev_hash, hash"
 _COLUMNS = "position, " + _RAW_COLUMNS
 
@@ -396,8 +395,30 @@ class StoreBase:
     def begin_writing(self, conn) -> None:
         raise NotImplementedError
 
+    schema: Sequence[migrations.Migration] = ()
+
     def setup(self) -> "StoreBase":
-        raise NotImplementedError
+        """Apply the migrations the store lacks, in one write transaction (idempotent)."""
+        conn = self.connect()
+        try:
+            self.before_migrating(conn)
+            self.begin_writing(conn)
+            try:
+                self.lock_for_migrating(conn)
+                migrations.apply(conn, self.schema, utc_now())
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+        return self
+
+    def before_migrating(self, conn) -> None:
+        """What must happen outside a transaction first."""
+
+    def lock_for_migrating(self, conn) -> None:
+        """What keeps two processes from migrating at once, beyond the write transaction's own lock."""
 
     @property
     def path(self) -> str:
@@ -459,21 +480,11 @@ class SQLiteStore(StoreBase):
         conn.execute("PRAGMA synchronous = FULL")
         return conn
 
-    def setup(self) -> "SQLiteStore":
-        """Create the file if missing, switch to WAL and apply the migrations it lacks (idempotent)."""
-        conn = self.connect()
-        try:
-            sqlite_utils.Database(conn).enable_wal()
-            self.begin_writing(conn)
-            try:
-                migrations.apply(conn, migrations.SQLITE, utc_now())
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
-        finally:
-            conn.close()
-        return self
+    schema = migrations.SQLITE
+
+    def before_migrating(self, conn) -> None:
+        """Create the file if missing and switch it to WAL (not possible inside a transaction)."""
+        sqlite_utils.Database(conn).enable_wal()
 
     def begin_writing(self, conn) -> None:
         """``BEGIN IMMEDIATE``: a deferred ``BEGIN``'s later upgrade to a write lock can fail

@@ -1,13 +1,13 @@
 """The schema as numbered migrations: old stores are brought up to date, servers starting
 together migrate once, and a store from a newer bitka is left alone."""
 import sqlite3
-import threading
 
 import pytest
 
 from events import migrations
 from events.store import NewEvent, Store, open_store
 from events.verify import faults
+from tests.concurrency import failures_in_threads
 
 LEGACY_SCHEMA = [s.replace("IF NOT EXISTS ", "") for s in migrations.SQLITE[0].statements]
 
@@ -39,20 +39,7 @@ def test_a_store_from_before_versioning_is_migrated_and_keeps_its_log(tmp_path):
 
 
 def test_servers_starting_together_migrate_a_new_database_once(pg_url):
-    errors = []
-
-    def start():
-        try:
-            open_store(pg_url).setup()
-        except Exception as e:  # pragma: no cover - reported below
-            errors.append(e)
-
-    threads = [threading.Thread(target=start) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+    assert failures_in_threads(lambda: open_store(pg_url).setup(), 4) == []
     assert _applied(open_store(pg_url)) == [m.version for m in migrations.POSTGRES]
 
 
@@ -68,3 +55,25 @@ def test_a_store_migrated_by_a_newer_bitka_is_refused(db_url):
 def test_migrations_are_numbered_from_one_without_gaps():
     for backend in (migrations.SQLITE, migrations.POSTGRES):
         assert [m.version for m in backend] == list(range(1, len(backend) + 1))
+
+
+def test_the_store_url_picks_the_backend(tmp_path):
+    from events.errors import BadRequest
+    from events.pgstore import PostgresStore
+    from events.store import SQLiteStore, sqlite_path
+    assert sqlite_path("club.db") == "club.db"
+    assert sqlite_path("sqlite:///club.db") == "club.db"
+    assert sqlite_path("sqlite:////srv/bitka/club.db") == "/srv/bitka/club.db"
+    for bad in ("sqlite://club.db", "sqlite:///", "mysql://u@h/db"):
+        with pytest.raises(BadRequest):
+            sqlite_path(bad)
+    assert isinstance(open_store(f"sqlite:///{tmp_path}/a.db"), SQLiteStore)
+    assert isinstance(open_store("postgresql://u@h/db"), PostgresStore)  # nothing connects until it is used
+    assert isinstance(open_store("postgres://u@h/db"), PostgresStore)
+
+
+def test_the_signing_key_defaults_beside_an_sqlite_store_and_to_bitka_key_for_a_database():
+    from events.checkpoint import default_key_path
+    assert default_key_path("club.db") == "club.db.key"
+    assert default_key_path("sqlite:////srv/club.db") == "/srv/club.db.key"
+    assert default_key_path("postgresql://bitka@db/bitka") == "bitka.key"

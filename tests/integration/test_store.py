@@ -2,7 +2,6 @@
 import hashlib
 import json
 import sqlite3
-import threading
 
 import pytest
 
@@ -11,6 +10,7 @@ from events.errors import Unprocessable
 from events.store import NewEvent
 from events.verify import faults
 from tests.backends import drop_trigger, raw_errors, run_raw
+from tests.concurrency import failures_in_threads
 
 
 def _append(store, group, n=1, kind="member_added"):
@@ -118,21 +118,11 @@ def test_the_sqlite_store_runs_in_wal_mode(tmp_path):
 
 def test_concurrent_writers_never_fork_or_skip_a_seq(store):
     _group(store)
-    errors = []
 
     def writer():
-        try:
-            for _ in range(15):
-                _append(store, "g1")
-        except Exception as e:  # pragma: no cover - reported below
-            errors.append(e)
-
-    threads = [threading.Thread(target=writer) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+        for _ in range(15):
+            _append(store, "g1")
+    assert failures_in_threads(writer, 4) == []
     with store.reading() as r:
         events = list(r.scan("g1"))
         assert [e.seq for e in events] == list(range(1, 62))
