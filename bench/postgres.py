@@ -1,6 +1,7 @@
 """bitka on PostgreSQL against the same database's own limits, measured in one run.
 
     python bench/postgres.py [--url postgresql://postgres@127.0.0.1:5432/test] [--events 50000]
+    python bench/run.py --postgres [URL]     (the same rows in the main bench's table)
 
 Works in a schema of its own (dropped at the end) and prints, as ratios:
   replay   events/s      limit: a bare scan of the same rows with json.loads of each
@@ -33,6 +34,7 @@ from events.envelope import RawEvent  # noqa: E402
 from events.store import open_store  # noqa: E402
 from projections.projector import project  # noqa: E402
 
+DEFAULT_URL = os.environ.get("BITKA_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 COLUMNS = "group_id, seq, type, hand_id, table_id, data, actor, recorded_at, prev_hash, hash"
 
 
@@ -95,22 +97,18 @@ def bare_inserts(url: str, per_connection: int, connections: int) -> float:
     return per_connection * connections / (time.perf_counter() - start)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--url", default=os.environ.get("BITKA_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test"))
-    ap.add_argument("--events", type=int, default=50_000)
-    ap.add_argument("--http-hands", type=int, default=60, help="hands each client logs over HTTP")
-    ap.add_argument("--clients", type=int, default=4)
-    args = ap.parse_args()
+def measure(base_url: str, events: int, http_hands: int, clients: int) -> tuple[int, dict]:
+    """Fill a store in a schema of its own (dropped at the end) and measure it: the number of
+    events and {measure: (bitka, limit, unit, what the limit is)}."""
     schema = f"bitka_bench_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(args.url, autocommit=True) as conn:
+    with psycopg.connect(base_url, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
-    url = f"{args.url}{'&' if '?' in args.url else '?'}options=-csearch_path%3D{schema}"
+    url = f"{base_url}{'&' if '?' in base_url else '?'}options=-csearch_path%3D{schema}"
     results = {}
     try:
         pool = hand_bodies(random.Random(2026), 50)
         store = open_store(url, projector=project).setup()
-        fill_s, (written, _, _) = timed(lambda: fill(store, args.events, pool))
+        fill_s, (written, _, _) = timed(lambda: fill(store, events, pool))
         store.analyze()  # as bitka import and migrate do after a bulk load
         store.close()
         print(f"filled a PostgreSQL store with {written} events in {fill_s:.1f} s", file=sys.stderr)
@@ -124,22 +122,32 @@ def main() -> int:
             assert not found, found[:3]
             verify_rate = max(verify_rate, written / seconds)
             scan_rate, hash_rate = max(scan_rate, bare_scan(url)), max(hash_rate, hash_limit(url))
-        results["replay"] = (replay_rate, scan_rate, "events/s; bare scan + json.loads on PostgreSQL")
-        results["verify"] = (verify_rate, hash_rate, "events/s; bare scan of stored canonical bytes + SHA-256")
-        requests = args.http_hands * 5 * args.clients
-        limit = bare_inserts(url, requests // args.clients, args.clients)
+        results["PG replay"] = (replay_rate, scan_rate, "events/s", "bare scan + json.loads on PostgreSQL")
+        results["PG verify"] = (verify_rate, hash_rate, "events/s", "bare scan of stored canonical bytes + SHA-256")
+        limit = bare_inserts(url, http_hands * 5, clients)
         for servers in (1, 4):
-            rate, latencies = http_appends(url, pool, args.http_hands, args.clients, servers,
+            rate, latencies = http_appends(url, pool, http_hands, clients, servers,
                                            ("--workers", "1", "--threads", "4"))
-            results[f"HTTP, {servers} server{'s' if servers > 1 else ''}"] = (
-                rate, limit, f"appends/s; bare inserts, {args.clients} connections; p99 {p99(latencies):.1f} ms")
+            results[f"PG HTTP, {servers} server{'s' if servers > 1 else ''}"] = (
+                rate, limit, "appends/s", f"bare inserts, {clients} connections; p99 {p99(latencies):.1f} ms")
     finally:
-        with psycopg.connect(args.url, autocommit=True) as conn:
+        with psycopg.connect(base_url, autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    return written, results
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--url", default=DEFAULT_URL)
+    ap.add_argument("--events", type=int, default=50_000)
+    ap.add_argument("--http-hands", type=int, default=60, help="hands each client logs over HTTP")
+    ap.add_argument("--clients", type=int, default=4)
+    args = ap.parse_args()
+    written, results = measure(args.url, args.events, args.http_hands, args.clients)
     print(f"\nbitka on PostgreSQL, {os.cpu_count()} cores; store of {written} events\n")
-    print(f"{'measure':<16} {'bitka':>10} {'limit':>10}  {'ratio':>6}  limit is")
-    for name, (value, limit, what) in results.items():
-        print(f"{name:<16} {value:>10.0f} {limit:>10.0f}  {value / limit:>6.1%}  {what}")
+    print(f"{'measure':<18} {'bitka':>10} {'limit':>10}  {'ratio':>6}  limit is")
+    for name, (value, limit, unit, what) in results.items():
+        print(f"{name:<18} {value:>10.0f} {limit:>10.0f}  {value / limit:>6.1%}  {unit}; {what}")
     return 0
 
 

@@ -323,6 +323,8 @@ def main() -> int:
     ap.add_argument("--http-hands", type=int, default=150)
     ap.add_argument("--clients", type=int, default=2)
     ap.add_argument("--json", help="also write the results here")
+    ap.add_argument("--postgres", nargs="?", const="", metavar="URL",
+                    help="also measure on PostgreSQL (bench/postgres.py), at URL or $BITKA_TEST_POSTGRES")
     args = ap.parse_args()
     rng = random.Random(2026)
     pool = hand_bodies(rng, 50)
@@ -367,9 +369,13 @@ def main() -> int:
         results["HTTP appends"] = (http_rate, minimal_rate, "appends/s",
                                    f"minimal Flask insert under the same gunicorn; p99 {p99(http_lat):.1f} ms "
                                    f"against {p99(minimal_lat):.1f} ms")
+    if args.postgres is not None:
+        from bench import postgres
+        results.update(postgres.measure(args.postgres or postgres.DEFAULT_URL, args.events,
+                                        max(1, args.http_hands // 2), 4)[1])
     print(f"\nbitka bench on {os.cpu_count()} cores; store of {total} events; "
           f"peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MiB\n")
-    print(f"{'measure':<17} {'bitka':>10} {'limit':>10}  {'ratio':>6}  {'target':>6}  limit is")
+    print(f"{'measure':<18} {'bitka':>10} {'limit':>10}  {'ratio':>6}  {'target':>6}  limit is")
     failed = []
     for name, (value, limit, unit, what) in results.items():
         ratio = value / limit
@@ -377,7 +383,7 @@ def main() -> int:
         mark = "" if target is None else (" ok" if ratio >= target else " MISSED")
         if target is not None and ratio < target:
             failed.append(name)
-        print(f"{name:<17} {value:>10.0f} {limit:>10.0f}  {ratio:>6.1%}  "
+        print(f"{name:<18} {value:>10.0f} {limit:>10.0f}  {ratio:>6.1%}  "
               f"{'' if target is None else f'{target:.0%}':>6}{mark}  {unit}; {what}")
     if args.json:
         Path(args.json).write_text(json.dumps({k: {"value": v[0], "limit": v[1]} for k, v in results.items()}))
