@@ -22,6 +22,9 @@ from .migrate import migrate
 from .transfer import export, import_
 
 
+KEY_HELP = "The {what} key (default: an SQLite store's name + .key; ./bitka.key for PostgreSQL)."
+
+
 class Context:
     def __init__(self, db: str):
         self.db = db
@@ -110,7 +113,7 @@ def bitka(ctx, db):
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64), help="gunicorn worker processes.")
 @click.option("--threads", default=4, show_default=True, type=click.IntRange(1, 64), help="Threads in each worker.")
 @click.option("--dev", is_flag=True, help="The Flask development server instead of gunicorn.")
-@click.option("--key", "key_file", envvar="BITKA_KEY", help="The signing key (default: the store's name + .key).")
+@click.option("--key", "key_file", envvar="BITKA_KEY", help=KEY_HELP.format(what="signing"))
 @click.pass_obj
 def serve(obj: Context, host, port, workers, threads, dev, key_file):
     """Run the HTTP service on the store, under gunicorn (or the development server).
@@ -118,6 +121,7 @@ def serve(obj: Context, host, port, workers, threads, dev, key_file):
     \b
     Examples:
       bitka --db club.db serve --host 0.0.0.0 --port 8080
+      bitka --db postgresql://bitka@db.example/bitka serve --key /etc/bitka/signing.key
       bitka serve --workers 4 --threads 8
       bitka serve --dev
     """
@@ -140,7 +144,7 @@ def serve(obj: Context, host, port, workers, threads, dev, key_file):
               help="A checkpoint saved earlier: prove the log still extends it.")
 @click.option("--url", help="Verify a running server instead of the store, as a member would.")
 @click.option("--token", envvar="BITKA_TOKEN", help="With --url: a member's or the admin's token.")
-@click.option("--key", "key_file", envvar="BITKA_KEY", help="The server key (default: the store's name + .key).")
+@click.option("--key", "key_file", envvar="BITKA_KEY", help=KEY_HELP.format(what="server"))
 @click.pass_obj
 def verify(obj: Context, group, saved, url, token, key_file):
     """Recompute every event hash and chain link; name the first bad seq of each bad group.
@@ -246,7 +250,7 @@ def replay(obj: Context, group, until, rebuild):
 @bitka.command()
 @click.option("--group", "group", required=True)
 @click.option("--size", type=click.IntRange(min=1), help="The checkpoint at this many events (default: now).")
-@click.option("--key", "key_file", envvar="BITKA_KEY", help="The server key (default: the store's name + .key).")
+@click.option("--key", "key_file", envvar="BITKA_KEY", help=KEY_HELP.format(what="server"))
 @click.pass_obj
 def checkpoint(obj: Context, group, size, key_file):
     """Print the group's signed checkpoint (its Merkle tree head). Keep it: with it,

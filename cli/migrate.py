@@ -33,7 +33,8 @@ def migrate(source_url: str, target_url: str):
     """Move a whole store to another, verifying every hash and Merkle root on arrival.
 
     Tokens keep working (their hashes move with the groups). Sign with the same key
-    afterwards (--key / BITKA_KEY) so that checkpoints saved by members stay valid.
+    afterwards (--key / BITKA_KEY) so that checkpoints saved by members stay valid. Stop
+    the servers writing to the source first: the move copies one snapshot of it.
 
     \b
     Examples:
