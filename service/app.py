@@ -44,7 +44,7 @@ class Api(flask_smorest.Api):
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    app = Flask("bitka")
+    app = Flask("bitka", static_folder=None)  # the pages serve their own files (service/web/static)
     app.config.update(DEFAULTS)
     if os.environ.get("BITKA_DB"):
         app.config["BITKA_DB"] = os.environ["BITKA_DB"]
@@ -62,12 +62,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for module in (groups, tables, hands, money, events, proofs):
         api.register_blueprint(module.blp)
+    from .web.pages import bp as pages
+    app.register_blueprint(pages)  # the pages for people at the table, beside the API
     app.before_request(_json_bodies_only)
     return app
 
 
 def _json_bodies_only():
     """A body that is not JSON is refused as such, not read as an empty object."""
+    if request.blueprint == "web":  # the pages post HTML forms
+        return None
     if request.method in ("POST", "PUT", "PATCH") and request.content_length and not request.is_json:
         return problems.problem(415, "Unsupported media type", "send the body as application/json",
                                 "unsupported-media-type")

@@ -1,0 +1,349 @@
+"""The pages a table looks at: sign in, the group, a hand, the score sheet, card-by-card entry.
+
+Server-rendered (Jinja), no build step. Each page reads the same projections the API
+serves; each form goes through the same ledger functions as the API's POSTs, so a page
+can do nothing the API would refuse, and its errors are the API's 422 sentences.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+
+from events import merkle
+from events.checkpoint import published
+from events.errors import NotFound, Problem
+from games.registry import GAMES
+from projections import audit as audit_trail
+from projections.groups import member_name
+from projections.ledger_views import MONEY_EVENTS
+from events.types import EVENT_TYPES
+from .. import ledger
+from ..http import checkpoint, store
+from ..views import balances_view, hand_view, settle_up_view
+from . import session
+from .cards import face
+from .chart import aligned, balance_chart, legend
+
+bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
+               static_url_path="/static")
+TRICK_GAMES = ("kop", "baska")  # logged trick by trick: the card-by-card page builds each trick
+RESULT_FIELDS = ("contract", "declarer", "partner", "stare", "points", "tricks")
+
+
+class Preview(Exception):
+    """Raised inside a write to roll it back after computing what it would record."""
+
+    def __init__(self, outcome):
+        super().__init__("preview")
+        self.outcome = outcome
+
+
+@bp.app_template_filter("card")
+def _card(code: str) -> dict:
+    return face(code)
+
+
+@bp.errorhandler(Problem)
+def _problem_page(e: Problem):
+    return render_template("error.html", status=e.status, title=e.title, detail=e.detail), e.status
+
+
+def _page(group: str, view: Callable) -> Response | str:
+    """A signed-in member's page of their own group; the sign-in page for anyone else."""
+    with store().reading() as r:
+        who = session.signed_in(r)
+        if who is None:
+            return redirect(url_for("web.sign_in_page", next=request.path))
+        principal, token = who
+        if principal.group != group:
+            abort(403)
+        grow = ledger.group_row(r, group)
+        return view(r, grow, principal, session.form_token(token))
+
+
+def _writer_of(group: str):
+    """The signed-in principal and session token for a POST, after the form's token is checked."""
+    with store().reading() as r:
+        who = session.signed_in(r)
+    if who is None:
+        return None
+    principal, token = who
+    if principal.group != group:
+        abort(403)
+    session.check_form(token)
+    return principal
+
+
+@bp.get("/")
+def sign_in_page():
+    with store().reading() as r:
+        who = session.signed_in(r)
+    if who is not None:
+        return redirect(url_for("web.group_page", group=who[0].group))
+    return render_template("signin.html", error=None, next=request.args.get("next", ""))
+
+
+@bp.post("/signin")
+def sign_in():
+    token = request.form.get("token", "").strip()
+    with store().reading() as r:
+        try:
+            from .. import auth
+            principal = auth.resolve(r, f"Bearer {token}")
+        except Problem:
+            return render_template("signin.html", error="That token is not known here: paste the whole token "
+                                   "the group's admin gave you.", next=""), 401
+    target = request.form.get("next", "")
+    if not target.startswith(f"/g/{principal.group}"):
+        target = url_for("web.group_page", group=principal.group)
+    return session.keep(redirect(target, 303), token)
+
+
+@bp.post("/signout")
+def sign_out():
+    return session.forget(redirect(url_for("web.sign_in_page"), 303))
+
+
+@bp.get("/g/<group>")
+def group_page(group):
+    def view(r, grow, principal, form_token):
+        brow = r.row("balances", group, "") or {"members": {}}
+        tables = []
+        for t in grow["tables"]:
+            trow = r.row("table", group, t["id"])
+            seats = [member_name(grow, m) for m in trow["seats"]]
+            tables.append({"row": trow, "seats": seats, "trick_game": trow["game"] in TRICK_GAMES})
+        names = [m["name"] for m in grow["members"]]
+        series = _balance_series(r, group, [m["id"] for m in grow["members"]])
+        chart = balance_chart(names, series, grow["digits"], grow["currency"])
+        return render_template("group.html", group=grow, principal=principal, form_token=form_token,
+                               balances=balances_view(grow, brow), settle=settle_up_view(grow, brow),
+                               tables=tables, chart=chart, series=list(zip(names, series, strict=True)),
+                               legend=legend(names),
+                               digits=grow["digits"])
+    return _page(group, view)
+
+
+def _balance_series(r, group: str, members: list[str]) -> list[list[int]]:
+    """Each member's balance after every settlement, void and payment of the group."""
+    from projections import balances
+    row, points = None, {m: [] for m in members}
+    for env in r.scan(group, unread=EVENT_TYPES - MONEY_EVENTS):
+        if env.type in balances.EVENTS:
+            row = balances.apply(row, env)
+            if env.type in ("settlement", "hand_voided", "payment") and row is not None:
+                for member in members:
+                    points[member].append((env.seq, row["members"].get(member, 0)))
+    return aligned(points, members)
+
+
+@bp.get("/g/<group>/hands/<hand>")
+def hand_page(group, hand):
+    def view(r, grow, principal, form_token):
+        events = r.hand_events(group, hand)
+        if not events:
+            raise NotFound(f"there is no hand {hand!r} in this group")
+        trow = r.row("table", group, events[0].table)
+        trail = audit_trail.trail(events, trow, grow)
+        state = hand_view(ledger.hand_model(r, group, hand))
+        seats = [member_name(grow, m) for m in trow["seats"]]
+        return render_template("hand.html", group=grow, principal=principal, form_token=form_token, hand=state,
+                               trail=trail, seats=seats, table=trow,
+                               can_play=state["phase"] in ("auction", "play") and trow["game"] in TRICK_GAMES)
+    return _page(group, view)
+
+
+@bp.get("/g/<group>/hands/<hand>/evidence.json")
+def hand_evidence(group, hand):
+    """What the hand page's verify button checks, as the API would serve it: the hand's
+    envelopes, an inclusion proof of each in the group's tree, the signed checkpoint of
+    that tree and the server's public key. The browser recomputes everything from these."""
+    def view(r, grow, principal, form_token):
+        events = r.hand_events(group, hand)
+        if not events:
+            raise NotFound(f"there is no hand {hand!r} in this group")
+        size = r.version(group)
+        nodes = r.merkle_nodes(group)
+        from flask import current_app
+        return {"group": group, "size": size, "checkpoint": checkpoint(r, group, size),
+                "key": published(current_app.extensions["bitka.key"]),
+                "events": [{**e.public(), "proof": [h.hex() for h in merkle.inclusion_path(nodes, e.seq - 1, size)]}
+                           for e in events]}
+    return _page(group, view)
+
+
+@bp.route("/g/<group>/tables/<table>/deal", methods=["GET", "POST"])
+def deal_page(group, table):
+    values, errors, problem = {}, {}, None
+    if request.method == "POST":
+        principal = _writer_of(group)
+        if principal is None:
+            return redirect(url_for("web.sign_in_page"))
+        values = {f"seat{i}": request.form.get(f"seat{i}", "") for i in range(8)}
+        hands = [v.replace(",", " ").split() for k, v in sorted(values.items()) if k in request.form]
+        try:
+            with store().writing(group) as w:
+                dealer = ledger.table_row(w, group, table)["next_dealer"]
+                made = ledger.new_hand(w, group, principal.subject, table, {"deal": {"dealer": dealer, "hands": hands}})
+            return redirect(url_for("web.play_page", group=group, hand=made["id"]), 303)
+        except Problem as e:
+            problem, errors = e.detail, _deal_errors(e.detail, hands)
+
+    def view(r, grow, principal, form_token):
+        trow = ledger.table_row(r, group, table)
+        seats = [member_name(grow, m) for m in trow["seats"]]
+        return render_template("deal.html", group=grow, principal=principal, form_token=form_token, table=trow,
+                               seats=seats, values=values, errors=errors, problem=problem)
+    page = _page(group, view)
+    return (page, 422) if problem and isinstance(page, str) else page
+
+
+@bp.route("/g/<group>/hands/<hand>/play", methods=["GET", "POST"])
+def play_page(group, hand):
+    """One tap per card: the trick so far rides in the address; the last card logs the trick."""
+    problem = None
+    if request.method == "POST":
+        principal = _writer_of(group)
+        if principal is None:
+            return redirect(url_for("web.sign_in_page"))
+        cards = [c for c in request.form.get("cards", "").split(",") if c]
+        try:
+            with store().writing(group) as w:
+                ledger.add_trick(w, group, principal.subject, hand, {"cards": cards})
+            return redirect(url_for("web.play_page", group=group, hand=hand), 303)
+        except Problem as e:
+            problem = e.detail
+
+    def view(r, grow, principal, form_token):
+        model = ledger.hand_model(r, group, hand)
+        trow = ledger.table_row(r, group, model.table)
+        if trow["game"] not in TRICK_GAMES:
+            raise NotFound(f"{trow['game']} hands are logged play by play through the API, not on this page")
+        state, module = model.state, model.module
+        shown = hand_view(model)
+        if shown["phase"] not in ("auction", "play"):
+            return redirect(url_for("web.hand_page", group=group, hand=hand))
+        partial = [c for c in request.args.get("cards", "").split(",") if c]
+        seats = len(state.held)
+        wrong = _first_illegal(module, state, partial)
+        if wrong:
+            problem_now, partial = wrong, []
+        else:
+            problem_now = problem
+        seat = (state.leader + len(partial)) % seats
+        legal = set(module.legal_cards(state, seat, tuple(partial)))
+        names = [member_name(grow, m) for m in trow["seats"]]
+        return render_template("play.html", group=grow, principal=principal, form_token=form_token, hand=shown,
+                               table=trow, seats=names, seat=seat, partial=partial,
+                               held=[c for c in state.held[seat] if c not in partial], legal=legal,
+                               last=len(partial) == seats - 1, problem=problem_now)
+    page = _page(group, view)
+    return (page, 422) if problem and isinstance(page, str) else page
+
+
+def _first_illegal(module, state, partial: list[str]) -> str | None:
+    """Why the trick in the address cannot stand (edited by hand, or stale), or None."""
+    seats = len(state.held)
+    if len(partial) >= seats:
+        return f"a trick has {seats} cards; start it again"
+    for i, card in enumerate(partial):
+        seat = (state.leader + i) % seats
+        if card not in module.legal_cards(state, seat, tuple(partial[:i])):
+            return f"{card} cannot be seat {seat}'s card here; start the trick again"
+    return None
+
+
+@bp.route("/g/<group>/tables/<table>/result", methods=["GET", "POST"])
+def result_page(group, table):
+    """The score sheet: a hand's result alone, shown with its settlement before it is logged."""
+    values, errors, problem, preview, status = {}, {}, None, None, 200
+    if request.method == "POST":
+        principal = _writer_of(group)
+        if principal is None:
+            return redirect(url_for("web.sign_in_page"))
+        values = {k: request.form.get(k, "").strip() for k in RESULT_FIELDS}
+        values["doubles"] = request.form.get("doubles", "").strip()
+        try:
+            body = {"result": _result_body(values)}
+            seen = _fingerprint(body)
+            if request.form.get("confirm") == "yes" and request.form.get("previewed") == seen:
+                with store().writing(group) as w:
+                    made = ledger.new_hand(w, group, principal.subject, table, body)
+                return redirect(url_for("web.hand_page", group=group, hand=made["id"]), 303)
+            preview = _dry_run(group, principal.subject, table, body)  # shown again if edited since
+            values["previewed"] = seen
+        except Problem as e:
+            problem, status = e.detail, e.status
+            errors = _field_errors(e.detail.removeprefix("result: "), RESULT_FIELDS + ("doubles",))
+
+    def view(r, grow, principal, form_token):
+        trow = ledger.table_row(r, group, table)
+        if trow["game"] not in TRICK_GAMES:
+            raise NotFound(f"the score sheet here takes Kop and Baśka results; log a {trow['game']} result "
+                           "through the API (POST .../hands with a result)")
+        rules = GAMES[trow["game"]].parse_rules(trow["rules"])
+        seats = [member_name(grow, m) for m in trow["seats"]]
+        contracts = ["normal", "cicha", *rules.ladder.contracts]
+        return render_template("result.html", group=grow, principal=principal, form_token=form_token, table=trow,
+                               seats=seats, contracts=contracts, values=values, errors=errors, problem=problem,
+                               preview=preview)
+    page = _page(group, view)
+    return (page, status) if isinstance(page, str) else page
+
+
+def _result_body(values: dict) -> dict:
+    """The form's strings as the API's result object; a number that is not one is the API's 400."""
+    from events.errors import BadRequest
+    result: dict = {"contract": values["contract"]}
+    for name in ("points", "tricks", "declarer", "partner"):
+        if values.get(name):
+            if not values[name].lstrip("-").isdigit():
+                raise BadRequest(f"{name} must be a whole number, not {values[name]!r}")
+            result[name] = int(values[name])
+    if values.get("stare"):
+        result["stare"] = [int(s) for s in values["stare"].replace(",", " ").split() if s.isdigit()]
+    if values.get("doubles"):
+        result["doubles"] = [{"seat": int(s), "call": c} for s, _, c in
+                             (d.partition(":") for d in values["doubles"].replace(",", " ").split()) if s.isdigit()]
+    return result
+
+
+def _fingerprint(body: dict) -> str:
+    """Which result a preview showed, so that only that very result is logged on confirming."""
+    import hashlib
+
+    from events.canonical import canonical_bytes
+    return hashlib.sha256(canonical_bytes(body)).hexdigest()[:24]
+
+
+def _dry_run(group: str, actor: str, table: str, body: dict) -> dict:
+    """The hand and settlement this result would record, computed in a write that is then
+    rolled back: exactly what confirming would append, and nothing appended."""
+    try:
+        with store().writing(group) as w:
+            raise Preview(ledger.new_hand(w, group, actor, table, body))
+    except Preview as done:
+        return done.outcome
+
+
+def _deal_errors(detail: str, hands: list[list[str]]) -> dict[str, str]:
+    """The deal's 422 beside the seat it is about: the seat it names, or the last seat
+    holding the card it names (a card dealt twice is wrong the second time)."""
+    named = _field_errors(detail, [f"seat {i}" for i in range(len(hands))], "seat")
+    if named:
+        return named
+    words = {w.strip(".,:;'\"").upper() for w in detail.split()}
+    holders = [i for i, cards in enumerate(hands) if words & {c.upper() for c in cards}]
+    return {f"seat{holders[-1]}": detail} if holders else {}
+
+
+def _field_errors(detail: str, fields, prefix: str | None = None) -> dict[str, str]:
+    """The 422's sentence beside the field it names (the first one it names), if any."""
+    lowered = detail.lower()
+    for name in fields:
+        if name.lower() in lowered:
+            key = name.replace(" ", "") if prefix else name
+            return {key: detail}
+    return {}
+

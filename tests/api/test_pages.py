@@ -1,0 +1,140 @@
+"""The pages without a browser: who may see what, the cookie, the forms' guard, and that a
+page can do nothing the API would refuse."""
+import hashlib
+import json
+import re
+
+import pytest
+
+from events import merkle
+from service.web.chart import aligned, balance_chart
+from tests.conftest import KOP_HANDS, KOP_TRICKS
+
+
+def _signed_in(client, token):
+    answer = client.http.post("/signin", data={"token": token})
+    assert answer.status_code == 303
+    return answer
+
+
+def _form_token(client, path):
+    return re.search(r'name="form_token" value="([0-9a-f]+)"', client.http.get(path).get_data(as_text=True)).group(1)
+
+
+def test_sign_in_keeps_the_token_in_a_strict_http_only_cookie(client, kop_table):
+    answer = _signed_in(client, kop_table["members"][0]["token"])
+    cookie = answer.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "Secure" in cookie and "SameSite=Strict" in cookie
+    assert answer.headers["Location"] == f"/g/{kop_table['group']}"
+    page = client.http.get(f"/g/{kop_table['group']}")
+    assert page.status_code == 200 and "Who is up, who is down" in page.get_data(as_text=True)
+
+
+def test_a_stranger_is_sent_to_sign_in_and_a_member_sees_only_their_group(client, kop_table):
+    gid = kop_table["group"]
+    away = client.http.get(f"/g/{gid}")
+    assert away.status_code == 302 and away.headers["Location"].startswith("/?next=")
+    wrong = client.http.post("/signin", data={"token": "guess"})
+    assert wrong.status_code == 401 and "not known here" in wrong.get_data(as_text=True)
+    other = client.post("/v1/groups", {"name": "Other", "currency": "PLN"}).json
+    _signed_in(client, other["admin_token"])
+    assert client.http.get(f"/g/{gid}").status_code == 403
+    assert client.http.get(f"/g/{gid}/hands/h_x/evidence.json").status_code == 403
+
+
+def test_a_form_without_the_sessions_token_changes_nothing(client, kop_table):
+    gid, table = kop_table["group"], kop_table["table"]
+    _signed_in(client, kop_table["members"][0]["token"])
+    before = kop_table["admin"].get(f"/v1/groups/{gid}").json["version"]
+    forged = client.http.post(f"/g/{gid}/tables/{table}/deal",
+                              data={f"seat{i}": " ".join(h) for i, h in enumerate(KOP_HANDS)})
+    assert forged.status_code == 403 and "not from your session" in forged.get_data(as_text=True)
+    assert kop_table["admin"].get(f"/v1/groups/{gid}").json["version"] == before
+
+
+def test_a_deal_against_the_rules_shows_the_422_beside_the_seat_and_appends_nothing(client, kop_table):
+    gid, table = kop_table["group"], kop_table["table"]
+    _signed_in(client, kop_table["members"][0]["token"])
+    path = f"/g/{gid}/tables/{table}/deal"
+    hands = [list(h) for h in KOP_HANDS]
+    hands[2][0] = hands[1][0]  # one card dealt twice
+    answer = client.http.post(path, data={"form_token": _form_token(client, path),
+                                          **{f"seat{i}": " ".join(h) for i, h in enumerate(hands)}})
+    text = answer.get_data(as_text=True)
+    assert answer.status_code == 422 and 'aria-invalid="true"' in text and "AH" in text
+    assert kop_table["admin"].get(f"/v1/groups/{gid}/tables/{table}").json["hands"] == []
+
+
+def test_cards_tapped_one_by_one_make_the_trick_the_api_would_take(client, kop_table):
+    gid, table = kop_table["group"], kop_table["table"]
+    _signed_in(client, kop_table["members"][0]["token"])
+    path = f"/g/{gid}/tables/{table}/deal"
+    dealt = client.http.post(path, data={"form_token": _form_token(client, path),
+                                         **{f"seat{i}": " ".join(h) for i, h in enumerate(KOP_HANDS)}})
+    play = dealt.headers["Location"]
+    hand = play.split("/")[-2]
+    page = client.http.get(play + "?cards=AH").get_data(as_text=True)
+    assert "Cyd (seat 2) plays" in page and "not playable now" in page  # seat 2 must follow, and cannot play all
+    stale = client.http.get(play + "?cards=AH,10C").get_data(as_text=True)
+    assert "cannot be seat 2&#39;s card here" in stale
+    from service.web.session import form_token
+    for trick in KOP_TRICKS:
+        posted = client.http.post(play, data={"form_token": form_token(kop_table["members"][0]["token"]),
+                                              "cards": ",".join(trick)})
+        assert posted.status_code == 303
+    done = kop_table["admin"].get(f"/v1/groups/{gid}/hands/{hand}").json
+    assert done["phase"] == "done" and done["settlement"]["payouts"][1]["amount"] == "3.00"
+    assert client.http.get(play).status_code == 302  # a finished hand's page is the hand itself
+
+
+def test_the_score_sheet_preview_appends_nothing_and_only_the_previewed_result_is_logged(client, kop_table):
+    gid, table = kop_table["group"], kop_table["table"]
+    _signed_in(client, kop_table["members"][1]["token"])
+    path = f"/g/{gid}/tables/{table}/result"
+    form = {"form_token": _form_token(client, path), "contract": "normal", "stare": "1 3", "points": "70",
+            "tricks": "3", "confirm": "no"}
+    before = kop_table["admin"].get(f"/v1/groups/{gid}").json["version"]
+    shown = client.http.post(path, data=form).get_data(as_text=True)
+    assert "It would settle like this" in shown
+    assert kop_table["admin"].get(f"/v1/groups/{gid}").json["version"] == before
+    previewed = re.search(r'name="previewed" value="([0-9a-f]+)"', shown).group(1)
+    edited = client.http.post(path, data={**form, "points": "60", "confirm": "yes", "previewed": previewed})
+    assert edited.status_code == 200 and "It would settle like this" in edited.get_data(as_text=True)
+    assert kop_table["admin"].get(f"/v1/groups/{gid}").json["version"] == before  # shown again, not logged
+    logged = client.http.post(path, data={**form, "confirm": "yes", "previewed": previewed})
+    assert logged.status_code == 303
+    events = kop_table["admin"].get(f"/v1/groups/{gid}/events").json["events"]
+    assert [e["type"] for e in events][-2:] == ["result", "settlement"] and events[-2]["data"]["result"]["points"] == 70
+
+
+def test_the_evidence_behind_the_verify_button_proves_each_event_against_the_signed_root(client, kop_table, app):
+    from events.canonical import canonical_bytes
+    from events.checkpoint import signature_holds
+    gid, table = kop_table["group"], kop_table["table"]
+    hand = kop_table["admin"].post(f"/v1/groups/{gid}/tables/{table}/hands",
+                                   {"deal": {"dealer": 0, "hands": KOP_HANDS},
+                                    "tricks": [{"cards": t} for t in KOP_TRICKS]}).json
+    _signed_in(client, kop_table["members"][2]["token"])
+    evidence = client.http.get(f"/g/{gid}/hands/{hand['id']}/evidence.json").json
+    assert signature_holds(evidence["checkpoint"], evidence["key"]["public_key"])
+    root = bytes.fromhex(evidence["checkpoint"]["root"])
+    for event in evidence["events"]:
+        body = {k: v for k, v in event.items() if k not in ("hash", "proof")} | {"group": gid}
+        raw = canonical_bytes(body)
+        assert hashlib.sha256(raw).hexdigest() == event["hash"]
+        path = [bytes.fromhex(p) for p in event["proof"]]
+        assert merkle.verify_inclusion(merkle.leaf_hash(raw), event["seq"] - 1, evidence["size"], path, root)
+    assert len(evidence["events"]) == 6 and json.dumps(evidence)
+
+
+def test_the_chart_draws_one_line_per_member_and_names_itself():
+    svg = balance_chart(["Ala", "Bob"], aligned({"a": [(7, 300), (9, -150)], "b": [(7, -300), (9, 150)]}, ["a", "b"]),
+                        2, "PLN")
+    assert svg.count("<polyline") == 2 and 'role="img"' in svg and "<title id=\"chart-title\">" in svg
+    assert aligned({"a": [(7, 300)], "b": []}, ["a", "b"]) == [[0, 300], [0, 0]]
+    assert "3.00" in svg and "-3.00" in svg  # the axis shows the highest and lowest balance
+
+
+@pytest.mark.parametrize("path", ["/static/bitka.css", "/static/verify.js"])
+def test_the_pages_files_are_served(client, path):
+    assert client.http.get(path).status_code == 200

@@ -1,0 +1,164 @@
+"""The pages in a real browser (Playwright driving Debian's Chromium) against a live
+``bitka serve``: sign in, deal and log a whole Kop hand one tap per card, see the balances
+move, verify the hand in the browser, and enter a score-sheet result with a mistake first.
+Every page passes axe-core's accessibility rules; a screenshot of each is kept in
+``$BITKA_ARTIFACTS`` (default ``artifacts/``) for CI to keep."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import KOP_HANDS, KOP_TRICKS
+from tests.e2e.conftest import call, start_server, stop_server
+
+pytestmark = pytest.mark.e2e
+CHROMIUM = os.environ.get("BITKA_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(os.environ.get("BITKA_ARTIFACTS", Path(__file__).resolve().parents[2] / "artifacts"))
+SYMBOLS = {"S": "spades", "C": "clubs", "H": "hearts", "D": "diamonds"}
+WORDS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack"}
+
+
+def _words(card: str) -> str:
+    return f"{WORDS.get(card[:-1], card[:-1])} of {SYMBOLS[card[-1]]}"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    problem = None
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        problem = "playwright is not installed"
+    if problem is None and not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        problem = f"no Chromium at {CHROMIUM} (Debian: apt-get install chromium; or set BITKA_CHROMIUM)"
+    if problem:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI runs the browser tests, but {problem}")
+        pytest.skip(problem)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def table(tmp_path):
+    proc, base = start_server(tmp_path / "browser.db", tmp_path)
+    st, g = call(base, "POST", "/v1/groups", {"name": "Czwartek", "currency": "PLN"})
+    admin = g["admin_token"]
+    members = [call(base, "POST", f"/v1/groups/{g['id']}/members", {"name": n}, admin)[1] for n in
+               ("Ala", "Bożena", "Cyprian", "Dorota")]
+    st, t = call(base, "POST", f"/v1/groups/{g['id']}/tables",
+                 {"game": "kop", "stake": "1.00", "seats": [m["id"] for m in members]}, admin)
+    yield {"base": base, "group": g["id"], "admin": admin, "members": members, "table": t["id"]}
+    stop_server(proc)
+
+
+def _accessible(page, name: str) -> None:
+    """axe-core's WCAG rules on the page as it stands, and a screenshot of it."""
+    from axe_playwright_python.sync_playwright import Axe
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    results = Axe().run(page)
+    assert results.violations_count == 0, f"{name}: {results.generate_report()}"
+
+
+def _sign_in_by_keyboard(page, base: str, token: str) -> None:
+    page.goto(base + "/")
+    page.keyboard.press("Tab")  # the skip link
+    page.keyboard.press("Tab")  # bitka
+    page.keyboard.press("Tab")  # the token field
+    page.keyboard.type(token)
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"{base}/g/*")
+
+
+def test_a_whole_kop_hand_card_by_card_then_verified_in_the_browser(browser, table):
+    base, gid = table["base"], table["group"]
+    page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
+    page.goto(base + "/")
+    _accessible(page, "1-sign-in")
+    page.get_by_label("Your token").fill("not-a-token")
+    page.get_by_role("button", name="Sign in").click()
+    assert "not known here" in page.get_by_role("alert").inner_text()
+    _sign_in_by_keyboard(page, base, table["members"][0]["token"])
+    assert page.url == f"{base}/g/{gid}"
+    [cookie] = [c for c in page.context.cookies() if c["name"] == "bitka_token"]
+    assert cookie["httpOnly"] and cookie["secure"] and cookie["sameSite"] == "Strict"
+    assert page.evaluate("document.cookie") == ""  # scripts cannot read the token
+    _accessible(page, "2-group")
+
+    page.get_by_role("link", name="Deal a hand, card by card").click()
+    for seat, cards in enumerate(KOP_HANDS):
+        page.locator(f"#seat{seat}").fill(" ".join(cards))
+    _accessible(page, "3-deal")
+    page.get_by_role("button", name="Deal").click()
+    for number, trick in enumerate(KOP_TRICKS, 1):
+        page.get_by_role("heading", name=f"Trick {number}").wait_for()
+        for i, card in enumerate(trick):
+            if number == 1 and i == 1:
+                _accessible(page, "4-card-by-card")
+                illegal = page.locator(".play.illegal")
+                assert illegal.count() > 0  # the service said which cards may not follow
+            name = f"play the {_words(card)}" + (" and log the trick" if i == len(trick) - 1 else "")
+            page.get_by_role("button" if i == len(trick) - 1 else "link", name=name, exact=True).click()
+
+    page.wait_for_url(f"{base}/g/{gid}/hands/*")
+    assert page.get_by_role("heading", name="Why it paid what it paid").is_visible()
+    assert page.locator(".card.red").count() > 0 and page.locator(".card.black").count() > 0
+    _accessible(page, "5-hand")
+    page.get_by_role("button", name="Verify in this browser").click()
+    result = page.locator("#verify-result")
+    result.filter(has_text="erified").wait_for()
+    assert result.inner_text().startswith("Verified in this browser: the 6 events of this hand"), result.inner_text()
+
+    page.goto(f"{base}/g/{gid}")
+    st, balances = call(base, "GET", f"/v1/groups/{gid}/balances", token=table["admin"])
+    shown = page.locator("table.money").first.inner_text()
+    for b in balances["balances"]:
+        assert b["balance"] != "0.00" and b["balance"] in shown  # the balances moved, as the API says
+    assert page.locator("svg.chart polyline").count() == 4
+    _accessible(page, "6-group-after")
+
+
+def test_the_verify_button_refuses_a_page_that_shows_another_hash(browser, table):
+    base, gid = table["base"], table["group"]
+    st, hand = call(base, "POST", f"/v1/groups/{gid}/tables/{table['table']}/hands",
+                    {"deal": {"dealer": 0, "hands": KOP_HANDS}, "tricks": [{"cards": t} for t in KOP_TRICKS]},
+                    table["admin"])
+    page = browser.new_page()
+    _sign_in_by_keyboard(page, base, table["admin"])
+    page.goto(f"{base}/g/{gid}/hands/{hand['id']}")
+    page.evaluate("document.querySelector('#event-7 .hash').setAttribute('title', '00' + '11'.repeat(31))")
+    page.get_by_role("button", name="Verify in this browser").click()
+    page.locator("#verify-result.bad").wait_for()
+    assert "the page shows another hash for event 7" in page.locator("#verify-result").inner_text()
+
+
+def test_a_score_sheet_result_shows_its_error_then_its_settlement_before_it_is_logged(browser, table):
+    base, gid = table["base"], table["group"]
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    _sign_in_by_keyboard(page, base, table["members"][1]["token"])
+    page.get_by_role("link", name="Score sheet: enter a result").click()
+    page.get_by_label("Contract").select_option("normal")
+    page.get_by_label("Normal game: the seats that held QC and QS").fill("1 3")
+    page.get_by_label("Card points of the declaring side (stare)").fill("130")
+    page.get_by_label("Tricks they took").fill("3")
+    page.get_by_role("button", name="Show the settlement").click()
+    error = page.locator("#points-error")
+    assert error.is_visible() and "points" in error.inner_text()
+    assert page.get_by_label("Card points of the declaring side (stare)").get_attribute("aria-invalid") == "true"
+    _accessible(page, "7-score-sheet-error")
+    page.get_by_label("Card points of the declaring side (stare)").fill("70")
+    page.get_by_role("button", name="Show the settlement").click()
+    assert page.get_by_role("heading", name="It would settle like this").is_visible()
+    _accessible(page, "8-score-sheet-preview")
+    st, before = call(base, "GET", f"/v1/groups/{gid}/events", token=table["admin"])
+    assert [e["type"] for e in before["events"]].count("result") == 0  # the preview appended nothing
+    page.get_by_role("button", name="Log this result").click()
+    page.wait_for_url(f"{base}/g/{gid}/hands/*")
+    st, after = call(base, "GET", f"/v1/groups/{gid}/events", token=table["admin"])
+    assert [e["type"] for e in after["events"]][-2:] == ["result", "settlement"]
