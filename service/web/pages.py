@@ -27,8 +27,10 @@ from .chart import aligned, balance_chart, legend
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                static_url_path="/static")
-TRICK_GAMES = ("kop", "baska")  # logged trick by trick: the card-by-card page builds each trick
-RESULT_FIELDS = ("contract", "declarer", "partner", "stare", "points", "tricks")
+DEAL_GAMES = ("kop", "baska")  # dealt on the page: each seat's cards, nothing else
+TRICK_GAMES = ("kop", "baska", "bisca")  # logged trick by trick: the card-by-card page builds each trick
+KOP_FIELDS = ("contract", "declarer", "partner", "stare", "doubles", "points", "tricks")
+SCOPA_CATEGORIES = ("cards", "coins", "primiera", "settebello")
 
 
 class Preview(Exception):
@@ -113,7 +115,8 @@ def group_page(group):
         for t in grow["tables"]:
             trow = r.row("table", group, t["id"])
             seats = [member_name(grow, m) for m in trow["seats"]]
-            tables.append({"row": trow, "seats": seats, "trick_game": trow["game"] in TRICK_GAMES})
+            tables.append({"row": trow, "seats": seats, "trick_game": trow["game"] in TRICK_GAMES,
+                           "deal_game": trow["game"] in DEAL_GAMES})
         names = [m["name"] for m in grow["members"]]
         series = _balance_series(r, group, [m["id"] for m in grow["members"]])
         chart = balance_chart(names, series, grow["digits"], grow["currency"])
@@ -192,6 +195,9 @@ def deal_page(group, table):
 
     def view(r, grow, principal, form_token):
         trow = ledger.table_row(r, group, table)
+        if trow["game"] not in DEAL_GAMES:
+            raise NotFound(f"a {trow['game']} deal (its stock and trump card too) is logged through the API; "
+                           "its tricks can then be tapped in here")
         seats = [member_name(grow, m) for m in trow["seats"]]
         return render_template("deal.html", group=grow, principal=principal, form_token=form_token, table=trow,
                                seats=seats, values=values, errors=errors, problem=problem)
@@ -262,10 +268,11 @@ def result_page(group, table):
         principal = _writer_of(group)
         if principal is None:
             return redirect(url_for("web.sign_in_page"))
-        values = {k: request.form.get(k, "").strip() for k in RESULT_FIELDS}
-        values["doubles"] = request.form.get("doubles", "").strip()
+        values = {k: v.strip() for k, v in request.form.items() if k not in ("form_token", "confirm", "previewed")}
         try:
-            body = {"result": _result_body(values)}
+            with store().reading() as r:
+                trow = ledger.table_row(r, group, table)
+            body = {"result": _result_body(trow["game"], values)}
             seen = _fingerprint(body)
             if request.form.get("confirm") == "yes" and request.form.get("previewed") == seen:
                 with store().writing(group) as w:
@@ -275,37 +282,56 @@ def result_page(group, table):
             values["previewed"] = seen
         except Problem as e:
             problem, status = e.detail, e.status
-            errors = _field_errors(e.detail.removeprefix("result: "), RESULT_FIELDS + ("doubles",))
+            errors = _field_errors(e.detail.removeprefix("result: "), [*KOP_FIELDS, *SCOPA_CATEGORIES, "scopas",
+                                                                       "bonus", "trump_suit"])
 
     def view(r, grow, principal, form_token):
         trow = ledger.table_row(r, group, table)
-        if trow["game"] not in TRICK_GAMES:
-            raise NotFound(f"the score sheet here takes Kop and Baśka results; log a {trow['game']} result "
-                           "through the API (POST .../hands with a result)")
-        rules = GAMES[trow["game"]].parse_rules(trow["rules"])
+        module = GAMES[trow["game"]]
+        rules = module.parse_rules(trow["rules"])
         seats = [member_name(grow, m) for m in trow["seats"]]
-        contracts = ["normal", "cicha", *rules.ladder.contracts]
+        sides = [" and ".join(seats[i] for i in side) for side in getattr(rules, "sides", ())]
+        contracts = ["normal", "cicha", *rules.ladder.contracts] if trow["game"] in DEAL_GAMES else []
         return render_template("result.html", group=grow, principal=principal, form_token=form_token, table=trow,
-                               seats=seats, contracts=contracts, values=values, errors=errors, problem=problem,
-                               preview=preview)
+                               seats=seats, sides=sides, contracts=contracts, values=values, errors=errors,
+                               problem=problem, preview=preview, categories=SCOPA_CATEGORIES,
+                               capixaba=getattr(rules, "variant", None) == "capixaba")
     page = _page(group, view)
     return (page, status) if isinstance(page, str) else page
 
 
-def _result_body(values: dict) -> dict:
-    """The form's strings as the API's result object; a number that is not one is the API's 400."""
+def _whole(name: str, text: str) -> int:
     from events.errors import BadRequest
-    result: dict = {"contract": values["contract"]}
+    if not text.strip().lstrip("-").isdigit():
+        raise BadRequest(f"{name} must be a whole number, not {text!r}")
+    return int(text)
+
+
+def _result_body(game: str, values: dict) -> dict:
+    """The form's strings as the API's result object for the table's game; a number that
+    is not one is the API's 400, anything else the game's own 422."""
+    if game == "scopa":
+        sides = sorted({int(k.removeprefix("scopas")) for k in values if k.startswith("scopas")})
+        result: dict = {c: (None if values.get(c, "") in ("", "tie") else _whole(c, values[c]))
+                        for c in SCOPA_CATEGORIES}
+        result["scopas"] = [_whole("scopas", values.get(f"scopas{i}") or "0") for i in sides]
+        return result
+    if game == "bisca":
+        sides = sorted({int(k.removeprefix("points")) for k in values if k.startswith("points")})
+        result = {name: [_whole(name, values.get(f"{name}{i}") or "0") for i in sides]
+                  for name in ("points", "tricks", "bonus")}
+        if values.get("trump_suit"):
+            result["trump_suit"] = values["trump_suit"]
+        return result
+    result = {"contract": values.get("contract", "")}
     for name in ("points", "tricks", "declarer", "partner"):
         if values.get(name):
-            if not values[name].lstrip("-").isdigit():
-                raise BadRequest(f"{name} must be a whole number, not {values[name]!r}")
-            result[name] = int(values[name])
+            result[name] = _whole(name, values[name])
     if values.get("stare"):
-        result["stare"] = [int(s) for s in values["stare"].replace(",", " ").split() if s.isdigit()]
+        result["stare"] = [_whole("stare", s) for s in values["stare"].replace(",", " ").split()]
     if values.get("doubles"):
-        result["doubles"] = [{"seat": int(s), "call": c} for s, _, c in
-                             (d.partition(":") for d in values["doubles"].replace(",", " ").split()) if s.isdigit()]
+        result["doubles"] = [{"seat": _whole("doubles", s), "call": c} for s, _, c in
+                             (d.partition(":") for d in values["doubles"].replace(",", " ").split())]
     return result
 
 

@@ -138,3 +138,79 @@ def test_the_chart_draws_one_line_per_member_and_names_itself():
 @pytest.mark.parametrize("path", ["/static/bitka.css", "/static/verify.js"])
 def test_the_pages_files_are_served(client, path):
     assert client.http.get(path).status_code == 200
+
+
+def _table(kop_table, game, rules, players):
+    gid = kop_table["group"]
+    seats = [m["id"] for m in kop_table["members"][:players]]
+    return kop_table["admin"].post(f"/v1/groups/{gid}/tables", {"game": game, "rules": rules, "stake": "1.00",
+                                                                 "seats": seats}).json["id"]
+
+
+@pytest.mark.parametrize("game, rules, form, bad, field", [
+    ("scopa", {}, {"cards": "0", "coins": "tie", "primiera": "1", "settebello": "0", "scopas0": "2", "scopas1": "0"},
+     {"scopas0": "40"}, "scopas"),
+    ("bisca", {"variant": "nove"}, {"points0": "70", "points1": "50", "tricks0": "12", "tricks1": "8"},
+     {"points1": "51"}, "points"),
+])
+def test_the_score_sheet_offers_each_games_own_choices(client, kop_table, game, rules, form, bad, field):
+    gid = kop_table["group"]
+    table = _table(kop_table, game, rules, 2)
+    _signed_in(client, kop_table["members"][0]["token"])
+    path = f"/g/{gid}/tables/{table}/result"
+    token = _form_token(client, path)
+    wrong = client.http.post(path, data={"form_token": token, **form, **bad, "confirm": "no"})
+    assert wrong.status_code == 422 and f'id="{field}-error"' in wrong.get_data(as_text=True)
+    shown = client.http.post(path, data={"form_token": token, **form, "confirm": "no"}).get_data(as_text=True)
+    previewed = re.search(r'name="previewed" value="([0-9a-f]+)"', shown).group(1)
+    logged = client.http.post(path, data={"form_token": token, **form, "confirm": "yes", "previewed": previewed})
+    assert logged.status_code == 303
+    hand = logged.headers["Location"].rsplit("/", 1)[1]
+    settled = kop_table["admin"].get(f"/v1/groups/{gid}/hands/{hand}").json
+    assert settled["phase"] == "done" and sum(float(p["amount"]) for p in settled["settlement"]["payouts"]) == 0
+    page = client.http.get(f"/g/{gid}/hands/{hand}").get_data(as_text=True)
+    assert "the cards were not logged" in page and "Why it paid what it paid" in page
+
+
+def test_a_bisca_hand_dealt_through_the_api_is_tapped_in_card_by_card_to_its_end(client, kop_table):
+    import random
+
+    from games import bisca
+    from games.autoplay import play_out
+    gid = kop_table["group"]
+    table = _table(kop_table, "bisca", {"variant": "nove"}, 2)
+    deck = sorted(bisca.PACKS["full"])
+    random.Random(5).shuffle(deck)
+    deal = {"dealer": 0, "hands": [deck[0:9], deck[9:18]], "trump": deck[-1], "stock": deck[18:-1]}
+    hand = kop_table["admin"].post(f"/v1/groups/{gid}/tables/{table}/hands", {"deal": deal}).json["id"]
+    rules = bisca.parse_rules({"variant": "nove"})
+    state = bisca.new_hand(rules, {**bisca.deal_event(rules, deal).data, "match_before": [0, 0]})
+    _, tricks = play_out(bisca, state, lambda legal: legal[-1])
+    _signed_in(client, kop_table["members"][0]["token"])
+    play = f"/g/{gid}/hands/{hand}/play"
+    assert client.http.get(f"/g/{gid}/tables/{table}/deal").status_code == 404  # its stock comes by the API
+    from service.web.session import form_token
+    for trick in tricks:
+        page = client.http.get(f"{play}?cards={trick[0]}").get_data(as_text=True)
+        assert "and log the trick" in page  # two players: the second tap logs it
+        assert client.http.post(play, data={"form_token": form_token(kop_table["members"][0]["token"]),
+                                            "cards": ",".join(trick)}).status_code == 303
+    done = kop_table["admin"].get(f"/v1/groups/{gid}/hands/{hand}").json
+    assert done["phase"] == "done" and len(done["tricks"]) == 20
+    page = client.http.get(f"/g/{gid}/hands/{hand}")
+    assert page.status_code == 200 and page.get_data(as_text=True).count('class="card ') >= 40
+
+
+def test_a_scopa_hand_shows_its_plays_and_captures(client, kop_table):
+    from games import scopa
+    from games.autoplay import play_scopa
+    gid = kop_table["group"]
+    table = _table(kop_table, "scopa", {}, 2)
+    deck = sorted(scopa.PACK)
+    deal = {"dealer": 0, "hands": [deck[0:3], deck[3:6]], "table": deck[6:10], "stock": deck[10:]}
+    state, plays = play_scopa(scopa, scopa.new_hand(scopa.parse_rules({}), deal))
+    hand = kop_table["admin"].post(f"/v1/groups/{gid}/tables/{table}/hands", {"deal": deal, "plays": plays}).json
+    _signed_in(client, kop_table["members"][1]["token"])
+    page = client.http.get(f"/g/{gid}/hands/{hand['id']}").get_data(as_text=True)
+    assert '<h2 id="plays-h">Plays</h2>' in page and page.count('<li><span class="trick-cards">') == len(plays)
+    assert any(p["capture"] for p in plays) and " takes " in page
