@@ -213,10 +213,16 @@ def play_page(group, hand):
         principal = _writer_of(group)
         if principal is None:
             return redirect(url_for("web.sign_in_page"))
-        cards = [c for c in request.form.get("cards", "").split(",") if c]
         try:
             with store().writing(group) as w:
-                ledger.add_trick(w, group, principal.subject, hand, {"cards": cards})
+                if "call" in request.form:  # a call of the auction, before the first trick
+                    bid = {"seat": _whole("seat", request.form.get("seat", "")), "call": request.form["call"]}
+                    if request.form.get("jack"):
+                        bid["jack"] = request.form["jack"]
+                    ledger.add_bid(w, group, principal.subject, hand, bid)
+                else:
+                    cards = [c for c in request.form.get("cards", "").split(",") if c]
+                    ledger.add_trick(w, group, principal.subject, hand, {"cards": cards})
             return redirect(url_for("web.play_page", group=group, hand=hand), 303)
         except Problem as e:
             problem = e.detail
@@ -240,10 +246,13 @@ def play_page(group, hand):
         seat = (state.leader + len(partial)) % seats
         legal = set(module.legal_cards(state, seat, tuple(partial)))
         names = [member_name(grow, m) for m in trow["seats"]]
+        ladder = getattr(state.rules, "ladder", None)
+        calls = (["pass", *ladder.contracts, *ladder.doubles, ladder.extra_double]
+                 if ladder is not None and not shown.get("tricks") else [])
         return render_template("play.html", group=grow, principal=principal, form_token=form_token, hand=shown,
                                table=trow, seats=names, seat=seat, partial=partial,
                                held=[c for c in state.held[seat] if c not in partial], legal=legal,
-                               last=len(partial) == seats - 1, problem=problem_now)
+                               last=len(partial) == seats - 1, problem=problem_now, calls=calls)
     page = _page(group, view)
     return (page, 422) if problem and isinstance(page, str) else page
 

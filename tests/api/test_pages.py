@@ -214,3 +214,20 @@ def test_a_scopa_hand_shows_its_plays_and_captures(client, kop_table):
     page = client.http.get(f"/g/{gid}/hands/{hand['id']}").get_data(as_text=True)
     assert '<h2 id="plays-h">Plays</h2>' in page and page.count('<li><span class="trick-cards">') == len(plays)
     assert any(p["capture"] for p in plays) and " takes " in page
+
+
+def test_calls_before_the_first_trick_are_logged_from_the_card_page(client, kop_table):
+    gid, table = kop_table["group"], kop_table["table"]
+    rotated = [KOP_HANDS[3], KOP_HANDS[0], KOP_HANDS[1], KOP_HANDS[2]]  # dealer 0 again; seat 2 holds QC
+    hand = kop_table["admin"].post(f"/v1/groups/{gid}/tables/{table}/hands",
+                                   {"deal": {"dealer": 0, "hands": rotated}}).json["id"]
+    _signed_in(client, kop_table["members"][0]["token"])
+    play = f"/g/{gid}/hands/{hand}/play"
+    page = client.http.get(play).get_data(as_text=True)
+    assert "Before the first trick: a call" in page and '<option value="zolo">' in page
+    from service.web.session import form_token
+    token = form_token(kop_table["members"][0]["token"])
+    refused = client.http.post(play, data={"form_token": token, "seat": "0", "call": "grand slam"})
+    assert refused.status_code == 422 and "is not a call of this game" in refused.get_data(as_text=True)
+    assert client.http.post(play, data={"form_token": token, "seat": "1", "call": "zolo"}).status_code == 303
+    assert [c["call"] for c in kop_table["admin"].get(f"/v1/groups/{gid}/hands/{hand}").json["calls"]] == ["zolo"]

@@ -99,6 +99,9 @@ def test_a_whole_kop_hand_card_by_card_then_verified_in_the_browser(browser, tab
     for number, trick in enumerate(KOP_TRICKS, 1):
         page.get_by_role("heading", name=f"Trick {number}").wait_for()
         for i, card in enumerate(trick):
+            if number == 1 and i == 0:
+                assert page.get_by_role("heading", name="Before the first trick: a call").is_visible()
+                _accessible(page, "4a-first-card-or-a-call")
             if number == 1 and i == 1:
                 _accessible(page, "4-card-by-card")
                 illegal = page.locator(".play.illegal")
