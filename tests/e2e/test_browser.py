@@ -107,7 +107,12 @@ def test_a_whole_kop_hand_card_by_card_then_verified_in_the_browser(browser, tab
                 illegal = page.locator(".play.illegal")
                 assert illegal.count() > 0  # the service said which cards may not follow
             name = f"play the {_words(card)}" + (" and log the trick" if i == len(trick) - 1 else "")
-            page.get_by_role("button" if i == len(trick) - 1 else "link", name=name, exact=True).click()
+            target = page.get_by_role("button" if i == len(trick) - 1 else "link", name=name, exact=True)
+            if number == 2:  # one whole trick from the keyboard alone
+                target.focus()
+                page.keyboard.press("Enter")
+            else:
+                target.click()
 
     page.wait_for_url(f"{base}/g/{gid}/hands/*")
     assert page.get_by_role("heading", name="Why it paid what it paid").is_visible()
