@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.run import fill, hand_bodies  # noqa: E402
-from events.store import Store  # noqa: E402
+from events.database import Store  # noqa: E402
 from projections.projector import project  # noqa: E402
 
 # Runs a command and reports its processes' peak RSS: RUSAGE_CHILDREN of a fresh parent

@@ -31,7 +31,7 @@ import psycopg  # noqa: E402
 from bench.run import REPEATS, fill, hand_bodies, http_appends, p99, timed  # noqa: E402
 from cli.checks import replay_store, verify_store  # noqa: E402
 from events.envelope import RawEvent  # noqa: E402
-from events.store import open_store  # noqa: E402
+from events.database import open_store  # noqa: E402
 from projections.projector import project  # noqa: E402
 
 DEFAULT_URL = os.environ.get("BITKA_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.run import fill, hand_bodies, store_appends  # noqa: E402
 from cli.checks import SETTLING_SHARES  # noqa: E402
-from events.store import Store  # noqa: E402
+from events.database import Store  # noqa: E402
 from events.verify import faults  # noqa: E402
 from projections.projector import project  # noqa: E402
 from projections.replay import replay  # noqa: E402

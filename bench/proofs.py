@@ -18,7 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from events import merkle  # noqa: E402
-from events.store import NewEvent, Store  # noqa: E402
+from events.store import NewEvent  # noqa: E402
+from events.database import Store  # noqa: E402
 
 
 def main() -> int:

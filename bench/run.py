@@ -39,7 +39,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from events.store import NewEvent, RawEvent, Store  # noqa: E402
+from events.store import NewEvent, RawEvent  # noqa: E402
+from events.database import Store  # noqa: E402
 from games import kop  # noqa: E402
 from games.autoplay import play_out  # noqa: E402
 from projections.projector import project  # noqa: E402

@@ -13,7 +13,7 @@ import multiprocessing
 import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-from events.store import open_store
+from events.database import open_store
 from events.verify import Fault, check_range, faults
 from projections.projector import DATA_UNREAD
 from projections.replay import Report, merge, replay

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from events.store import StoreBase, is_postgres, open_store, sqlite_path
+from events.database import StoreBase, is_postgres, open_store, sqlite_path
 from events.errors import Problem
 from events.migrations import SchemaTooNew
 from projections.projector import project

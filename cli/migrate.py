@@ -15,7 +15,7 @@ import sys
 import click
 
 from events import merkle
-from events.store import StoreBase, is_postgres, open_store
+from events.database import StoreBase, is_postgres, open_store
 from events.verify import faults
 from projections.projector import project
 
@@ -91,7 +91,7 @@ def migrate(source_url: str, target_url: str):
 def _existing(url: str) -> StoreBase:
     from pathlib import Path
 
-    from events.store import sqlite_path
+    from events.database import sqlite_path
     store = open_store(url)
     if not is_postgres(url) and not Path(sqlite_path(url)).exists():
         raise click.UsageError(f"there is no store at {url}")

@@ -26,7 +26,7 @@ def default_key_path(db: str) -> str:
     """Where the signing key lives unless ``--key`` / ``BITKA_KEY`` says: beside an SQLite
     store (its name + ``.key``), or ``bitka.key`` in the working directory for a server
     database. Servers sharing one database should be given one key file."""
-    from .store import is_postgres, sqlite_path
+    from .database import is_postgres, sqlite_path
     return DATABASE_KEY if is_postgres(db) else f"{sqlite_path(db)}.key"
 
 

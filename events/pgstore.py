@@ -24,7 +24,8 @@ from psycopg.pq import TransactionStatus
 
 from . import migrations
 from .errors import Conflict
-from .store import Backend, Projector, StoreBase
+from .store import Backend, Projector
+from .database import StoreBase
 
 MIGRATION_LOCK = 0x6269746B61  # "bitka": the advisory lock that migrations take
 STREAM_BATCH = 2000

@@ -10,7 +10,7 @@ from flask_smorest.utils import prepare_response
 from flask import Flask, request
 
 from events.checkpoint import default_key_path, load_or_create_key
-from events.store import open_store
+from events.database import open_store
 from projections.projector import project
 from . import problems, schemas
 from .routes import events, groups, hands, money, proofs, tables

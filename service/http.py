@@ -15,7 +15,8 @@ from events.canonical import canonical_bytes
 from events.checkpoint import sign as signed
 from events.envelope import utc_now
 from events.errors import BadRequest, Unprocessable
-from events.store import Reader, StoreBase, Writer, precondition
+from events.store import Reader, Writer, precondition
+from events.database import StoreBase
 from . import auth
 from .ledger import group_row
 from .schemas import Problem

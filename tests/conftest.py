@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from events.store import open_store
+from events.database import open_store
 from projections.projector import project
 
 from .backends import BACKENDS, drop_schema, fresh_schema_url, require_postgres

@@ -4,7 +4,7 @@ store is tampered so that it no longer holds."""
 from click.testing import CliRunner
 
 from cli.main import bitka
-from events.store import Store
+from events.database import Store
 from projections.projector import project
 from service import ledger
 from service.auth import Principal

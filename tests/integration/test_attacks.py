@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import bitka
-from events.store import Store
+from events.database import Store
 from tests.tampering import rewrite_log
 
 

@@ -5,7 +5,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import bitka
-from events.store import open_store
+from events.database import open_store
 from tests.backends import drop_trigger, run_raw
 
 

@@ -5,7 +5,8 @@ import sqlite3
 import pytest
 
 from events import migrations
-from events.store import NewEvent, Store, open_store
+from events.store import NewEvent
+from events.database import Store, open_store
 from events.verify import faults
 from tests.concurrency import failures_in_threads
 
@@ -60,7 +61,7 @@ def test_migrations_are_numbered_from_one_without_gaps():
 def test_the_store_url_picks_the_backend(tmp_path):
     from events.errors import BadRequest
     from events.pgstore import PostgresStore
-    from events.store import SQLiteStore, sqlite_path
+    from events.database import SQLiteStore, sqlite_path
     assert sqlite_path("club.db") == "club.db"
     assert sqlite_path("sqlite:///club.db") == "club.db"
     assert sqlite_path("sqlite:////srv/bitka/club.db") == "/srv/bitka/club.db"

@@ -4,7 +4,7 @@ import sqlite3
 from click.testing import CliRunner
 
 from cli.main import bitka
-from events.store import Store
+from events.database import Store
 from projections.replay import replay
 from tests.tampering import rewrite_log
 
@@ -30,7 +30,7 @@ def _inflate_first_settlement(db) -> int:
 
 def test_the_demo_replays_to_the_very_rows_the_service_wrote(tmp_path, store):
     db = _demo(tmp_path)
-    from events.store import Store
+    from events.database import Store
     s = Store(db)
     with s.reading() as r:
         report = replay(r.scan(), r)
@@ -58,7 +58,7 @@ def test_a_tampered_projection_row_is_found_by_replay(tmp_path):
 
 def test_replay_until_prints_the_balances_at_that_seq(tmp_path):
     db = _demo(tmp_path)
-    from events.store import Store
+    from events.database import Store
     with Store(db).reading() as r:
         group = r.group_ids()[0]
     result = CliRunner().invoke(bitka, ["--db", db, "replay", "--group", group, "--until", "6"])

@@ -66,7 +66,7 @@ def test_the_store_refuses_update_and_delete_of_events(store, sql):
 
 
 def test_postgresql_refuses_truncating_the_events_too(pg_url):
-    from events.store import open_store
+    from events.database import open_store
     store = open_store(pg_url).setup()
     _group(store)
     with pytest.raises(raw_errors(), match="append-only: TRUNCATE refused"):
@@ -109,7 +109,7 @@ def test_projection_rows_are_written_in_the_append_transaction(store):
 
 
 def test_the_sqlite_store_runs_in_wal_mode(tmp_path):
-    from events.store import Store
+    from events.database import Store
     store = Store(tmp_path / "wal.db").setup()
     conn = sqlite3.connect(store.path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -158,7 +158,7 @@ def test_the_reads_of_a_request_cost_the_same_however_long_the_log_grows(tmp_pat
     """Flat cost: loading a hand, a table's hands or a group's head must not read the
     group's whole log. Counted in SQLite's own VM steps, the same in a group of 9 events
     as in one where 2,000 more were logged at other tables."""
-    from events.store import Store
+    from events.database import Store
     store = Store(tmp_path / "plain.db").setup()  # no projector: the events alone
     _group(store)
 
