@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from events.money import format_amount, parse_amount
 from . import balances
@@ -32,24 +32,36 @@ def assertion_faults(envelopes: Iterable) -> list[str]:
     return found
 
 
+MOVES = ("settlement", "hand_voided", "payment")  # the events after which a balance can change
+
+
+def balance_steps(envelopes: Iterable) -> Iterator[tuple[object, dict]]:
+    """Each event, and after each settlement, void or payment also the balances row then
+    (``None`` for the other events): the one pass the chart and the statistics share."""
+    row = None
+    for env in envelopes:
+        if env.type in balances.EVENTS:
+            row = balances.apply(row, env)
+        yield env, (row if env.type in MOVES and row is not None else None)
+
+
 def statistics(envelopes: Iterable, names: dict[str, str]) -> dict:
     """Per member: hands played (seated at a settled hand) and won (paid by it), by contract,
     best and worst hand, and the balance after every settlement, payment or void (a series
     a chart can draw)."""
     row, hands, series, seats = None, {}, {m: [] for m in names}, {}
-    for env in envelopes:
+    for env, moved in balance_steps(envelopes):
         if env.type == "table_opened":
             seats[env.table] = env.data["seats"]
         elif env.type == "settlement":
             hands[env.hand] = (env.data, env.seq, seats.get(env.table, []))
         elif env.type == "hand_voided":
             hands.pop(env.hand, None)
-        if env.type in balances.EVENTS:
-            row = balances.apply(row, env)
-            if env.type in ("settlement", "hand_voided", "payment") and row is not None:
-                for member, minor in row["members"].items():
-                    shown = format_amount(minor, row["digits"])
-                    series.setdefault(member, []).append({"seq": env.seq, "balance": shown})
+        if moved is not None:
+            row = moved
+            for member, minor in row["members"].items():
+                shown = format_amount(minor, row["digits"])
+                series.setdefault(member, []).append({"seq": env.seq, "balance": shown})
     digits = row["digits"] if row else 2
     members = {m: {"member": m, "name": names.get(m, m), "hands_played": 0, "hands_won": 0, "contracts": {},
                    "best_hand": None, "worst_hand": None, "balance_after": series.get(m, [])} for m in names}

@@ -6,19 +6,21 @@ can do nothing the API would refuse, and its errors are the API's 422 sentences.
 """
 from __future__ import annotations
 
+import hashlib
 from typing import Callable
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 
 from events import merkle
+from events.canonical import canonical_bytes
 from events.checkpoint import published
-from events.errors import NotFound, Problem
+from events.errors import BadRequest, NotFound, Problem
+from events.types import EVENT_TYPES
 from games.registry import GAMES
 from projections import audit as audit_trail
 from projections.groups import member_name
-from projections.ledger_views import MONEY_EVENTS
-from events.types import EVENT_TYPES
-from .. import ledger
+from projections.ledger_views import MONEY_EVENTS, balance_steps
+from .. import auth, ledger
 from ..http import checkpoint, store
 from ..views import balances_view, hand_view, settle_up_view
 from . import session
@@ -91,7 +93,6 @@ def sign_in():
     token = request.form.get("token", "").strip()
     with store().reading() as r:
         try:
-            from .. import auth
             principal = auth.resolve(r, f"Bearer {token}")
         except Problem:
             return render_template("signin.html", error="That token is not known here: paste the whole token "
@@ -130,14 +131,11 @@ def group_page(group):
 
 def _balance_series(r, group: str, members: list[str]) -> list[list[int]]:
     """Each member's balance after every settlement, void and payment of the group."""
-    from projections import balances
-    row, points = None, {m: [] for m in members}
-    for env in r.scan(group, unread=EVENT_TYPES - MONEY_EVENTS):
-        if env.type in balances.EVENTS:
-            row = balances.apply(row, env)
-            if env.type in ("settlement", "hand_voided", "payment") and row is not None:
-                for member in members:
-                    points[member].append((env.seq, row["members"].get(member, 0)))
+    points = {m: [] for m in members}
+    for env, row in balance_steps(r.scan(group, unread=EVENT_TYPES - MONEY_EVENTS)):
+        if row is not None:
+            for member in members:
+                points[member].append((env.seq, row["members"].get(member, 0)))
     return aligned(points, members)
 
 
@@ -168,7 +166,6 @@ def hand_evidence(group, hand):
             raise NotFound(f"there is no hand {hand!r} in this group")
         size = r.version(group)
         nodes = r.merkle_nodes(group)
-        from flask import current_app
         return {"group": group, "size": size, "checkpoint": checkpoint(r, group, size),
                 "key": published(current_app.extensions["bitka.key"]),
                 "events": [{**e.public(), "proof": [h.hex() for h in merkle.inclusion_path(nodes, e.seq - 1, size)]}
@@ -310,23 +307,27 @@ def result_page(group, table):
 
 
 def _whole(name: str, text: str) -> int:
-    from events.errors import BadRequest
     if not text.strip().lstrip("-").isdigit():
         raise BadRequest(f"{name} must be a whole number, not {text!r}")
     return int(text)
+
+
+def _sides(values: dict, prefix: str) -> list[int]:
+    """The sides a form's fields name (``points0``, ``points1``...), in order."""
+    return sorted({int(k[len(prefix):]) for k in values if k.startswith(prefix) and k[len(prefix):].isdigit()})
 
 
 def _result_body(game: str, values: dict) -> dict:
     """The form's strings as the API's result object for the table's game; a number that
     is not one is the API's 400, anything else the game's own 422."""
     if game == "scopa":
-        sides = sorted({int(k.removeprefix("scopas")) for k in values if k.startswith("scopas")})
+        sides = _sides(values, "scopas")
         result: dict = {c: (None if values.get(c, "") in ("", "tie") else _whole(c, values[c]))
                         for c in SCOPA_CATEGORIES}
         result["scopas"] = [_whole("scopas", values.get(f"scopas{i}") or "0") for i in sides]
         return result
     if game == "bisca":
-        sides = sorted({int(k.removeprefix("points")) for k in values if k.startswith("points")})
+        sides = _sides(values, "points")
         result = {name: [_whole(name, values.get(f"{name}{i}") or "0") for i in sides]
                   for name in ("points", "tricks", "bonus")}
         if values.get("trump_suit"):
@@ -346,9 +347,6 @@ def _result_body(game: str, values: dict) -> dict:
 
 def _fingerprint(body: dict) -> str:
     """Which result a preview showed, so that only that very result is logged on confirming."""
-    import hashlib
-
-    from events.canonical import canonical_bytes
     return hashlib.sha256(canonical_bytes(body)).hexdigest()[:24]
 
 

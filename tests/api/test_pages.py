@@ -231,3 +231,13 @@ def test_calls_before_the_first_trick_are_logged_from_the_card_page(client, kop_
     assert refused.status_code == 422 and "is not a call of this game" in refused.get_data(as_text=True)
     assert client.http.post(play, data={"form_token": token, "seat": "1", "call": "zolo"}).status_code == 303
     assert [c["call"] for c in kop_table["admin"].get(f"/v1/groups/{gid}/hands/{hand}").json["calls"]] == ["zolo"]
+
+
+def test_a_score_sheet_with_made_up_fields_is_an_error_not_a_crash(client, kop_table):
+    gid = kop_table["group"]
+    table = _table(kop_table, "scopa", {}, 2)
+    _signed_in(client, kop_table["members"][0]["token"])
+    path = f"/g/{gid}/tables/{table}/result"
+    answer = client.http.post(path, data={"form_token": _form_token(client, path), "scopasX": "1", "points9": "x",
+                                          "cards": "seven", "confirm": "no"})
+    assert answer.status_code == 400 and "cards must be a whole number" in answer.get_data(as_text=True)
