@@ -9,12 +9,12 @@ from __future__ import annotations
 import hashlib
 from typing import Callable
 
-from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 
 from events import merkle
 from events.canonical import canonical_bytes
 from events.checkpoint import published
-from events.errors import BadRequest, NotFound, Problem
+from events.errors import BadRequest, Forbidden, NotFound, Problem
 from events.types import EVENT_TYPES
 from games.registry import GAMES
 from projections import audit as audit_trail
@@ -60,8 +60,7 @@ def _page(group: str, view: Callable) -> Response | str:
         if who is None:
             return redirect(url_for("web.sign_in_page", next=request.path))
         principal, token = who
-        if principal.group != group:
-            abort(403)
+        _own_group(principal, group)
         grow = ledger.group_row(r, group)
         return view(r, grow, principal, session.form_token(token))
 
@@ -73,10 +72,14 @@ def _writer_of(group: str):
     if who is None:
         return None
     principal, token = who
-    if principal.group != group:
-        abort(403)
+    _own_group(principal, group)
     session.check_form(token)
     return principal
+
+
+def _own_group(principal, group: str) -> None:
+    if principal.group != group:
+        raise Forbidden("this page belongs to another group; sign out and in with a token of that group")
 
 
 @bp.get("/")

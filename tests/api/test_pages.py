@@ -38,7 +38,8 @@ def test_a_stranger_is_sent_to_sign_in_and_a_member_sees_only_their_group(client
     assert wrong.status_code == 401 and "not known here" in wrong.get_data(as_text=True)
     other = client.post("/v1/groups", {"name": "Other", "currency": "PLN"}).json
     _signed_in(client, other["admin_token"])
-    assert client.http.get(f"/g/{gid}").status_code == 403
+    refused = client.http.get(f"/g/{gid}")
+    assert refused.status_code == 403 and "belongs to another group" in refused.get_data(as_text=True)
     assert client.http.get(f"/g/{gid}/hands/h_x/evidence.json").status_code == 403
 
 
