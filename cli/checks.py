@@ -14,7 +14,7 @@ import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
 from events.database import open_store
-from events.verify import Fault, check_range, faults
+from events.verify import Fault, check_range
 from projections.projector import DATA_UNREAD
 from projections.replay import Report, merge, replay
 
@@ -51,7 +51,12 @@ def verify_store(path: str, group: str | None, advance, parallel_from: int = PAR
     with store.reading() as r:
         sizes = r.sizes(group)
         if sum(sizes.values()) < parallel_from or workers() < 2:
-            return list(faults(r.scan_raw(group), on_event=lambda _: advance()))
+            found = []
+            for g, n in sorted(sizes.items()):
+                fault = check_range(r, g, 1, n)
+                found += [fault] if fault is not None else []
+                advance(n)
+            return found
     store.close()  # no connection of this process may cross the fork
     slices = [(g, lo, min(lo + SLICE - 1, n)) for g, n in sorted(sizes.items()) for lo in range(1, n + 1, SLICE)]
     found = _run(path, _verify_slice, slices, advance, counters=1)

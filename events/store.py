@@ -91,6 +91,12 @@ class Reader:
             sql, args = sql + " WHERE group_id = ? AND seq BETWEEN ? AND ?", (group, first, last or 2 ** 62)
         return self.backend.stream(self.conn, sql + " ORDER BY group_id, seq", args)
 
+    def chain_rows(self, group: str, first: int, last: int) -> Iterator[tuple]:
+        """One group's rows as ``verify.group_faults`` reads them: ``scan_raw``'s, without the group."""
+        return self.backend.stream(
+            self.conn, "SELECT seq, type, hand_id, table_id, data, actor, recorded_at, prev_hash, hash FROM events "
+                       "WHERE group_id = ? AND seq BETWEEN ? AND ? ORDER BY seq", (group, first, last))
+
     def hash_at(self, group: str, seq: int) -> str | None:
         found = self.conn.execute("SELECT hash FROM events WHERE group_id = ? AND seq = ?", (group, seq)).fetchone()
         return found[0] if found else None
