@@ -28,6 +28,7 @@ __all__ = ["Backend", "Envelope", "NewEvent", "RawEvent", "Reader", "SQLITE", "W
 
 _RAW_COLUMNS = "group_id, seq, type, hand_id, table_id, data, actor, recorded_at, prev_hash, hash"
 _COLUMNS = "position, " + _RAW_COLUMNS
+_BARE_COLUMNS = "group_id, seq, type, hand_id, table_id, data, recorded_at"
 
 
 class Reader:
@@ -62,10 +63,12 @@ class Reader:
             "ORDER BY seq", (group, table))]
 
     def scan(self, group: str | None = None, until: int | None = None,
-             unread: frozenset[str] = frozenset()) -> Iterator[Envelope]:
+             unread: frozenset[str] = frozenset(), bare: bool = False) -> Iterator[Envelope]:
         """Every event (of one group, or all) in group then seq order, streamed. Events of
-        the ``unread`` types come with empty data: the reader said it will not look."""
-        columns = _COLUMNS
+        the ``unread`` types come with empty data: the reader said it will not look. ``bare``
+        events come without position, actor and hashes (0 and empty strings): what folding
+        the projections reads, a third cheaper to fetch."""
+        columns = _BARE_COLUMNS if bare else _COLUMNS
         if unread:
             kinds = ", ".join("'" + k.replace("'", "''") + "'" for k in sorted(unread))
             columns = columns.replace(", data,", f", CASE WHEN type IN ({kinds}) THEN '{{}}' ELSE data END,")
@@ -80,8 +83,12 @@ class Reader:
         if clauses:
             sql += " WHERE " + " AND ".join(clauses)
         loads, new = read_event_data, tuple.__new__  # bound once: this loop runs for every event
-        for position, g, seq, kind, hand, table, data, actor, at, prev, digest in self.backend.stream(
-                self.conn, sql + " ORDER BY group_id, seq", args):
+        rows = self.backend.stream(self.conn, sql + " ORDER BY group_id, seq", args)
+        if bare:
+            for g, seq, kind, hand, table, data, at in rows:
+                yield new(Envelope, (0, g, seq, kind, hand, table, loads(data), "", at, "", ""))
+            return
+        for position, g, seq, kind, hand, table, data, actor, at, prev, digest in rows:
             yield new(Envelope, (position, g, seq, kind, hand, table, loads(data), actor, at, prev, digest))
 
     def scan_raw(self, group: str | None = None, first: int = 1, last: int | None = None) -> Iterator[tuple]:

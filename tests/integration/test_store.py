@@ -188,3 +188,13 @@ def test_the_reads_of_a_request_cost_the_same_however_long_the_log_grows(tmp_pat
             w.append("g1", hand(f"x{i}", f"t{2 + i % 7}"), "admin")
     grown = steps()  # a B-tree a level deeper may take a few steps more; a scan would take thousands
     assert all(after <= before + 10 for before, after in zip(small, grown, strict=True)), (small, grown)
+
+
+def test_a_bare_scan_gives_what_the_folds_read_and_leaves_out_the_rest(store):
+    _group(store)
+    _append(store, "g1", 3)
+    with store.reading() as r:
+        full, bare = list(r.scan("g1")), list(r.scan("g1", bare=True))
+    kept = ("group", "seq", "type", "hand", "table", "data", "recorded_at")
+    assert [[getattr(e, k) for k in kept] for e in bare] == [[getattr(e, k) for k in kept] for e in full]
+    assert {(e.position, e.actor, e.prev_hash, e.hash) for e in bare} == {(0, "", "", "")}
