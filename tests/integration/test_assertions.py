@@ -1,18 +1,13 @@
 """A true balance assertion is re-checked by verify and replay, which fail once a copy of the
 store is tampered so that it no longer holds."""
 
-from click.testing import CliRunner
 
-from cli.main import bitka
+from tests.cli import run
 from events.database import Store
 from projections.projector import project
 from service import ledger
 from service.auth import Principal
 from tests.tampering import rewrite_log
-
-
-def run(*args):
-    return CliRunner().invoke(bitka, list(args))
 
 
 def test_an_assertion_that_no_longer_holds_is_found_by_verify_and_replay(tmp_path):

@@ -5,15 +5,10 @@ import json
 import sqlite3
 
 import pytest
-from click.testing import CliRunner
 
-from cli.main import bitka
+from tests.cli import run
 from events.database import Store
 from tests.tampering import rewrite_log
-
-
-def run(*args):
-    return CliRunner().invoke(bitka, list(args))
 
 
 @pytest.fixture

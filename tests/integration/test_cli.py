@@ -6,6 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import bitka
+from tests.cli import run
 from events.database import Store
 
 
@@ -18,10 +19,6 @@ def demo_db(tmp_path):
         group = r.group_ids()[0]
         hand = next(e.hand for e in r.scan(group) if e.type == "settlement")
     return db, group, hand
-
-
-def run(*args):
-    return CliRunner().invoke(bitka, list(args))
 
 
 def test_demo_logs_every_kop_contract_and_prints_balances(demo_db):

@@ -2,15 +2,10 @@
 same answers, whichever database holds it."""
 
 import pytest
-from click.testing import CliRunner
 
-from cli.main import bitka
+from tests.cli import run
 from events.database import open_store
 from tests.backends import drop_trigger, run_raw
-
-
-def run(*args):
-    return CliRunner().invoke(bitka, list(args))
 
 
 @pytest.fixture
