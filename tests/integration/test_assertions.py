@@ -2,7 +2,7 @@
 store is tampered so that it no longer holds."""
 
 
-from tests.cli import run
+from tests.command import run
 from events.database import Store
 from projections.projector import project
 from service import ledger

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from tests.cli import run
+from tests.command import run
 from events.database import Store
 from tests.tampering import rewrite_log
 

@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import bitka
-from tests.cli import run
+from tests.command import run
 from events.database import Store
 
 

@@ -3,7 +3,7 @@ same answers, whichever database holds it."""
 
 import pytest
 
-from tests.cli import run
+from tests.command import run
 from events.database import open_store
 from tests.backends import drop_trigger, run_raw
 
