@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
 
@@ -63,9 +64,13 @@ def published(key: Ed25519PrivateKey) -> dict:
     return {"id": key_id(public), "alg": "Ed25519", "public_key": base64.b64encode(public).decode("ascii")}
 
 
+@lru_cache(maxsize=4)
+def _id_of(key: Ed25519PrivateKey) -> str:
+    return key_id(public_raw(key))
+
+
 def sign(key: Ed25519PrivateKey, group: str, size: int, root: bytes, timestamp: str) -> dict:
-    body = {"group": group, "size": size, "root": root.hex(), "timestamp": timestamp,
-            "key_id": key_id(public_raw(key))}
+    body = {"group": group, "size": size, "root": root.hex(), "timestamp": timestamp, "key_id": _id_of(key)}
     return {**body, "signature": base64.b64encode(key.sign(canonical_bytes(body))).decode("ascii")}
 
 

@@ -156,10 +156,10 @@ def write(group: str, action: Callable[[Writer, auth.Principal], Any], admin: bo
         if key is not None:
             w.remember(group, key, fingerprint(), status, _without_secrets(body))
         version = w.version(group)
-    # The tree head at ``version`` is fixed once committed, so it is read and signed after
-    # the write lock is let go: other writers need not wait for the signature.
-    with store().reading() as r:
-        evidence = checkpoint(r, group, version)
+        root = merkle.root(w.merkle_nodes(group), version)  # its few nodes are at hand now
+    # The tree head at ``version`` is fixed once committed, so it is signed after the write
+    # lock is let go: other writers need not wait for the signature.
+    evidence = signed(current_app.extensions["bitka.key"], group, version, root, utc_now())
     response = _located(json_response(body, status, version), location, body)
     response.headers["Bitka-Checkpoint"] = json.dumps(evidence, separators=(",", ":"))
     return response
