@@ -6,8 +6,7 @@ import sqlite3
 
 import pytest
 
-from tests.command import run
-from events.database import Store
+from tests.command import demo_store, run
 from tests.tampering import rewrite_log
 
 
@@ -15,9 +14,7 @@ from tests.tampering import rewrite_log
 def evening(tmp_path):
     """A store after an evening of play, and the checkpoint a member saved at its end."""
     db = str(tmp_path / "club.db")
-    assert run("--db", db, "demo").exit_code == 0
-    with Store(db).reading() as r:
-        group = r.group_ids()[0]
+    group = demo_store(db)
     saved = tmp_path / "thursday.json"
     result = run("--db", db, "checkpoint", "--group", group)
     assert result.exit_code == 0

@@ -3,7 +3,7 @@ same answers, whichever database holds it."""
 
 import pytest
 
-from tests.command import run
+from tests.command import demo_store, run
 from events.database import open_store
 from tests.backends import drop_trigger, run_raw
 
@@ -11,10 +11,7 @@ from tests.backends import drop_trigger, run_raw
 @pytest.fixture
 def demo(tmp_path):
     db = str(tmp_path / "demo.db")
-    assert run("--db", db, "demo").exit_code == 0
-    with open_store(db).reading() as r:
-        group = r.group_ids()[0]
-    return db, group
+    return db, demo_store(db)
 
 
 def _export(db, group, out):
