@@ -26,8 +26,8 @@ KEY_HELP = "The {what} key (default: an SQLite store's name + .key; ./bitka.key 
 
 
 class Context:
-    def __init__(self, db: str):
-        self.db = db
+    def __init__(self, db: str, named_by: str = "--db or BITKA_DB"):
+        self.db, self.named_by = db, named_by
 
     @property
     def shown(self) -> str:
@@ -44,7 +44,7 @@ class Context:
         if create:
             return store.setup()
         if not is_postgres(self.db) and not Path(sqlite_path(self.db)).exists():
-            raise click.UsageError(f"there is no store at {self.db}; name one with --db or BITKA_DB")
+            raise click.UsageError(f"there is no store at {self.db}; name one with {self.named_by}")
         try:
             with store.reading() as r:
                 if r.is_store():

@@ -14,8 +14,7 @@ import sys
 
 import click
 
-from events import merkle
-from events.database import StoreBase, is_postgres, open_store
+from events.database import open_store
 from events.verify import faults
 from projections.projector import project
 
@@ -42,10 +41,10 @@ def migrate(source_url: str, target_url: str):
       bitka migrate --from postgresql://bitka@db.example/bitka --to sqlite:///copy.db
     """
     from .checks import verify_store
-    from .main import shown
+    from .main import Context, shown
     if source_url == target_url:
         raise click.UsageError("--from and --to name the same store")
-    source = _existing(source_url)
+    source = Context(source_url, named_by="--from").store()  # as every command that reads opens it
     with source.reading() as r:
         sizes = r.sizes()
     total = sum(sizes.values())
@@ -88,19 +87,6 @@ def migrate(source_url: str, target_url: str):
                "every hash and Merkle root verified on arrival")
 
 
-def _existing(url: str) -> StoreBase:
-    from pathlib import Path
-
-    from events.database import sqlite_path
-    store = open_store(url)
-    if not is_postgres(url) and not Path(sqlite_path(url)).exists():
-        raise click.UsageError(f"there is no store at {url}")
-    with store.reading() as r:
-        if not r.is_store():
-            raise click.UsageError(f"{url} is not a bitka store")
-    return store
-
-
 def _arrival_problems(src, dst, sizes: dict[str, int]) -> list[str]:
     """What differs between the source and the target's uncommitted copy."""
     problems = [f"on arrival: {fault}" for fault in faults(dst.scan_raw())]
@@ -109,7 +95,7 @@ def _arrival_problems(src, dst, sizes: dict[str, int]) -> list[str]:
         if arrived.get(group) != size:
             problems.append(f"group {group}: {arrived.get(group, 0)} events arrived of {size}")
             continue
-        if merkle.root(src.merkle_nodes(group), size) != merkle.root(dst.merkle_nodes(group), size):
+        if src.merkle_root(group, size) != dst.merkle_root(group, size):
             problems.append(f"group {group}: the Merkle root at {size} differs, so its checkpoints would not hold")
         elif src.hash_at(group, size) != dst.hash_at(group, size):
             problems.append(f"group {group}: the last hash differs")

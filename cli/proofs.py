@@ -40,7 +40,7 @@ def store_checkpoint(store, group: str, key_file: str, size: int | None = None) 
         size = size or version
         if not 1 <= size <= version:
             raise click.UsageError(f"group {group} has {version} events; there is no checkpoint at {size}")
-        root = merkle.root(r.merkle_nodes(group), size)
+        root = r.merkle_root(group, size)
     return sign(key, group, size, root, utc_now())
 
 

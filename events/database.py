@@ -30,6 +30,7 @@ class StoreBase(ABC):
 
     MAX_IDLE = 8
     backend: Backend = SQLITE
+    schema: Sequence[migrations.Migration] = ()  # the backend's numbered migrations
 
     def __init__(self, url: str, projector: Projector | None = None, busy_timeout_ms: int = 10_000):
         self.url = url
@@ -86,8 +87,6 @@ class StoreBase(ABC):
     @abstractmethod
     def begin_writing(self, conn) -> None:
         """Begin a write transaction holding what keeps concurrent writers apart."""
-
-    schema: Sequence[migrations.Migration] = ()
 
     def setup(self) -> "StoreBase":
         """Apply the migrations the store lacks, in one write transaction (idempotent)."""
@@ -162,6 +161,8 @@ class SQLiteStore(StoreBase):
     """An SQLite file holding one or many groups' logs. Closing the last connection
     checkpoints the whole WAL."""
 
+    schema = migrations.SQLITE
+
     def __init__(self, path: str | Path, projector: Projector | None = None, busy_timeout_ms: int = 10_000):
         super().__init__(str(path), projector, busy_timeout_ms)
 
@@ -171,8 +172,6 @@ class SQLiteStore(StoreBase):
         conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
         conn.execute("PRAGMA synchronous = FULL")
         return conn
-
-    schema = migrations.SQLITE
 
     def before_migrating(self, conn) -> None:
         """Create the file if missing and switch it to WAL (not possible inside a transaction)."""
@@ -194,7 +193,7 @@ def open_store(url: str | Path, projector: Projector | None = None, busy_timeout
     """The store a ``--db`` / ``BITKA_DB`` names: ``postgresql://...`` (or ``postgres://``)
     is PostgreSQL; ``sqlite:///path`` or a plain path is an SQLite file."""
     url = str(url)
-    if url.startswith(("postgresql://", "postgres://")):
+    if is_postgres(url):
         from .pgstore import PostgresStore
         return PostgresStore(url, projector, busy_timeout_ms)
     return SQLiteStore(sqlite_path(url), projector, busy_timeout_ms)

@@ -23,9 +23,9 @@ from psycopg import errors as pg_errors
 from psycopg.pq import TransactionStatus
 
 from . import migrations
-from .errors import Conflict
-from .store import Backend, Projector
 from .database import StoreBase
+from .errors import Conflict
+from .store import Backend
 
 MIGRATION_LOCK = 0x6269746B61  # "bitka": the advisory lock that migrations take
 STREAM_BATCH = 2000
@@ -109,9 +109,7 @@ POSTGRES = PostgresBackend()
 
 class PostgresStore(StoreBase):
     backend = POSTGRES
-
-    def __init__(self, url: str, projector: Projector | None = None, busy_timeout_ms: int = 10_000):
-        super().__init__(url, projector, busy_timeout_ms)
+    schema = migrations.POSTGRES
 
     def connect(self) -> Connection:
         try:
@@ -128,12 +126,6 @@ class PostgresStore(StoreBase):
     def begin_writing(self, conn: Connection) -> None:
         conn.execute("BEGIN")
 
-    def _release(self, conn: Connection) -> None:
-        if conn.raw.closed or conn.raw.info.transaction_status == TransactionStatus.UNKNOWN:
-            self._discard(conn)
-            return
-        super()._release(conn)
-
     def analyze(self) -> None:
         """Without fresh statistics, PostgreSQL plans a replay's batched row lookups from an
         empty table's and reads every row of the group for each batch: right after a bulk
@@ -143,8 +135,6 @@ class PostgresStore(StoreBase):
             conn.execute("ANALYZE")
         finally:
             self._release(conn)
-
-    schema = migrations.POSTGRES
 
     def lock_for_migrating(self, conn: Connection) -> None:
         """Servers starting together on one database migrate it once, one after the other."""

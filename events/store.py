@@ -18,7 +18,6 @@ import hashlib
 import json
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-
 from . import merkle, migrations
 from .canonical import GENESIS, envelope_bytes, event_data_json, read_event_data
 from .envelope import Envelope, NewEvent, RawEvent, utc_now
@@ -26,7 +25,8 @@ from .errors import Conflict, PreconditionFailed
 
 __all__ = ["Backend", "Envelope", "NewEvent", "RawEvent", "Reader", "SQLITE", "Writer", "precondition"]
 
-_RAW_COLUMNS = "group_id, seq, type, hand_id, table_id, data, actor, recorded_at, prev_hash, hash"
+_CHAIN_COLUMNS = "seq, type, hand_id, table_id, data, actor, recorded_at, prev_hash, hash"
+_RAW_COLUMNS = "group_id, " + _CHAIN_COLUMNS
 _COLUMNS = "position, " + _RAW_COLUMNS
 _BARE_COLUMNS = "group_id, seq, type, hand_id, table_id, data, recorded_at"
 
@@ -101,8 +101,8 @@ class Reader:
     def chain_rows(self, group: str, first: int, last: int) -> Iterator[tuple]:
         """One group's rows as ``verify.group_faults`` reads them: ``scan_raw``'s, without the group."""
         return self.backend.stream(
-            self.conn, "SELECT seq, type, hand_id, table_id, data, actor, recorded_at, prev_hash, hash FROM events "
-                       "WHERE group_id = ? AND seq BETWEEN ? AND ? ORDER BY seq", (group, first, last))
+            self.conn, f"SELECT {_CHAIN_COLUMNS} FROM events WHERE group_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+            (group, first, last))
 
     def hash_at(self, group: str, seq: int) -> str | None:
         found = self.conn.execute("SELECT hash FROM events WHERE group_id = ? AND seq = ?", (group, seq)).fetchone()
@@ -152,6 +152,10 @@ class Reader:
     def row_keys(self, name: str, group: str) -> set[str]:
         return {k for (k,) in self.conn.execute(
             "SELECT key FROM projection_rows WHERE name = ? AND group_id = ?", (name, group))}
+
+    def merkle_root(self, group: str, size: int) -> bytes:
+        """The root of the group's Merkle tree at ``size`` events, from the stored nodes."""
+        return merkle.root(self.merkle_nodes(group), size)
 
     def merkle_nodes(self, group: str):
         """The stored perfect subtree hashes of a group's Merkle tree, as events.merkle wants them."""

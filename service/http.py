@@ -10,13 +10,12 @@ import flask_smorest
 from flask import Response, current_app, request
 from webargs.flaskparser import FlaskParser
 
-from events import merkle
 from events.canonical import canonical_bytes
 from events.checkpoint import sign as signed
+from events.database import StoreBase
 from events.envelope import utc_now
 from events.errors import BadRequest, Unprocessable
 from events.store import Reader, Writer, precondition
-from events.database import StoreBase
 from . import auth
 from .ledger import group_row
 from .schemas import Problem
@@ -77,7 +76,10 @@ def store() -> StoreBase:
 def checkpoint(reader: Reader, group: str, size: int | None = None) -> dict:
     """The group's tree head at ``size`` (now, if None), signed with the server's key."""
     size = reader.version(group) if size is None else size
-    root = merkle.root(reader.merkle_nodes(group), size)
+    return signed_head(group, size, reader.merkle_root(group, size))
+
+
+def signed_head(group: str, size: int, root: bytes) -> dict:
     return signed(current_app.extensions["bitka.key"], group, size, root, utc_now())
 
 
@@ -156,10 +158,10 @@ def write(group: str, action: Callable[[Writer, auth.Principal], Any], admin: bo
         if key is not None:
             w.remember(group, key, fingerprint(), status, _without_secrets(body))
         version = w.version(group)
-        root = merkle.root(w.merkle_nodes(group), version)  # its few nodes are at hand now
+        root = w.merkle_root(group, version)  # its few nodes are at hand now
     # The tree head at ``version`` is fixed once committed, so it is signed after the write
     # lock is let go: other writers need not wait for the signature.
-    evidence = signed(current_app.extensions["bitka.key"], group, version, root, utc_now())
+    evidence = signed_head(group, version, root)
     response = _located(json_response(body, status, version), location, body)
     response.headers["Bitka-Checkpoint"] = json.dumps(evidence, separators=(",", ":"))
     return response
