@@ -10,6 +10,7 @@ import flask_smorest
 from flask import Response, current_app, request
 from webargs.flaskparser import FlaskParser
 
+from events import merkle
 from events.canonical import canonical_bytes
 from events.checkpoint import sign as signed
 from events.database import StoreBase
@@ -77,6 +78,14 @@ def checkpoint(reader: Reader, group: str, size: int | None = None) -> dict:
     """The group's tree head at ``size`` (now, if None), signed with the server's key."""
     size = reader.version(group) if size is None else size
     return signed_head(group, size, reader.merkle_root(group, size))
+
+
+def inclusion_proofs(reader: Reader, group: str, seqs, size: int) -> dict[int, dict]:
+    """Each event's inclusion proof (RFC 9162) in the group's tree of ``size`` events: its
+    leaf and audit path, in hex."""
+    nodes = reader.merkle_nodes(group)
+    return {seq: {"leaf": nodes(0, seq - 1).hex(), "size": size,
+                  "path": [h.hex() for h in merkle.inclusion_path(nodes, seq - 1, size)]} for seq in seqs}
 
 
 def signed_head(group: str, size: int, root: bytes) -> dict:

@@ -3,10 +3,9 @@ from __future__ import annotations
 
 from flask import Response, request
 
-from events import merkle
 from projections import audit
 from .. import ledger, schemas as s
-from ..http import READ, SECURED, WRITE, Blueprint, checkpoint, read, write
+from ..http import READ, SECURED, WRITE, Blueprint, checkpoint, inclusion_proofs, read, write
 from ..views import hand_view
 
 blp = Blueprint("hands", __name__, url_prefix="/v1/groups/<group>/hands", description="Hands: bids, tricks, audit")
@@ -86,11 +85,10 @@ def get_audit(group, hand):
         # Each event's inclusion proof against the group's signed checkpoint: the hand can be
         # checked on its own, without the rest of the log.
         cp = checkpoint(r, group)
-        nodes = r.merkle_nodes(group)
         trail["checkpoint"] = cp
+        proofs = inclusion_proofs(r, group, [e.seq for e in events], cp["size"])
         for shown in trail["events"]:
-            shown["proof"] = {"leaf": nodes(0, shown["seq"] - 1).hex(), "size": cp["size"],
-                              "path": [h.hex() for h in merkle.inclusion_path(nodes, shown["seq"] - 1, cp["size"])]}
+            shown["proof"] = proofs[shown["seq"]]
         if request.accept_mimetypes.best_match(["application/json", "text/plain"]) == "text/plain":
             return Response(audit.as_text(trail), mimetype="text/plain")
         return trail

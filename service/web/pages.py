@@ -11,7 +11,6 @@ from typing import Callable
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 
-from events import merkle
 from events.canonical import canonical_bytes
 from events.checkpoint import published
 from events.errors import BadRequest, Forbidden, NotFound, Problem
@@ -21,7 +20,7 @@ from projections import audit as audit_trail
 from projections.groups import member_name
 from projections.ledger_views import MONEY_EVENTS, balance_steps
 from .. import auth, ledger
-from ..http import checkpoint, store
+from ..http import checkpoint, inclusion_proofs, store
 from ..views import balances_view, hand_view, settle_up_view
 from . import session
 from .cards import face
@@ -168,11 +167,10 @@ def hand_evidence(group, hand):
         if not events:
             raise NotFound(f"there is no hand {hand!r} in this group")
         size = r.version(group)
-        nodes = r.merkle_nodes(group)
+        proofs = inclusion_proofs(r, group, [e.seq for e in events], size)
         return {"group": group, "size": size, "checkpoint": checkpoint(r, group, size),
                 "key": published(current_app.extensions["bitka.key"]),
-                "events": [{**e.public(), "proof": [h.hex() for h in merkle.inclusion_path(nodes, e.seq - 1, size)]}
-                           for e in events]}
+                "events": [{**e.public(), "proof": proofs[e.seq]["path"]} for e in events]}
     return _page(group, view)
 
 
@@ -366,7 +364,7 @@ def _dry_run(group: str, actor: str, table: str, body: dict) -> dict:
 def _deal_errors(detail: str, hands: list[list[str]]) -> dict[str, str]:
     """The deal's 422 beside the seat it is about: the seat it names, or the last seat
     holding the card it names (a card dealt twice is wrong the second time)."""
-    named = _field_errors(detail, [f"seat {i}" for i in range(len(hands))], "seat")
+    named = _field_errors(detail, [f"seat {i}" for i in range(len(hands))])
     if named:
         return named
     words = {w.strip(".,:;'\"").upper() for w in detail.split()}
@@ -374,12 +372,12 @@ def _deal_errors(detail: str, hands: list[list[str]]) -> dict[str, str]:
     return {f"seat{holders[-1]}": detail} if holders else {}
 
 
-def _field_errors(detail: str, fields, prefix: str | None = None) -> dict[str, str]:
-    """The 422's sentence beside the field it names (the first one it names), if any."""
+def _field_errors(detail: str, fields) -> dict[str, str]:
+    """The 422's sentence beside the field it names (the first one it names), if any; the
+    field "seat 2" is the form's input ``seat2``."""
     lowered = detail.lower()
     for name in fields:
         if name.lower() in lowered:
-            key = name.replace(" ", "") if prefix else name
-            return {key: detail}
+            return {name.replace(" ", ""): detail}
     return {}
 
