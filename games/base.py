@@ -10,6 +10,15 @@ from typing import Any, Mapping
 
 from .errors import RuleViolation
 
+RULES_VERSION = 2
+"""The version of the rules every settlement is derived under; each settlement records it.
+
+1. Until 2026-11: Baśka bytow-2005 capped every payment at 64 times its contract's base, and
+   a gran or zolo 52-52 made no bok-runda due; classic let the wesele caller double first.
+2. The 64x bound is the most doubles, du and a bok-runda reach together, not a cap; any
+   52-52 makes a bok-runda due (bytow-2005); the classic wesele caller may not double first.
+"""
+
 
 def named_rules(cls, raw: Mapping | None, game: str):
     """A game's rules object from a table's ``rules``: unknown names are refused by name,
@@ -44,6 +53,7 @@ class TableTerms:
     members: tuple[str, ...]
     bok_runda: bool = False
     match: tuple[int, ...] = ()  # the game score per side before this hand (Scopa)
+    rules_version: int = RULES_VERSION  # an older one re-derives a settlement recorded under it
 
 
 @dataclass(frozen=True)

@@ -65,8 +65,10 @@ class BaskaRules:
         return GRAN if contract in GRAN_CONTRACTS else kop.RANKINGS["as-dycha"]
 
     def declarer_may_double_first(self, contract: str | None) -> bool:
-        """Only a solo player is barred from the first double on its own contract."""
-        return contract == "wesele"
+        """A solo player may not give the first double on its own contract; nor, in classic,
+        the wesele caller (nobody doubles their own bet). In bytow-2005 the wesele pair
+        doubles as starzy ("kontry w obie strony")."""
+        return contract == "wesele" and self.variant == "bytow-2005"
 
 
 def parse_rules(raw: Mapping | None) -> BaskaRules:

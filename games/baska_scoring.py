@@ -1,8 +1,13 @@
 """Baśka's result and money, for both rule sets (rules/baska.md).
 
 What each contract is worth, what a loss, an outcome or du multiplies, when a 52-52 tie
-or a du contract makes a bok-runda due, and the tournament ceiling of 64 times the base:
-tables here, and the sides, the doubles' runs and the per-seat amounts from Kop's scoring.
+or a du contract makes a bok-runda due: tables here, and the sides, the doubles' runs and
+the per-seat amounts from Kop's scoring.
+
+The seed's "6400% of the base stake" is the most that doubles, du and a bok-runda reach
+together (16 x 2 x 2); it caps nothing. Settlements recorded under rules version 1 read it
+as a cap on the whole payment and made no bok-runda due after a gran or zolo 52-52; that
+reading is kept only to re-derive them (``table.rules_version``).
 """
 from __future__ import annotations
 
@@ -17,8 +22,8 @@ BASE_UNITS = {
 OUTCOME_FACTOR = {"wyjscie": 1, "bez-wyjscia": 2, "bez-bitki": 3}
 PAIR_CONTRACTS = frozenset({"normal", "wesele"})
 DU_CONTRACTS = frozenset({"gran-du", "zolo-du"})
-TIE_STARTS_BOK = frozenset({"normal", "wesele", "cicha"})
-CEILING = 64  # bytow-2005: doubles, du and bok-runda raise a payment to 64 times its base at most
+V1_TIE_STARTS_BOK = frozenset({"normal", "wesele", "cicha"})  # rules 1: a gran or zolo 52-52 made none
+V1_CEILING = 64  # rules 1 held a bytow-2005 payment to 64 times its contract's base
 
 
 def settle(state, table: TableTerms) -> Settlement:
@@ -36,7 +41,8 @@ def settle(state, table: TableTerms) -> Settlement:
     product = 1
     for f in factors:
         product *= f.factor
-    multiplier = min(product, CEILING) if rules.bok_rundy else product
+    old = table.rules_version < 2
+    multiplier = min(product, V1_CEILING) if rules.bok_rundy and old else product
     lines = [t.why, f"card points: {stare.role} {stare.points} in {stare.tricks} tricks, "
                     f"{mlodzi.role} {mlodzi.points} in {mlodzi.tricks} tricks", why]
     if outcome != "baska":
@@ -49,10 +55,12 @@ def settle(state, table: TableTerms) -> Settlement:
     shown = " x ".join(f"{f.factor} ({f.name})" for f in factors if f.factor > 1)
     lines.append(f"multiplier {product}" + (f" = {shown}" if shown else ""))
     if multiplier < product:
-        lines.append(f"the tournament ceiling holds a payment to {CEILING} times its base: multiplier {multiplier}")
-    bok_due = rules.bok_rundy and ((tie and t.contract in TIE_STARTS_BOK) or t.contract in DU_CONTRACTS)
+        lines.append(f"rules 1 held a payment to {V1_CEILING} times its base: multiplier {multiplier}")
+    tie_makes_bok = tie and (t.contract in V1_TIE_STARTS_BOK or not old)
+    bok_due = rules.bok_rundy and (tie_makes_bok or t.contract in DU_CONTRACTS)
     if bok_due:
-        lines.append("a bok-runda falls due: four hands at double stake, after any that is running")
+        why = "52-52" if tie else t.contract
+        lines.append(f"{why}: a bok-runda falls due, four hands at double stake, after any that is running")
     paid = amounts(winner, loser, units * multiplier * table.stake)
     extra = {"bok_runda": any(f.name == "bok-runda" for f in factors), "bok_due": bok_due} if rules.bok_rundy else {}
     return Settlement(outcome, t.contract, (stare, mlodzi), winner.role, multiplier, units, tuple(factors), paid,

@@ -52,7 +52,7 @@ class Report:
 
 def rederive(module, state, terms: TableTerms, digits: int) -> dict:
     """The settlement a hand's own events give, with its table's stake and seats."""
-    return settlement_data(module.settle(state, terms), terms.stake, digits)
+    return settlement_data(module.settle(state, terms), terms, digits)
 
 
 class GroupRebuild:

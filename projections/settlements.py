@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 from events.money import format_amount
-from games.base import Settlement
+from games.base import Settlement, TableTerms
 
 
-def settlement_data(s: Settlement, stake: int, digits: int) -> dict:
-    return {
+def settlement_data(s: Settlement, terms: TableTerms, digits: int) -> dict:
+    """The event's data. ``rules_version`` is recorded from version 2 on: a settlement
+    without it was derived under version 1 (see games.base.RULES_VERSION)."""
+    stake = terms.stake
+    data = {
         "outcome": s.outcome,
         "contract": s.contract,
         "sides": [side.to_data() for side in s.sides],
@@ -20,3 +23,6 @@ def settlement_data(s: Settlement, stake: int, digits: int) -> dict:
         "explanation": list(s.explanation),
         **s.extra,
     }
+    if terms.rules_version > 1:
+        data["rules_version"] = terms.rules_version
+    return data

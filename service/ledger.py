@@ -220,7 +220,7 @@ def _settlement(reader, group: str, trow: dict, module, state) -> dict:
     if max(abs(a) for a in settled.amounts) > MAX_MINOR:
         raise RuleBroken(f"this hand would pay {settled.multiplier} times the stake per seat, more than bitka "
                          "can book; check the doubles, or void the hand")
-    return settlement_data(settled, table.stake, digits)
+    return settlement_data(settled, table, digits)
 
 
 def _open_hand(w: Writer, group: str, hand: str):

@@ -5,7 +5,26 @@ WON = {"bytow-2005": {"cicha": 8, "gran": 10, "zolo": 10, "gran-du": 20, "zolo-d
        "classic": {"cicha": 4, "gran": 5, "zolo": 5, "gran-du": 10, "zolo-du": 10, "baska": 10}}
 PAIRS = {"bytow-2005": {"wyjscie": 2, "bez-wyjscia": 4, "bez-bitki": 6},
          "classic": {"wyjscie": 1, "bez-wyjscia": 2, "bez-bitki": 3}}
-BASE = {"normal": 2, "wesele": 2, "cicha": 8, "gran": 10, "zolo": 10, "gran-du": 10, "zolo-du": 10}
+
+
+def bok_due(calls, tricks, hands, variant):
+    """bytow-2005: any 52-52, and every du contract, make a bok-runda due."""
+    if variant != "bytow-2005":
+        return False
+    contract = next((c for _, c, _ in reversed(calls) if c in CONTRACTS), None)
+    if contract in ("gran-du", "zolo-du"):
+        return True
+    if contract == "baska" or not tricks:
+        return False
+    holder = {card: seat for seat, cards in enumerate(hands) for card in cards}
+    caller = next((s for s, c, _ in reversed(calls) if c in CONTRACTS), None)
+    if contract == "wesele":
+        side = {caller, holder[next(j for j in ("JC", "JS", "JH") if holder[j] != caller)]}
+    elif contract is not None:
+        side = {caller}
+    else:
+        side = {holder["QC"], holder["QS"]}
+    return sum(p for w, p in tricks if w in side) == 52
 
 
 def baska_amounts(hands, calls, tricks, variant, bok_runda, stake):
@@ -44,9 +63,7 @@ def baska_amounts(hands, calls, tricks, variant, bok_runda, stake):
         each = WON[variant][contract] * (1 if a_wins else 2)
     else:
         each = PAIRS[variant][outcome] * (1 if a_wins else 2)
-    each *= 2 ** runs * (2 if bok_runda and variant == "bytow-2005" else 1)
-    if variant == "bytow-2005":
-        each = min(each, 64 * BASE[contract])
+    each *= 2 ** runs * (2 if bok_runda and variant == "bytow-2005" else 1)  # 6400% at most: no cap
     each *= stake
     if lone:
         return [(3 * each if a_wins else -3 * each) if s in side_a else (-each if a_wins else each) for s in range(4)]

@@ -4,7 +4,7 @@ Every helper but ``start`` finds the game from the state's own rules."""
 from __future__ import annotations
 
 from games import kop
-from games.base import Command, Event, TableTerms
+from games.base import RULES_VERSION, Command, Event, TableTerms
 from games.registry import game
 
 MEMBERS = ("m0", "m1", "m2", "m3")
@@ -52,5 +52,5 @@ def scored(state, results: list[tuple[int, int]]):
     return state
 
 
-def settle(state, stake: int = 100, bok_runda: bool = False):
-    return game(state.rules.game).settle(state, TableTerms(stake, MEMBERS, bok_runda))
+def settle(state, stake: int = 100, bok_runda: bool = False, rules_version: int = RULES_VERSION):
+    return game(state.rules.game).settle(state, TableTerms(stake, MEMBERS, bok_runda, rules_version=rules_version))

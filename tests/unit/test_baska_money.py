@@ -1,4 +1,4 @@
-"""Baśka's money in both rule sets, bok-rundy and the 64x ceiling (rules/baska.md).
+"""Baśka's money in both rule sets, bok-rundy, and the 6400% that caps nothing (rules/baska.md).
 
 Expected amounts are worked out by hand from the rules file, stake B = 100 minor units.
 """
@@ -81,12 +81,20 @@ def test_cicha_52_52_the_cicha_player_loses_and_a_bok_runda_falls_due():
     assert s.winner == "mlodzi" and s.extra["bok_due"] and pays(s.amounts, [16, 16, -48, 16])
 
 
-def test_gran_or_zolo_52_52_the_declarer_loses_and_no_bok_runda():
-    for contract in ("gran", "zolo"):
-        state = start(deal({}), calls=[{"seat": 1, "call": contract}, {"seat": 0, "call": "kontra"}])
-        s = settle(scored(state, [(1, 40), (1, 12), (0, 30), (2, 22)]))
-        assert s.winner == "defenders" and not s.extra["bok_due"]
-        assert pays(s.amounts, [40, -120, 40, 40])
+@pytest.mark.parametrize("contract", ["gran", "zolo"])
+def test_bytow_gran_or_zolo_52_52_the_declarer_loses_and_a_bok_runda_falls_due(contract):
+    state = start(deal({}), calls=[{"seat": 1, "call": contract}, {"seat": 0, "call": "kontra"}])
+    s = settle(scored(state, [(1, 40), (1, 12), (0, 30), (2, 22)]))
+    assert s.winner == "defenders" and s.extra["bok_due"] is True
+    assert pays(s.amounts, [40, -120, 40, 40])
+    assert "52-52: a bok-runda falls due" in " ".join(s.explanation)
+
+
+@pytest.mark.parametrize("contract", ["gran", "zolo"])
+def test_under_rules_1_a_gran_or_zolo_52_52_made_no_bok_runda_due(contract):
+    state = start(deal({}), calls=[{"seat": 1, "call": contract}])
+    s = settle(scored(state, [(1, 40), (1, 12), (0, 30), (2, 22)]), rules_version=1)
+    assert s.winner == "defenders" and s.extra["bok_due"] is False
 
 
 def test_a_hand_in_a_bok_runda_is_paid_double_and_says_so():
@@ -95,14 +103,35 @@ def test_a_hand_in_a_bok_runda_is_paid_double_and_says_so():
     assert [f.name for f in s.factors] == ["bok-runda"] and s.extra["bok_runda"] is True
 
 
-def test_the_ceiling_holds_a_payment_to_64_times_its_base():
-    # A lost zolo-du (10 x 2 for du x 2 for the loss) with four doubles in four runs (x16)
-    # in a bok-runda (x2) would be 128 times its base of 10: the ceiling makes it 64 x 10.
+STARZY_BEZ_BITKI_FOUR_RUNS = [{"seat": 1, "call": "kontra"}, {"seat": 0, "call": "rekontra"},
+                              {"seat": 3, "call": "hirsch"}, {"seat": 2, "call": "bok"}]
+
+
+def test_the_6400_percent_caps_nothing_starzy_losing_bez_bitki_with_four_runs_pay_192_each():
+    # The issue's hand: stare 0+2 take nothing (bez bitki, 6 x 2 for starzy = 12 units) and
+    # the four doubles alternate sides (four runs, x16): 12 x 16 = 192 stakes each.
+    hands = deal({0: ["QC"], 2: ["QS"]})
+    s = settle(scored(start(hands, calls=STARZY_BEZ_BITKI_FOUR_RUNS), [(1, 40), (3, 30), (1, 20), (3, 14)]))
+    assert (s.winner, s.outcome, s.multiplier) == ("mlodzi", "bez-bitki", 96)
+    assert pays(s.amounts, [-192, 192, -192, 192])
+    assert "held a payment" not in " ".join(s.explanation)
+
+
+def test_a_lost_zolo_du_with_four_runs_in_a_bok_runda_pays_the_whole_128_times():
+    # 10 x 2 (du) x 2 (lost) x 16 (four runs) x 2 (bok-runda): doubles, du and the
+    # bok-runda make 64, the 6400% of the seed; the loss doubles it again.
     calls = [{"seat": 1, "call": "zolo-du"}, {"seat": 0, "call": "kontra"}, {"seat": 1, "call": "rekontra"},
              {"seat": 2, "call": "hirsch"}, {"seat": 1, "call": "bok"}]
     s = settle(scored(start(deal({}), calls=calls), [(1, 100), (0, 4), (1, 0), (1, 0)]), bok_runda=True)
-    assert s.multiplier == 64 and pays(s.amounts, [640, -1920, 640, 640])
-    assert "ceiling" in " ".join(s.explanation)
+    assert s.multiplier == 128 and pays(s.amounts, [1280, -3840, 1280, 1280])
+
+
+def test_under_rules_1_the_ceiling_held_a_payment_to_64_times_its_base():
+    hands = deal({0: ["QC"], 2: ["QS"]})
+    s = settle(scored(start(hands, calls=STARZY_BEZ_BITKI_FOUR_RUNS), [(1, 40), (3, 30), (1, 20), (3, 14)]),
+               rules_version=1)
+    assert s.multiplier == 64 and pays(s.amounts, [-128, 128, -128, 128])
+    assert "rules 1 held a payment to 64 times its base" in " ".join(s.explanation)
 
 
 @pytest.mark.parametrize("tricks, units", [

@@ -2,13 +2,15 @@
 every card legal by the rules text (tests/kop_oracle.py), 104 card points in a played
 hand, payouts summing to zero and equal to a second reading of the money rules
 (tests/baska_oracle.py), and the bok-runda counts never negative."""
+import math
+
 from hypothesis import given, settings, strategies as st
 
 from games import baska
 from games.base import Command, TableTerms
 from games.errors import RuleViolation
 from projections.tables import NO_BOK, after_hand
-from tests.baska_oracle import baska_amounts
+from tests.baska_oracle import baska_amounts, bok_due
 from tests.kop_oracle import oracle_may_play
 
 CALLS = ["pass", "wesele", "gran", "zolo", "zolla", "gran-du", "zolo-du", "baska",
@@ -65,7 +67,13 @@ def test_random_baska_hands_hand_after_hand(deals, variant, attempts, picks):
         expected = baska_amounts([list(h) for h in state.deal], accepted, [(t.winner, t.points) for t in state.tricks],
                                  variant, bok["hands_left"] > 0, 100)
         assert list(s.amounts) == expected
-        assert s.multiplier <= 64 or variant == "classic"
+        assert s.extra.get("bok_due", False) == bok_due(accepted, [(t.winner, t.points) for t in state.tricks],
+                                                        [list(h) for h in state.deal], variant)
+        raised = [f.factor for f in s.factors if f.name not in ("lost-contract", "stare-lose", "wyjscie",
+                                                                 "bez-wyjscia", "bez-bitki")]
+        assert math.prod(raised) <= 64  # doubles, du, bok-runda: the seed's 6400%
+        if variant == "classic" and state.auction.contract == "wesele" and state.auction.doubles:
+            assert state.auction.doubles[0].seat != state.auction.declarer  # nobody doubles their own bet
         bok = after_hand(bok, s.extra.get("bok_runda", False), s.extra.get("bok_due", False))
         assert bok["hands_left"] >= 0 and bok["queued"] >= 0
         assert variant == "bytow-2005" or bok == NO_BOK

@@ -117,9 +117,17 @@ def test_the_cicha_player_may_not_give_the_first_double_on_their_own_cicha():
         start(deal({2: ["QC", "QS"]}), calls=[{"seat": 2, "call": "kontra"}])
 
 
-def test_the_wesele_caller_is_no_solo_player_and_may_double_first():
+def test_bytow_the_wesele_caller_doubles_as_starzy_and_may_double_first():
     state = start(deal({0: ["QC", "QS"]}), calls=[{"seat": 0, "call": "wesele"}, {"seat": 0, "call": "kontra"}])
     assert state.auction.doubles[0].seat == 0
+
+
+def test_classic_the_wesele_caller_may_not_give_the_first_double_but_may_answer_one():
+    state = start(deal({0: ["QC", "QS"]}), variant="classic", calls=[{"seat": 0, "call": "wesele"}])
+    with pytest.raises(RuleViolation, match="seat 0 called wesele and may not give the first double"):
+        bid(state, {"seat": 0, "call": "kontra"})
+    state = bid(bid(state, {"seat": 1, "call": "kontra"}), {"seat": 0, "call": "rekontra"})
+    assert [d.seat for d in state.auction.doubles] == [1, 0]
 
 
 UNLOSABLE = [["QC", "AH", "JD", "QS"], ["AC", "10C", "AS", "10S"], ["10D", "JS", "QD", "10H"], ["JC", "QH", "JH", "AD"]]
