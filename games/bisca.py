@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from . import bisca_scoring
+from . import bisca_result, bisca_scoring
 from .base import Command, Event, TableTerms, named_rules
 from .cards import SUIT_NAMES, check_exact_pack, dealt, pack, parse_card, parse_cards
 from .errors import RuleViolation
@@ -42,13 +42,14 @@ class BiscaRules:
     conservative: bool = False
     match_to: int = 4
     stake_per: str = "match"
+    majority_bonus: bool = False  # the side with more card points (61+) also gets 1 game point
 
     game = "bisca"
     bok_rundy = False
 
     def to_data(self) -> dict:
         return {"variant": self.variant, "conservative": self.conservative, "match_to": self.match_to,
-                "stake_per": self.stake_per}
+                "stake_per": self.stake_per, "majority_bonus": self.majority_bonus}
 
     @property
     def players(self) -> int:
@@ -79,6 +80,8 @@ def parse_rules(raw: Mapping | None) -> BiscaRules:
         raise RuleViolation("match_to must be a whole number of game points from 1 to 50 (4, or 10 for the long comb)")
     if rules.stake_per not in ("match", "game-point"):
         raise RuleViolation("stake_per must be 'match' or 'game-point'")
+    if not isinstance(rules.majority_bonus, bool):
+        raise RuleViolation("majority_bonus must be true or false")
     return rules
 
 
@@ -131,6 +134,7 @@ class BiscaState:
     tricks: tuple[Trick, ...] = ()
     swapped: bool = False
     result: Mapping | None = None  # a hand logged by its result alone
+    cut: str | None = None  # the card turned face up at the deal, which named the trump suit
 
     @property
     def leader(self) -> int:
@@ -184,7 +188,7 @@ def new_hand(rules: BiscaRules, deal: Mapping) -> BiscaState:
     match = tuple(deal.get("match_before") or [0] * len(rules.sides))
     trump = deal.get("trump")
     return BiscaState(rules, deal["dealer"], tuple(tuple(h) for h in deal["hands"]), tuple(deal["stock"]),
-                      trump, trump[-1] if trump else deal.get("trump_suit", "H"), match)
+                      trump, trump[-1] if trump else deal.get("trump_suit", "H"), match, cut=trump)
 
 
 def beats(card: str, best: str, trump: str) -> bool:
@@ -278,7 +282,7 @@ def evolve(state: BiscaState, event) -> BiscaState:
         held = tuple(tuple(d["takes"] if c == d["gives"] else c for c in h) if s == d["seat"] else h
                      for s, h in enumerate(state.held))
         return BiscaState(state.rules, state.dealer, held, state.stock, d["gives"], state.trump_suit,
-                          state.match_before, state.tricks, True)
+                          state.match_before, state.tricks, True, cut=state.cut)
     if event.type != "trick":
         return state
     trick = Trick(d["trick"], d["leader"], tuple(d["cards"]), d["winner"], d["points"],
@@ -291,7 +295,7 @@ def evolve(state: BiscaState, event) -> BiscaState:
     if drawn > len(state.stock):
         trump_card = None  # the trump card was the last card drawn
     return BiscaState(state.rules, state.dealer, tuple(held), stock, trump_card, state.trump_suit,
-                      state.match_before, (*state.tricks, trick), state.swapped)
+                      state.match_before, (*state.tricks, trick), state.swapped, cut=state.cut)
 
 
 def is_over(state: BiscaState) -> bool:
@@ -302,36 +306,8 @@ def is_over(state: BiscaState) -> bool:
 
 def result_event(rules: BiscaRules, dealer: int, raw: Mapping) -> Event:
     """A hand logged by its result: card points and tricks per side, and (Capixaba) the
-    bonuses each side scored and whether hearts were trump."""
-    if not isinstance(raw, Mapping):
-        raise RuleViolation("result must be an object with points, tricks and bonus")
-    unknown = sorted(set(raw) - {"points", "tricks", "bonus", "trump_suit"})
-    if unknown:
-        raise RuleViolation(f"a bisca result has points, tricks, bonus and trump_suit, not {', '.join(unknown)}")
-    n, total = len(rules.sides), len(PACKS[VARIANTS[rules.variant].pack]) // rules.players
-
-    def counts(name, default=None):
-        value = raw.get(name, default)
-        if (not isinstance(value, list) or len(value) != n
-                or any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in value)):
-            raise RuleViolation(f"{name} must list {n} whole numbers, one per side")
-        return value
-    points, tricks = counts("points"), counts("tricks")
-    bonus = counts("bonus", [0] * n)
-    if sum(points) != 120:
-        raise RuleViolation(f"the card points must add up to 120, not {sum(points)}")
-    if sum(tricks) != total:
-        raise RuleViolation(f"a {rules.variant} hand has {total} tricks, not {sum(tricks)}")
-    for side in range(n):
-        if (points[side] > 0) != (tricks[side] > 0) and points[side] > 0:
-            raise RuleViolation(f"side {side} cannot have {points[side]} card points without a trick")
-    if any(bonus) and rules.variant != "capixaba":
-        raise RuleViolation("only capixaba scores bonuses")
-    suit = str(raw.get("trump_suit") or "").upper() or None
-    if suit is not None and suit not in SUIT_NAMES:
-        raise RuleViolation("trump_suit is C, S, H or D")
-    return Event("result", {"dealer": dealer, "result": {"points": points, "tricks": tricks, "bonus": bonus,
-                                                         "trump_suit": suit}})
+    bonuses each side scored and whether hearts were trump (games/bisca_result.py)."""
+    return bisca_result.result_event(rules, dealer, raw, PACKS[VARIANTS[rules.variant].pack], POINTS)
 
 
 def result_state(rules: BiscaRules, data: Mapping) -> BiscaState:

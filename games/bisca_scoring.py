@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 from .base import Settlement, Side, TableTerms
+from .cards import SUIT_NAMES
 
 WIN = 61
+MAJORITY_BONUS = 1  # rules.majority_bonus: to the side with more card points (61+)
 # (lowest card points, game points) bands, highest first; "every trick" is checked apart.
 BANDS = {
     "tres": ((61, 1),),
@@ -49,6 +51,14 @@ def rela_bonuses(state, trick) -> tuple[dict, ...]:
     name, side = found
     plain, hearts, rule = RELA[name]
     return ({"name": name, "side": side, "points": hearts if trump == "H" else plain, "rule": rule},)
+
+
+def trump_line(state) -> str:
+    """Which suit was trump and how it was chosen: a cut card, or Capixaba's knock."""
+    suit = SUIT_NAMES[state.trump_suit]
+    if state.cut is None:
+        return f"trump: {suit}, by a knock (no card was turned)"
+    return f"trump: {suit}, the suit of the card turned at the cut, {state.cut}"
 
 
 def _index(cards, card: str) -> int | None:
@@ -98,8 +108,8 @@ def settle(state, table: TableTerms) -> Settlement:
     rules, n = state.rules, len(state.rules.sides)
     won, taken = _card_points(state)
     bonuses = [b for t in state.tricks for b in t.bonuses]
-    lines = [f"trump: {state.trump_card or 'none (a knock for hearts)'}, {state.trump_suit}"
-             if state.result is None else "the cards of this hand were not logged: scored from its result"]
+    lines = [trump_line(state) if state.result is None
+             else "the cards of this hand were not logged: scored from its result"]
     if state.result is not None and any(state.result["bonus"]):
         lines.append(f"bonuses by side, as logged: {state.result['bonus']}")
     lines += [f"{b['name']} in trick {t.number}: side {b['side']} scores {b['points']} ({b['rule']})"
@@ -115,6 +125,10 @@ def settle(state, table: TableTerms) -> Settlement:
         lines.append(why)
         if winner is not None:
             hand[winner] += band_points
+            if rules.majority_bonus:
+                hand[winner] += MAJORITY_BONUS
+                lines.append(f"side {winner} has the majority of the card points ({won[winner]}): "
+                             f"{MAJORITY_BONUS} more game point (majority_bonus)")
     after = [b + h for b, h in zip(state.match_before, hand, strict=True)]
     champions = [s for s in range(n) if after[s] >= rules.match_to]
     if outcome == "all-120":

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from .kop_pack import POINTS_OF as CARD_POINTS
 from .tricks import Ranking, legal_cards, winner_index
 
 WIN = 53
-POINTS = {"A": 11, "10": 10, "Q": 3, "J": 2}
-CARD_POINTS = {rank + suit: points for rank, points in POINTS.items() for suit in "CSHD"}
 
 
 def cannot_lose(hands: Sequence[Sequence[str]], leader: int, player: int, ranking: Ranking) -> bool:

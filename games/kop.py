@@ -13,15 +13,11 @@ from typing import Mapping
 
 from . import auction as auc
 from .base import Command, Event, TableTerms, named_rules
-from .cards import check_exact_pack, dealt, pack, parse_cards
+from .cards import check_exact_pack, dealt, parse_cards
 from .errors import RuleViolation
 from .tricks import Ranking, legal_cards as follow_rules, why_illegal, winner_index
 from . import kop_result, kop_scoring
-
-SEATS = 4
-TRICKS = 4
-PACK = pack(("A", "10", "Q", "J"))
-CARD_POINTS = {"A": 11, "10": 10, "Q": 3, "J": 2}
+from .kop_pack import CARD_POINTS, PACK, SEATS, TRICKS  # the pack, shared with Baśka
 
 RANKINGS = {
     "as-dycha": Ranking(

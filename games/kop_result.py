@@ -15,25 +15,43 @@ from typing import Mapping
 
 from . import auction as auc
 from .base import Command, Event
-from .errors import RuleViolation
+from .errors import RuleViolation, require
+from .kop_pack import CARD_POINTS, PACK
+from .possible import pack_values, why_impossible
 
 QUEENS = ("QC", "QS", "QH", "QD")
 MIN_TRICK = 8  # the four jacks: no trick of four cards is worth less
-FIELDS = {"contract", "declarer", "partner", "stare", "doubles", "points", "tricks"}
+FIELDS = ("contract", "declarer", "partner", "stare", "doubles", "points", "tricks")
+CARDS_PER_TRICK = 4
+
+
+def applies(contract: str) -> tuple[str, ...]:
+    """The fields a result of ``contract`` must have: who played it, the doubles, and the
+    declaring side's points and tricks (a baska ends before any trick or double)."""
+    if contract == "baska":
+        return ("declarer",)
+    who = {"normal": ("stare",), "wesele": ("declarer", "partner")}.get(contract, ("declarer",))
+    return (*who, "doubles", "points", "tricks")
 
 
 def result_event(module, rules, dealer: int, raw: Mapping) -> Event:
     """Check a result and return it, normalised, as the ``result`` event."""
     if not isinstance(raw, Mapping):
         raise RuleViolation("result must be an object with contract, points and tricks")
-    unknown = sorted(set(raw) - FIELDS)
+    unknown = sorted(set(raw) - set(FIELDS))
     if unknown:
-        raise RuleViolation(f"a {rules.game} result has {', '.join(sorted(FIELDS))}, not {', '.join(unknown)}")
-    contract = raw.get("contract")
+        raise RuleViolation(f"a {rules.game} result has {', '.join(FIELDS)}, not {', '.join(unknown)}")
+    require(raw, ("contract",))
+    contract = raw["contract"]
     known = ("normal", "cicha", *rules.ladder.contracts)
     if contract not in known:
         raise RuleViolation(f"contract must be one of {', '.join(known)}")
-    result = {"contract": contract, "doubles": _seats(raw.get("doubles", []), "doubles")}
+    require(raw, applies(contract))
+    foreign = [f for f in FIELDS if f not in ("contract", *applies(contract)) and raw.get(f) not in (None, [])]
+    if foreign:
+        raise RuleViolation(f"a {contract} result has no {' or '.join(foreign)}: it names "
+                            f"{', '.join(applies(contract))}")
+    result = {"contract": contract, "doubles": _seats(raw.get("doubles") or [], "doubles")}
     if contract == "normal":
         stare = _seats(raw.get("stare"), "stare")
         if len(stare) != 2 or stare[0] == stare[1]:
@@ -71,11 +89,17 @@ def _points_and_tricks(raw: Mapping) -> tuple[int, int]:
         raise RuleViolation("tricks (the declaring side's) must be from 0 to 4")
     if not isinstance(points, int) or isinstance(points, bool) or not 0 <= points <= 104:
         raise RuleViolation("points (the declaring side's) must be from 0 to 104: there are 104 in the pack")
-    if (points < MIN_TRICK * tricks or 104 - points < MIN_TRICK * (4 - tricks)
-            or (tricks == 0 and points) or (tricks == 4 and points != 104)):
-        raise RuleViolation(f"{points} card points in {tricks} trick(s) is impossible: every trick holds at least "
-                            f"{MIN_TRICK}, and the other side has {104 - points} in {4 - tricks}")
+    why = possible(points, tricks)
+    if why:
+        raise RuleViolation(f"{points} card points in {tricks} trick(s) is impossible: {why}")
     return points, tricks
+
+
+def possible(points: int, tricks: int) -> str | None:
+    """None when some arrangement of the 16-card pack gives the declaring side ``points`` in
+    ``tricks`` tricks (its 4 x tricks cards add up to them; the other side holds the rest);
+    else why not."""
+    return why_impossible(points, CARDS_PER_TRICK * tricks, pack_values(PACK, CARD_POINTS), "16-card")
 
 
 def _stand_in_deal(result: Mapping) -> list[list[str]]:

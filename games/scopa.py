@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Mapping, Sequence
 
-from . import scopa_scoring
+from . import scopa_result, scopa_scoring
 from .base import Command, Event, TableTerms, named_rules
 from .cards import check_exact_pack, dealt, pack, parse_card, parse_cards
 from .errors import RuleViolation
@@ -23,7 +23,7 @@ VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "J": 8, "Q": 9,
 DEALS = {  # deal -> (cards in each hand, cards face up on the table)
     "standard": (3, 4), "scopone": (9, 4), "scientifico": (10, 0)}
 ROUND = 3  # cards to each seat when every hand is empty and the stock is not
-TARGETS = (11, 16, 21)
+TARGETS = range(11, 62)  # the seed names 11, 16 and 21 "for example", and 31 or 41 in longer games
 
 
 def value(card: str) -> int:
@@ -62,8 +62,9 @@ def parse_rules(raw: Mapping | None) -> ScopaRules:
         raise RuleViolation(f"deal must be one of {', '.join(DEALS)}")
     if rules.deal != "standard" and rules.players != 4:
         raise RuleViolation(f"the {rules.deal} deal is for four players")
-    if rules.target not in TARGETS or isinstance(rules.target, bool):
-        raise RuleViolation(f"target must be one of {', '.join(map(str, TARGETS))}")
+    if not isinstance(rules.target, int) or isinstance(rules.target, bool) or rules.target not in TARGETS:
+        raise RuleViolation(f"target must be a whole number of points from {TARGETS[0]} to {TARGETS[-1]} "
+                            f"(11, 16 and 21 are usual; 31 or 41 for a longer game), not {rules.target!r}")
     if not isinstance(rules.claims, bool):
         raise RuleViolation("claims must be true or false")
     if rules.stake_per not in ("game", "point"):
@@ -290,29 +291,7 @@ def is_over(state: ScopaState) -> bool:
 def result_event(rules: ScopaRules, dealer: int, raw: Mapping) -> Event:
     """A hand logged by its result: who took cards, coins, primiera and the settebello, and
     how many scopas each side made (a side is a seat, or team 0/1 with four players)."""
-    if not isinstance(raw, Mapping):
-        raise RuleViolation("result must be an object with cards, coins, primiera, settebello and scopas")
-    unknown = sorted(set(raw) - {"cards", "coins", "primiera", "settebello", "scopas"})
-    if unknown:
-        raise RuleViolation("a scopa result has cards, coins, primiera, settebello and scopas, "
-                            f"not {', '.join(unknown)}")
-    sides = len(rules.sides)
-    result = {}
-    for category in ("cards", "coins", "primiera", "settebello"):
-        side = raw.get(category)
-        if side is None and category != "settebello":
-            result[category] = None  # a tie: nobody scores it
-            continue
-        if not isinstance(side, int) or isinstance(side, bool) or not 0 <= side < sides:
-            raise RuleViolation(f"{category} names the side that took it, from 0 to {sides - 1}"
-                                + (", or null for a tie" if category != "settebello" else ""))
-        result[category] = side
-    scopas = raw.get("scopas", [0] * sides)
-    if (not isinstance(scopas, list) or len(scopas) != sides
-            or any(not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 36 for n in scopas)):
-        raise RuleViolation(f"scopas must list {sides} counts, one per side, each from 0 to 36")
-    result["scopas"] = scopas
-    return Event("result", {"dealer": dealer, "result": result})
+    return scopa_result.result_event(rules, dealer, raw, DEALS[rules.deal][1])
 
 
 def result_state(rules: ScopaRules, data: Mapping) -> ScopaState:

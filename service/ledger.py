@@ -13,7 +13,7 @@ from events.errors import BadRequest, Forbidden, NotFound, RuleBroken, Unprocess
 from events.money import MAX_MINOR, MoneyError, format_amount, minor_digits, parse_amount
 from events.store import NewEvent, Writer
 from games.base import Command
-from games.errors import RuleViolation
+from games.errors import Incomplete, RuleViolation
 from games.registry import GAMES, PLANNED
 from projections import hands as hand_fold
 from projections.settlements import settlement_data
@@ -183,11 +183,15 @@ def _result_hand(w: Writer, group: str, actor: str, trow: dict, body: Mapping) -
 
 
 def _decided(where: str | None, decide, *args):
-    """``decide(*args)``, a game's RuleViolation becoming a 422 that says where it struck."""
+    """``decide(*args)``, a game's RuleViolation becoming a 422 that says where it struck,
+    and a result without fields it needs a 400 naming each of them."""
     try:
         return decide(*args)
     except RuleViolation as e:
         raise RuleBroken(f"{where}: {e.detail}" if where else e.detail) from None
+    except Incomplete as e:
+        prefix = f"{where}." if where else ""
+        raise BadRequest(e.detail, errors={prefix + name: ["Missing data for required field."] for name in e.fields}) from None
 
 
 def _play(w: Writer, group: str, actor: str, trow: dict, model, commands, first=()):

@@ -6,23 +6,20 @@ can do nothing the API would refuse, and its errors are the API's 422 sentences.
 """
 from __future__ import annotations
 
-import hashlib
 from typing import Callable
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 
-from events.canonical import canonical_bytes
 from events.checkpoint import published
 from events.errors import BadRequest, Forbidden, NotFound, Problem
 from events.types import EVENT_TYPES
-from games.registry import GAMES
 from projections import audit as audit_trail
 from projections.groups import member_name
 from projections.ledger_views import MONEY_EVENTS, balance_steps
 from .. import auth, ledger
 from ..http import checkpoint, inclusion_proofs, store
 from ..views import balances_view, hand_view, settle_up_view
-from . import session
+from . import once, session
 from .cards import face
 from .chart import aligned, balance_chart, legend
 
@@ -30,8 +27,6 @@ bp = Blueprint("web", __name__, template_folder="templates", static_folder="stat
                static_url_path="/static")
 DEAL_GAMES = ("kop", "baska")  # dealt on the page: each seat's cards, nothing else
 TRICK_GAMES = ("kop", "baska", "bisca")  # logged trick by trick: the card-by-card page builds each trick
-KOP_FIELDS = ("contract", "declarer", "partner", "stare", "doubles", "points", "tricks")
-SCOPA_CATEGORIES = ("cards", "coins", "primiera", "settebello")
 
 
 class Preview(Exception):
@@ -183,11 +178,12 @@ def deal_page(group, table):
             return redirect(url_for("web.sign_in_page"))
         values = {f"seat{i}": request.form.get(f"seat{i}", "") for i in range(8)}
         hands = [v.replace(",", " ").split() for k, v in sorted(values.items()) if k in request.form]
+        def deal(w):
+            dealer = ledger.table_row(w, group, table)["next_dealer"]
+            made = ledger.new_hand(w, group, principal.subject, table, {"deal": {"dealer": dealer, "hands": hands}})
+            return url_for("web.play_page", group=group, hand=made["id"])
         try:
-            with store().writing(group) as w:
-                dealer = ledger.table_row(w, group, table)["next_dealer"]
-                made = ledger.new_hand(w, group, principal.subject, table, {"deal": {"dealer": dealer, "hands": hands}})
-            return redirect(url_for("web.play_page", group=group, hand=made["id"]), 303)
+            return once.write(group, f"deal {table}", hands, deal)
         except Problem as e:
             problem, errors = e.detail, _deal_errors(e.detail, hands)
 
@@ -198,7 +194,7 @@ def deal_page(group, table):
                            "its tricks can then be tapped in here")
         seats = [member_name(grow, m) for m in trow["seats"]]
         return render_template("deal.html", group=grow, principal=principal, form_token=form_token, table=trow,
-                               seats=seats, values=values, errors=errors, problem=problem)
+                               seats=seats, values=values, errors=errors, problem=problem, once=once.key())
     page = _page(group, view)
     return (page, 422) if problem and isinstance(page, str) else page
 
@@ -211,17 +207,19 @@ def play_page(group, hand):
         principal = _writer_of(group)
         if principal is None:
             return redirect(url_for("web.sign_in_page"))
+        def play(w):
+            if "call" in request.form:  # a call of the auction, before the first trick
+                bid = {"seat": whole("seat", request.form.get("seat", "")), "call": request.form["call"]}
+                if request.form.get("jack"):
+                    bid["jack"] = request.form["jack"]
+                ledger.add_bid(w, group, principal.subject, hand, bid)
+                return url_for("web.play_page", group=group, hand=hand)
+            cards = [c for c in request.form.get("cards", "").split(",") if c]
+            after = ledger.add_trick(w, group, principal.subject, hand, {"cards": cards})["hand"]
+            done = after["phase"] not in ("auction", "play")
+            return url_for("web.hand_page" if done else "web.play_page", group=group, hand=hand)
         try:
-            with store().writing(group) as w:
-                if "call" in request.form:  # a call of the auction, before the first trick
-                    bid = {"seat": _whole("seat", request.form.get("seat", "")), "call": request.form["call"]}
-                    if request.form.get("jack"):
-                        bid["jack"] = request.form["jack"]
-                    ledger.add_bid(w, group, principal.subject, hand, bid)
-                else:
-                    cards = [c for c in request.form.get("cards", "").split(",") if c]
-                    ledger.add_trick(w, group, principal.subject, hand, {"cards": cards})
-            return redirect(url_for("web.play_page", group=group, hand=hand), 303)
+            return once.write(group, f"play {hand}", dict(request.form), play)
         except Problem as e:
             problem = e.detail
 
@@ -250,7 +248,7 @@ def play_page(group, hand):
         return render_template("play.html", group=grow, principal=principal, form_token=form_token, hand=shown,
                                table=trow, seats=names, seat=seat, partial=partial,
                                held=[c for c in state.held[seat] if c not in partial], legal=legal,
-                               last=len(partial) == seats - 1, problem=problem_now, calls=calls)
+                               last=len(partial) == seats - 1, problem=problem_now, calls=calls, once=once.key())
     page = _page(group, view)
     return (page, 422) if problem and isinstance(page, str) else page
 
@@ -267,104 +265,20 @@ def _first_illegal(module, state, partial: list[str]) -> str | None:
     return None
 
 
-@bp.route("/g/<group>/tables/<table>/result", methods=["GET", "POST"])
-def result_page(group, table):
-    """The score sheet: a hand's result alone, shown with its settlement before it is logged."""
-    values, errors, problem, preview, status = {}, {}, None, None, 200
-    if request.method == "POST":
-        principal = _writer_of(group)
-        if principal is None:
-            return redirect(url_for("web.sign_in_page"))
-        values = {k: v.strip() for k, v in request.form.items() if k not in ("form_token", "confirm", "previewed")}
-        try:
-            with store().reading() as r:
-                trow = ledger.table_row(r, group, table)
-            body = {"result": _result_body(trow["game"], values)}
-            seen = _fingerprint(body)
-            if request.form.get("confirm") == "yes" and request.form.get("previewed") == seen:
-                with store().writing(group) as w:
-                    made = ledger.new_hand(w, group, principal.subject, table, body)
-                return redirect(url_for("web.hand_page", group=group, hand=made["id"]), 303)
-            preview = _dry_run(group, principal.subject, table, body)  # shown again if edited since
-            values["previewed"] = seen
-        except Problem as e:
-            problem, status = e.detail, e.status
-            errors = _field_errors(e.detail.removeprefix("result: "), [*KOP_FIELDS, *SCOPA_CATEGORIES, "scopas",
-                                                                       "bonus", "trump_suit"])
-
-    def view(r, grow, principal, form_token):
-        trow = ledger.table_row(r, group, table)
-        module = GAMES[trow["game"]]
-        rules = module.parse_rules(trow["rules"])
-        seats = [member_name(grow, m) for m in trow["seats"]]
-        sides = [" and ".join(seats[i] for i in side) for side in getattr(rules, "sides", ())]
-        contracts = ["normal", "cicha", *rules.ladder.contracts] if trow["game"] in DEAL_GAMES else []
-        return render_template("result.html", group=grow, principal=principal, form_token=form_token, table=trow,
-                               seats=seats, sides=sides, contracts=contracts, values=values, errors=errors,
-                               problem=problem, preview=preview, categories=SCOPA_CATEGORIES,
-                               capixaba=getattr(rules, "variant", None) == "capixaba")
-    page = _page(group, view)
-    return (page, status) if isinstance(page, str) else page
-
-
-def _whole(name: str, text: str) -> int:
-    if not text.strip().lstrip("-").isdigit():
-        raise BadRequest(f"{name} must be a whole number, not {text!r}")
+def whole(name: str, text: str) -> int:
+    """A whole number sent in a form: ASCII digits only (``²`` is a digit to Python, not
+    to ``int``), an optional minus, and not absurdly long."""
+    text = text.strip()
+    digits = text.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 6:
+        raise BadRequest(f"{name} must be a whole number, not {text!r}", errors={name: ["Not a whole number."]})
     return int(text)
-
-
-def _sides(values: dict, prefix: str) -> list[int]:
-    """The sides a form's fields name (``points0``, ``points1``...), in order."""
-    return sorted({int(k[len(prefix):]) for k in values if k.startswith(prefix) and k[len(prefix):].isdigit()})
-
-
-def _result_body(game: str, values: dict) -> dict:
-    """The form's strings as the API's result object for the table's game; a number that
-    is not one is the API's 400, anything else the game's own 422."""
-    if game == "scopa":
-        sides = _sides(values, "scopas")
-        result: dict = {c: (None if values.get(c, "") in ("", "tie") else _whole(c, values[c]))
-                        for c in SCOPA_CATEGORIES}
-        result["scopas"] = [_whole("scopas", values.get(f"scopas{i}") or "0") for i in sides]
-        return result
-    if game == "bisca":
-        sides = _sides(values, "points")
-        result = {name: [_whole(name, values.get(f"{name}{i}") or "0") for i in sides]
-                  for name in ("points", "tricks", "bonus")}
-        if values.get("trump_suit"):
-            result["trump_suit"] = values["trump_suit"]
-        return result
-    result = {"contract": values.get("contract", "")}
-    for name in ("points", "tricks", "declarer", "partner"):
-        if values.get(name):
-            result[name] = _whole(name, values[name])
-    if values.get("stare"):
-        result["stare"] = [_whole("stare", s) for s in values["stare"].replace(",", " ").split()]
-    if values.get("doubles"):
-        result["doubles"] = [{"seat": _whole("doubles", s), "call": c} for s, _, c in
-                             (d.partition(":") for d in values["doubles"].replace(",", " ").split())]
-    return result
-
-
-def _fingerprint(body: dict) -> str:
-    """Which result a preview showed, so that only that very result is logged on confirming."""
-    return hashlib.sha256(canonical_bytes(body)).hexdigest()[:24]
-
-
-def _dry_run(group: str, actor: str, table: str, body: dict) -> dict:
-    """The hand and settlement this result would record, computed in a write that is then
-    rolled back: exactly what confirming would append, and nothing appended."""
-    try:
-        with store().writing(group) as w:
-            raise Preview(ledger.new_hand(w, group, actor, table, body))
-    except Preview as done:
-        return done.outcome
 
 
 def _deal_errors(detail: str, hands: list[list[str]]) -> dict[str, str]:
     """The deal's 422 beside the seat it is about: the seat it names, or the last seat
     holding the card it names (a card dealt twice is wrong the second time)."""
-    named = _field_errors(detail, [f"seat {i}" for i in range(len(hands))])
+    named = field_errors(detail, [f"seat {i}" for i in range(len(hands))])
     if named:
         return named
     words = {w.strip(".,:;'\"").upper() for w in detail.split()}
@@ -372,7 +286,7 @@ def _deal_errors(detail: str, hands: list[list[str]]) -> dict[str, str]:
     return {f"seat{holders[-1]}": detail} if holders else {}
 
 
-def _field_errors(detail: str, fields) -> dict[str, str]:
+def field_errors(detail: str, fields) -> dict[str, str]:
     """The 422's sentence beside the field it names (the first one it names), if any; the
     field "seat 2" is the form's input ``seat2``."""
     lowered = detail.lower()

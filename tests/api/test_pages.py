@@ -17,8 +17,14 @@ def _signed_in(client, token):
     return answer
 
 
-def _form_token(client, path):
-    return re.search(r'name="form_token" value="([0-9a-f]+)"', client.http.get(path).get_data(as_text=True)).group(1)
+def _hidden(text, name):
+    return re.search(rf'name="{name}" value="([^"]*)"', text).group(1)
+
+
+def _sheet(client, path):
+    """A form opened afresh: its session token and its one-time key."""
+    page = client.http.get(path).get_data(as_text=True)
+    return {"form_token": _hidden(page, "form_token"), "once": _hidden(page, "once")}
 
 
 def test_sign_in_keeps_the_token_in_a_strict_http_only_cookie(client, kop_table):
@@ -59,7 +65,7 @@ def test_a_deal_against_the_rules_shows_the_422_beside_the_seat_and_appends_noth
     path = f"/g/{gid}/tables/{table}/deal"
     hands = [list(h) for h in KOP_HANDS]
     hands[2][0] = hands[1][0]  # one card dealt twice
-    answer = client.http.post(path, data={"form_token": _form_token(client, path),
+    answer = client.http.post(path, data={**_sheet(client, path),
                                           **{f"seat{i}": " ".join(h) for i, h in enumerate(hands)}})
     text = answer.get_data(as_text=True)
     assert answer.status_code == 422 and 'aria-invalid="true"' in text and "AH" in text
@@ -70,7 +76,7 @@ def test_cards_tapped_one_by_one_make_the_trick_the_api_would_take(client, kop_t
     gid, table = kop_table["group"], kop_table["table"]
     _signed_in(client, kop_table["members"][0]["token"])
     path = f"/g/{gid}/tables/{table}/deal"
-    dealt = client.http.post(path, data={"form_token": _form_token(client, path),
+    dealt = client.http.post(path, data={**_sheet(client, path),
                                          **{f"seat{i}": " ".join(h) for i, h in enumerate(KOP_HANDS)}})
     play = dealt.headers["Location"]
     hand = play.split("/")[-2]
@@ -78,9 +84,8 @@ def test_cards_tapped_one_by_one_make_the_trick_the_api_would_take(client, kop_t
     assert "Cyd (seat 2) plays" in page and "not playable now" in page  # seat 2 must follow, and cannot play all
     stale = client.http.get(play + "?cards=AH,10C").get_data(as_text=True)
     assert "cannot be seat 2&#39;s card here" in stale
-    from service.web.session import form_token
     for trick in KOP_TRICKS:
-        posted = client.http.post(play, data={"form_token": form_token(kop_table["members"][0]["token"]),
+        posted = client.http.post(play, data={**_sheet(client, f"{play}?cards={','.join(trick[:3])}"),
                                               "cards": ",".join(trick)})
         assert posted.status_code == 303
     done = kop_table["admin"].get(f"/v1/groups/{gid}/hands/{hand}").json
@@ -92,13 +97,13 @@ def test_the_score_sheet_preview_appends_nothing_and_only_the_previewed_result_i
     gid, table = kop_table["group"], kop_table["table"]
     _signed_in(client, kop_table["members"][1]["token"])
     path = f"/g/{gid}/tables/{table}/result"
-    form = {"form_token": _form_token(client, path), "contract": "normal", "stare": "1 3", "points": "70",
-            "tricks": "3", "confirm": "no"}
+    form = {**_sheet(client, path), "contract": "normal", "stare": ["1", "3"], "points": "70", "tricks": "3",
+            "confirm": "no"}
     before = kop_table["admin"].get(f"/v1/groups/{gid}").json["version"]
     shown = client.http.post(path, data=form).get_data(as_text=True)
     assert "It would settle like this" in shown
     assert kop_table["admin"].get(f"/v1/groups/{gid}").json["version"] == before
-    previewed = re.search(r'name="previewed" value="([0-9a-f]+)"', shown).group(1)
+    previewed = _hidden(shown, "previewed")
     edited = client.http.post(path, data={**form, "points": "60", "confirm": "yes", "previewed": previewed})
     assert edited.status_code == 200 and "It would settle like this" in edited.get_data(as_text=True)
     assert kop_table["admin"].get(f"/v1/groups/{gid}").json["version"] == before  # shown again, not logged
@@ -106,6 +111,43 @@ def test_the_score_sheet_preview_appends_nothing_and_only_the_previewed_result_i
     assert logged.status_code == 303
     events = kop_table["admin"].get(f"/v1/groups/{gid}/events").json["events"]
     assert [e["type"] for e in events][-2:] == ["result", "settlement"] and events[-2]["data"]["result"]["points"] == 70
+
+
+def test_doubles_are_tapped_by_name_in_order_and_logged_as_seats(client, kop_table):
+    gid, table = kop_table["group"], kop_table["table"]
+    _signed_in(client, kop_table["members"][0]["token"])
+    path = f"/g/{gid}/tables/{table}/result"
+    form = {**_sheet(client, path), "contract": "normal", "stare": ["1", "3"], "points": "29", "tricks": "2"}
+    for seat in ("2", "1", "0"):  # Cyd kontra, Bob re, Ala bok
+        page = client.http.post(path, data={**form, "double": seat}).get_data(as_text=True)
+        form["doubles"] = _hidden(page, "doubles")
+    assert form["doubles"] == "2 1 0" and "Ala: bok" in page and "Dan: slup" in page
+    page = client.http.post(path, data={**form, "undo": "1"}).get_data(as_text=True)
+    assert _hidden(page, "doubles") == "2 1"
+    form["doubles"] = "2 1"
+    shown = client.http.post(path, data={**form, "confirm": "no"}).get_data(as_text=True)
+    assert "multiplier 4" in shown, shown  # młodzi kontra, stare re: two runs
+    done = client.http.post(path, data={**form, "confirm": "yes", "previewed": _hidden(shown, "previewed")})
+    assert done.status_code == 303
+    result = kop_table["admin"].get(f"/v1/groups/{gid}/events").json["events"][-2]["data"]["result"]
+    assert result["doubles"] == [2, 1] and result["stare"] == [1, 3]
+
+
+def test_a_score_sheet_sent_twice_logs_one_hand_and_answers_the_second_with_the_first(client, kop_table):
+    gid, table = kop_table["group"], kop_table["table"]
+    _signed_in(client, kop_table["members"][0]["token"])
+    path = f"/g/{gid}/tables/{table}/result"
+    form = {**_sheet(client, path), "contract": "zolo", "declarer": "2", "points": "60", "tricks": "2"}
+    shown = client.http.post(path, data={**form, "confirm": "no"}).get_data(as_text=True)
+    sent = {**form, "confirm": "yes", "previewed": _hidden(shown, "previewed")}
+    first = client.http.post(path, data=sent)
+    version = kop_table["admin"].get(f"/v1/groups/{gid}").json["version"]
+    again = client.http.post(path, data=sent)  # Back, and "Log this result" once more
+    assert first.status_code == again.status_code == 303
+    assert again.headers["Location"] == first.headers["Location"] + "?already=1"
+    assert kop_table["admin"].get(f"/v1/groups/{gid}").json["version"] == version
+    assert "That form was sent before: nothing more was logged" in client.http.get(again.headers["Location"]).get_data(
+        as_text=True)
 
 
 def test_the_evidence_behind_the_verify_button_proves_each_event_against_the_signed_root(client, kop_table, app):
@@ -159,12 +201,12 @@ def test_the_score_sheet_offers_each_games_own_choices(client, kop_table, game, 
     table = _table(kop_table, game, rules, 2)
     _signed_in(client, kop_table["members"][0]["token"])
     path = f"/g/{gid}/tables/{table}/result"
-    token = _form_token(client, path)
-    wrong = client.http.post(path, data={"form_token": token, **form, **bad, "confirm": "no"})
+    token = _sheet(client, path)
+    wrong = client.http.post(path, data={**token, **form, **bad, "confirm": "no"})
     assert wrong.status_code == 422 and f'id="{field}-error"' in wrong.get_data(as_text=True)
-    shown = client.http.post(path, data={"form_token": token, **form, "confirm": "no"}).get_data(as_text=True)
+    shown = client.http.post(path, data={**token, **form, "confirm": "no"}).get_data(as_text=True)
     previewed = re.search(r'name="previewed" value="([0-9a-f]+)"', shown).group(1)
-    logged = client.http.post(path, data={"form_token": token, **form, "confirm": "yes", "previewed": previewed})
+    logged = client.http.post(path, data={**token, **form, "confirm": "yes", "previewed": previewed})
     assert logged.status_code == 303
     hand = logged.headers["Location"].rsplit("/", 1)[1]
     settled = kop_table["admin"].get(f"/v1/groups/{gid}/hands/{hand}").json
@@ -190,12 +232,11 @@ def test_a_bisca_hand_dealt_through_the_api_is_tapped_in_card_by_card_to_its_end
     _signed_in(client, kop_table["members"][0]["token"])
     play = f"/g/{gid}/hands/{hand}/play"
     assert client.http.get(f"/g/{gid}/tables/{table}/deal").status_code == 404  # its stock comes by the API
-    from service.web.session import form_token
     for trick in tricks:
         page = client.http.get(f"{play}?cards={trick[0]}").get_data(as_text=True)
         assert "and log the trick" in page  # two players: the second tap logs it
-        assert client.http.post(play, data={"form_token": form_token(kop_table["members"][0]["token"]),
-                                            "cards": ",".join(trick)}).status_code == 303
+        form = {"form_token": _hidden(page, "form_token"), "once": _hidden(page, "once")}
+        assert client.http.post(play, data={**form, "cards": ",".join(trick)}).status_code == 303
     done = kop_table["admin"].get(f"/v1/groups/{gid}/hands/{hand}").json
     assert done["phase"] == "done" and len(done["tricks"]) == 20
     page = client.http.get(f"/g/{gid}/hands/{hand}")
@@ -226,11 +267,10 @@ def test_calls_before_the_first_trick_are_logged_from_the_card_page(client, kop_
     play = f"/g/{gid}/hands/{hand}/play"
     page = client.http.get(play).get_data(as_text=True)
     assert "Before the first trick: a call" in page and '<option value="zolo">' in page
-    from service.web.session import form_token
-    token = form_token(kop_table["members"][0]["token"])
-    refused = client.http.post(play, data={"form_token": token, "seat": "0", "call": "grand slam"})
+    form = _sheet(client, play)
+    refused = client.http.post(play, data={**form, "seat": "0", "call": "grand slam"})
     assert refused.status_code == 422 and "is not a call of this game" in refused.get_data(as_text=True)
-    assert client.http.post(play, data={"form_token": token, "seat": "1", "call": "zolo"}).status_code == 303
+    assert client.http.post(play, data={**form, "seat": "1", "call": "zolo"}).status_code == 303
     assert [c["call"] for c in kop_table["admin"].get(f"/v1/groups/{gid}/hands/{hand}").json["calls"]] == ["zolo"]
 
 
@@ -239,6 +279,6 @@ def test_a_score_sheet_with_made_up_fields_is_an_error_not_a_crash(client, kop_t
     table = _table(kop_table, "scopa", {}, 2)
     _signed_in(client, kop_table["members"][0]["token"])
     path = f"/g/{gid}/tables/{table}/result"
-    answer = client.http.post(path, data={"form_token": _form_token(client, path), "scopasX": "1", "points9": "x",
+    answer = client.http.post(path, data={**_sheet(client, path), "scopasX": "1", "points9": "x",
                                           "cards": "seven", "confirm": "no"})
     assert answer.status_code == 400 and "cards must be a whole number" in answer.get_data(as_text=True)

@@ -64,6 +64,8 @@ def _accessible(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
     results = Axe().run(page)
     assert results.violations_count == 0, f"{name}: {results.generate_report()}"
+    wide = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert wide[0] <= wide[1], f"{name}: the page is {wide[0]} px wide in a {wide[1]} px window"
 
 
 def _sign_in_by_keyboard(page, base: str, token: str) -> None:
@@ -146,27 +148,65 @@ def test_the_verify_button_refuses_a_page_that_shows_another_hash(browser, table
     assert "the page shows another hash for event 7" in page.locator("#verify-result").inner_text()
 
 
+def _events(table):
+    st, page = call(table["base"], "GET", f"/v1/groups/{table['group']}/events?limit=1000", token=table["admin"])
+    return [e["type"] for e in page["events"]]
+
+
 def test_a_score_sheet_result_shows_its_error_then_its_settlement_before_it_is_logged(browser, table):
     base, gid = table["base"], table["group"]
     page = browser.new_page(viewport={"width": 390, "height": 844})
     _sign_in_by_keyboard(page, base, table["members"][1]["token"])
     page.get_by_role("link", name="Score sheet: enter a result").click()
     page.get_by_label("Contract").select_option("normal")
-    page.get_by_label("Normal game: the seats that held QC and QS").fill("1 3")
-    page.get_by_label("Card points of the declaring side (stare)").fill("130")
-    page.get_by_label("Tricks they took").fill("3")
+    page.get_by_role("group", name="who held QC and QS").get_by_label("Bożena").check()  # the stare: two names
+    page.get_by_role("group", name="who held QC and QS").get_by_label("Dorota").check()
+    page.get_by_label("Card points of the declaring side (stare), 0 to 104").fill("130")
+    page.get_by_label("Tricks they took, 0 to 4").fill("3")
     page.get_by_role("button", name="Show the settlement").click()
     error = page.locator("#points-error")
     assert error.is_visible() and "points" in error.inner_text()
-    assert page.get_by_label("Card points of the declaring side (stare)").get_attribute("aria-invalid") == "true"
+    field = page.get_by_label("Card points of the declaring side (stare), 0 to 104")
+    assert field.get_attribute("aria-invalid") == "true"
     _accessible(page, "7-score-sheet-error")
-    page.get_by_label("Card points of the declaring side (stare)").fill("70")
+    field.fill("70")
     page.get_by_role("button", name="Show the settlement").click()
     assert page.get_by_role("heading", name="It would settle like this").is_visible()
     _accessible(page, "8-score-sheet-preview")
-    st, before = call(base, "GET", f"/v1/groups/{gid}/events", token=table["admin"])
-    assert [e["type"] for e in before["events"]].count("result") == 0  # the preview appended nothing
+    assert _events(table).count("result") == 0  # the preview appended nothing
     page.get_by_role("button", name="Log this result").click()
     page.wait_for_url(f"{base}/g/{gid}/hands/*")
-    st, after = call(base, "GET", f"/v1/groups/{gid}/events", token=table["admin"])
-    assert [e["type"] for e in after["events"]][-2:] == ["result", "settlement"]
+    assert _events(table)[-2:] == ["result", "settlement"]
+
+
+def test_doubles_are_tapped_by_name_and_back_and_log_again_logs_nothing_more(browser, table):
+    """The issue's two: every double refused ("2:kontra" typed as the placeholder said), and
+    Back then "Log this result" logging the hand twice."""
+    base, gid = table["base"], table["group"]
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    _sign_in_by_keyboard(page, base, table["members"][0]["token"])
+    page.get_by_role("link", name="Score sheet: enter a result").click()
+    page.get_by_label("Contract").select_option("normal")
+    page.get_by_role("group", name="who held QC and QS").get_by_label("Bożena").check()
+    page.get_by_role("group", name="who held QC and QS").get_by_label("Dorota").check()
+    page.get_by_role("button", name="Cyprian: kontra").click()  # młodzi double...
+    page.get_by_role("button", name="Bożena: re").click()  # ...stare answer
+    assert page.locator("ol.doubles").inner_text().splitlines() == ["Cyprian: kontra", "Bożena: re"]
+    _accessible(page, "9-score-sheet-doubles")
+    page.get_by_label("Card points of the declaring side (stare), 0 to 104").fill("70")
+    page.get_by_label("Tricks they took, 0 to 4").fill("3")
+    page.get_by_role("button", name="Show the settlement").click()
+    assert "multiplier 4" in page.locator(".preview").inner_text()  # two runs of doubles
+    page.get_by_role("button", name="Log this result").dblclick()  # a double tap
+    page.wait_for_url(f"{base}/g/{gid}/hands/*")
+    hand_url = page.url
+    assert _events(table).count("result") == 1
+    page.go_back()
+    page.get_by_role("button", name="Log this result").click()
+    page.wait_for_url(f"{base}/g/{gid}/hands/*")
+    assert page.url.split("?")[0] == hand_url and "That form was sent before" in page.locator("main").inner_text()
+    assert _events(table).count("result") == 1
+    st, hand = call(base, "GET", f"/v1/groups/{gid}/hands/{hand_url.rsplit('/', 1)[-1]}", token=table["admin"])
+    assert hand["result"]["doubles"] == [2, 1]
+    page.reload()  # the hand page again: nothing is sent
+    assert _events(table).count("result") == 1

@@ -123,10 +123,16 @@ def test_a_deal_with_three_kings_on_the_table_must_be_redealt():
 
 @pytest.mark.parametrize("rules, why", [
     ({"players": 5}, "players must be"), ({"deal": "scopone"}, "for four players"),
-    ({"target": 12}, "target must be"), ({"stake_per": "hand"}, "stake_per")])
+    ({"target": 10}, "target must be"), ({"target": 62}, "target must be"), ({"target": 21.5}, "target must be"),
+    ({"target": True}, "target must be"), ({"stake_per": "hand"}, "stake_per")])
 def test_rules_are_checked(rules, why):
     with pytest.raises(RuleViolation, match=why):
         scopa.parse_rules(rules)
+
+
+@pytest.mark.parametrize("target", [11, 12, 16, 21, 31, 41, 61])
+def test_a_game_is_played_to_any_whole_target_from_11_to_61(target):
+    assert scopa.parse_rules({"target": target}).target == target
 
 
 def _finished(captured, scopas=(0, 0), players=2):
@@ -173,6 +179,15 @@ def test_two_sides_passing_the_target_in_one_hand_the_higher_wins():
     assert s.outcome == "tie-plays-on" and not s.pays
     s = settle(_finished([HALF_A, HALF_B], scopas=(4, 0)), before=(9, 10))  # 14 v 13
     assert s.outcome == "game" and s.winner == [0] and s.amounts == (100, -100)
+
+
+def test_a_game_to_31_goes_on_past_11_and_21_and_ends_at_31():
+    state = _finished([HALF_A, HALF_B])
+    longer = scopa.ScopaState(scopa.parse_rules({"target": 31}), 0, state.held, (), (), state.captured, (0, 0))
+    s = settle(longer, before=(20, 25))  # 21 v 28: past 11 and 21, short of 31
+    assert s.outcome == "hand" and not s.pays and "(to 31)" in s.explanation[-1]
+    s = settle(longer, before=(20, 28))  # 21 v 31
+    assert s.outcome == "game" and s.winner == [1] and s.amounts == (-100, 100)
 
 
 def test_three_players_the_winner_takes_the_stake_from_each_other_player():

@@ -1,0 +1,54 @@
+"""One-time keys for the pages' forms: a form that writes is carried out once, however often
+it is sent (a double tap, Back and send again, a reload that re-posts).
+
+A key is made when a form is first shown and rides along in a hidden field through every
+preview and correction of that form; the write keeps it as an Idempotency-Key in the store,
+in the same transaction as the events it appends, as the API does. A form sent again with
+a key already used answers with where the first sending went, and appends nothing.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from typing import Callable
+from urllib.parse import urlencode, urlsplit, urlunsplit, parse_qsl
+
+from flask import redirect, request
+
+from events.canonical import canonical_bytes
+from events.errors import BadRequest
+from events.store import Writer
+from ..http import store
+
+FIELD = "once"
+_KEY = re.compile(r"web-[A-Za-z0-9_-]{22}")
+ALREADY = "already"  # the query flag that makes the page say the form was sent before
+
+
+def key() -> str:
+    """The form's key: the one it was sent with, or a new one for a form shown afresh."""
+    sent = request.values.get(FIELD, "")
+    return sent if _KEY.fullmatch(sent) else "web-" + secrets.token_urlsafe(16)
+
+
+def write(group: str, what: str, body, act: Callable[[Writer], str]):
+    """Carry out a form's write once. ``act`` appends and returns the address to go to;
+    a key seen before goes where its first sending went, marked as sent before."""
+    sent = request.form.get(FIELD, "")
+    if not _KEY.fullmatch(sent):
+        raise BadRequest("this form has lost its one-time key; open the page again and resend it")
+    fingerprint = hashlib.sha256(what.encode() + b"\n" + canonical_bytes(body)).hexdigest()
+    with store().writing(group) as w:
+        seen = w.remembered(group, sent)
+        if seen is not None:
+            return redirect(_flagged(seen[2]["location"]), 303)
+        location = act(w)
+        w.remember(group, sent, fingerprint, 303, {"location": location})
+    return redirect(location, 303)
+
+
+def _flagged(location: str):
+    parts = urlsplit(location)
+    query = parse_qsl(parts.query) + [(ALREADY, "1")]
+    return urlunsplit(parts._replace(query=urlencode(query)))
