@@ -191,7 +191,8 @@ def _decided(where: str | None, decide, *args):
         raise RuleBroken(f"{where}: {e.detail}" if where else e.detail) from None
     except Incomplete as e:
         prefix = f"{where}." if where else ""
-        raise BadRequest(e.detail, errors={prefix + name: ["Missing data for required field."] for name in e.fields}) from None
+        missing = {prefix + name: ["Missing data for required field."] for name in e.fields}
+        raise BadRequest(e.detail, errors=missing) from None
 
 
 def _play(w: Writer, group: str, actor: str, trow: dict, model, commands, first=()):

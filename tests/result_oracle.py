@@ -16,7 +16,7 @@ def could_take(points: int, cards: int, pack: dict[int, int]) -> bool:
     """Some ``cards`` cards of the pack worth ``points``: every count of each value is tried."""
     values = sorted(pack)
     for counts in product(*(range(pack[v] + 1) for v in values)):
-        if sum(counts) == cards and sum(c * v for c, v in zip(counts, values)) == points:
+        if sum(counts) == cards and sum(c * v for c, v in zip(counts, values, strict=True)) == points:
             return True
     return False
 

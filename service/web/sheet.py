@@ -12,7 +12,7 @@ import hashlib
 from flask import redirect, render_template, request, url_for
 
 from events.canonical import canonical_bytes
-from events.errors import BadRequest, Problem
+from events.errors import Problem
 from games.registry import GAMES
 from projections.groups import member_name
 from .. import ledger
