@@ -35,7 +35,8 @@ def _bonus(cards, leader, winner, trump, team_of, last):
     return None
 
 
-def game_points(variant, dealer, players, trump, tricks, match_before=(0, 0), match_to=4, conservative=False):
+def game_points(variant, dealer, players, trump, tricks, match_before=(0, 0), match_to=4, conservative=False,
+                majority_bonus=False):
     """Game points per side for a whole hand (or up to the trick that ended the match), and
     whether the match ended."""
     team_of = (lambda seat: seat) if players == 2 else (lambda seat: seat % 2)
@@ -65,6 +66,6 @@ def game_points(variant, dealer, players, trump, tricks, match_before=(0, 0), ma
     else:  # capixaba
         hearts = trump == "H"
         g = 4 if p == 120 else ((3 if hearts else 2) if p >= 90 else (2 if hearts else 1))
-    hand[winner] += g
+    hand[winner] += g + (1 if majority_bonus else 0)  # more card points (61+): one more game point
     ended = (variant == "capixaba" and p == 120) or any(match_before[s] + hand[s] >= match_to for s in (0, 1))
     return hand, ended

@@ -96,3 +96,25 @@ def test_capixaba_swap_2_and_a_card_not_yet_drawn(kop_table, client):
     cards = [undrawn] + [deal["hands"][(leader + i) % 4][0] for i in range(1, 4)]
     r = t["member"].post(f"{t['base']}/hands/{hand['id']}/tricks", {"cards": cards})
     assert r.status_code == 422 and "has not been drawn yet" in r.json["detail"]
+
+
+def test_a_quatro_hand_with_6s_turned_says_spades_in_the_api_the_page_and_bitka_audit(kop_table, client, app):
+    """The issue's hand, explained "trump: none (a knock for hearts), S" everywhere."""
+    from tests.command import run
+    t, rng = kop_table, random.Random(61)
+    table = _table(t, client, {"variant": "quatro"})
+    cards = [c for c in sorted(bisca.PACKS["full"]) if c != "6S"]
+    rng.shuffle(cards)
+    deal = {"dealer": 0, "hands": [cards[i * 3:(i + 1) * 3] for i in range(4)], "trump": "6S", "stock": cards[12:]}
+    rules = bisca.parse_rules({"variant": "quatro"})
+    state = bisca.new_hand(rules, {**bisca.deal_event(rules, deal).data, "match_before": [0, 0]})
+    _, tricks = play_out(bisca, state, lambda legal: rng.choice(list(legal)))
+    hand = t["member"].post(f"{t['base']}/tables/{table['id']}/hands",
+                            {"deal": deal, "tricks": [{"cards": c} for c in tricks]}).json
+    said = "trump: spades, the suit of the card turned at the cut, 6S"
+    assert hand["settlement"]["explanation"][0] == said
+    assert said in t["member"].get(f"{t['base']}/hands/{hand['id']}/audit").json["explanation"]
+    client.http.post("/signin", data={"token": t["members"][0]["token"]})
+    assert said in client.http.get(f"/g/{t['group']}/hands/{hand['id']}").get_data(as_text=True)
+    printed = run("--db", app.config["BITKA_DB"], "audit", "--group", t["group"], "--hand", hand["id"])
+    assert printed.exit_code == 0 and said in printed.output and "knock" not in printed.output

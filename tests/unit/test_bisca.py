@@ -237,3 +237,36 @@ def test_de_seis_is_three_against_three_in_alternate_seats():
     assert rules.sides == ((0, 2, 4), (1, 3, 5)) and len(bisca.PACKS["no-twos"]) == 36
     s = settle(scored(start("seis", match=(3, 0)), [(0, 61), (1, 59)]))
     assert s.amounts == (S, -S, S, -S, S, -S)
+
+
+@pytest.mark.parametrize("variant, results, hand", [
+    ("tres", [(0, 70), (1, 50)], [2, 0]),           # 1 for the win, 1 for the majority of card points
+    ("nove", [(1, 90), (0, 30)], [0, 3]),           # 82+: 2, and the majority: 1
+    ("quatro", [(0, 60), (1, 60)], [0, 0]),         # 60-60: nobody has the majority
+])
+def test_majority_bonus_gives_the_side_with_more_card_points_one_more_game_point(variant, results, hand):
+    s = settle(scored(start(variant, majority_bonus=True), results))
+    assert s.extra["match"]["hand"] == hand
+    assert ("majority_bonus" in " ".join(s.explanation)) == any(hand)
+    assert settle(scored(start(variant), results)).extra["match"]["hand"] == [max(0, h - 1) for h in hand]
+
+
+def test_majority_bonus_is_a_yes_or_no_rule_and_off_by_default():
+    assert bisca.parse_rules({}).majority_bonus is False
+    with pytest.raises(RuleViolation, match="majority_bonus must be true or false"):
+        bisca.parse_rules({"majority_bonus": "yes"})
+
+
+def test_the_explanation_names_the_trump_suit_and_the_card_cut_even_after_it_was_drawn():
+    # The hand: quatro with 6S turned at the cut was explained "trump: none (a knock for hearts), S".
+    from games.autoplay import play_out
+    state = start("quatro")
+    cut = bisca.new_hand(state.rules, {**bisca.deal_event(state.rules, _deal("quatro", trump="6S")).data,
+                                       "match_before": [0, 0]})
+    done, _ = play_out(bisca, cut)
+    assert done.trump_card is None  # drawn with the last draw
+    assert settle(done).explanation[0] == "trump: spades, the suit of the card turned at the cut, 6S"
+    knocked = bisca.parse_rules({"variant": "capixaba"})
+    state = bisca.new_hand(knocked, {**bisca.deal_event(knocked, _deal("capixaba", trump="6S", knock=True)).data,
+                                     "match_before": [0, 0]})
+    assert settle(play_out(bisca, state)[0]).explanation[0] == "trump: hearts, by a knock (no card was turned)"

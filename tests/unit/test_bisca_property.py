@@ -12,10 +12,10 @@ from tests.bisca_oracle import game_points
 
 @settings(max_examples=150, deadline=None)
 @given(variant=st.sampled_from(sorted(bisca.VARIANTS)), seed=st.randoms(use_true_random=False),
-       knock=st.booleans(), match=st.tuples(st.integers(0, 3), st.integers(0, 3)))
-def test_random_bisca_hands(variant, seed, knock, match):
+       knock=st.booleans(), match=st.tuples(st.integers(0, 3), st.integers(0, 3)), majority=st.booleans())
+def test_random_bisca_hands(variant, seed, knock, match, majority):
     v = bisca.VARIANTS[variant]
-    rules = bisca.parse_rules({"variant": variant})
+    rules = bisca.parse_rules({"variant": variant, "majority_bonus": majority})
     cards = sorted(bisca.PACKS[v.pack])
     seed.shuffle(cards)
     n = v.players
@@ -38,5 +38,5 @@ def test_random_bisca_hands(variant, seed, knock, match):
         assert sum(t.points for t in state.tricks) == 120
     s = bisca.settle(state, TableTerms(100, tuple(f"m{i}" for i in range(n))))
     assert sum(s.amounts) == 0
-    expected, ended = game_points(variant, 0, n, state.trump_suit, tricks, match)
+    expected, ended = game_points(variant, 0, n, state.trump_suit, tricks, match, majority_bonus=majority)
     assert s.extra["match"]["hand"] == expected and s.extra["match"]["game_over"] == ended
