@@ -238,13 +238,17 @@ def replay(obj: Context, group, until, rebuild):
         names = {g: r.row("group", g, "") for g in report.balances}
     if until:
         output.print_rebuilt_balances(report, names)
+    for note in report.notes:
+        click.echo(note)
     for d in report.differences:
         click.echo(d)
     if report.differences:
         sys.exit(1)
     compared = "" if until else "; every projection row matches"
+    older = (f"; {len(report.notes)} hand(s) settled under older rules would be settled otherwise today "
+             "(listed above; see the README's \"Rules change, stores stay\")" if report.notes else "")
     click.echo(f"ok: {report.events} events in {report.groups} group(s) replayed, "
-               f"{report.settlements} settlements re-derived from the cards{compared}")
+               f"{report.settlements} settlements re-derived from the cards{compared}{older}")
 
 
 @bitka.command()

@@ -46,6 +46,7 @@ class BaskaRules:
     variant: str = "bytow-2005"
 
     game = "baska"
+    scoring = baska_scoring
     wesele = "highest-jack"  # JC, else JS, else JH: the highest jack the caller lacks
     max_doubles = 4
     wesele_may_raise = True
@@ -86,7 +87,7 @@ def decide(state: KopState, command: Command) -> list[Event]:
         if event.data["call"] == "baska":
             _check_four_queens(state, event.data["seat"])
         return [event]
-    if command.kind == "trick" and not state.tricks:
+    if command.kind in ("trick", "claim") and not state.tricks:
         _check_cicha(state)
     return kop.decide(state, command)
 
@@ -130,3 +131,14 @@ def result_event(rules, dealer: int, raw: Mapping) -> Event:
 
 def result_state(rules, data: Mapping):
     return kop_result.result_state(sys.modules[__name__], rules, data)
+
+
+def superseded(state: KopState, version: int) -> list[str]:
+    """What in this hand today's rules refuse though rules ``version`` allowed it: in
+    classic, rules 1 let the wesele caller give the first double."""
+    a = state.auction
+    if (version < 2 and state.rules.variant == "classic" and a.contract == "wesele" and a.doubles
+            and a.doubles[0].seat == a.declarer):
+        return [f"seat {a.declarer} called wesele and gave the first double ({a.doubles[0].call}), "
+                "which today's rules refuse (nobody doubles their own bet)"]
+    return []

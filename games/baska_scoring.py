@@ -12,7 +12,8 @@ reading is kept only to re-derive them (``table.rules_version``).
 from __future__ import annotations
 
 from .base import Factor, Settlement, Side, TableTerms
-from .kop_scoring import OUTCOME_WORDS, WIN_POINTS, Teams, amounts, counted_doubles, loser_state, sides, teams
+from .kop_scoring import (OUTCOME_WORDS, WIN_POINTS, Teams, amounts, counted_doubles, loser_state, sides, teams,
+                          thrown_in)
 
 BASE_UNITS = {
     "bytow-2005": {"normal": 2, "wesele": 2, "cicha": 8, "gran": 10, "zolo": 10, "gran-du": 10, "zolo-du": 10},
@@ -43,7 +44,7 @@ def settle(state, table: TableTerms) -> Settlement:
         product *= f.factor
     old = table.rules_version < 2
     multiplier = min(product, V1_CEILING) if rules.bok_rundy and old else product
-    lines = [t.why, f"card points: {stare.role} {stare.points} in {stare.tricks} tricks, "
+    lines = [t.why, *thrown_in(state), f"card points: {stare.role} {stare.points} in {stare.tricks} tricks, "
                     f"{mlodzi.role} {mlodzi.points} in {mlodzi.tricks} tricks", why]
     if outcome != "baska":
         lines.append(f"{loser.role} {OUTCOME_WORDS[outcome]}")

@@ -336,3 +336,8 @@ def view(state: BiscaState) -> dict:
         "bonus_points": list(state.bonus_points), "match_before": list(state.match_before),
         "phase": "done" if over else "play",
     }
+
+
+def superseded(state, version: int) -> list[str]:
+    """What today's rules refuse in a hand settled under rules ``version``: nothing in Bisca."""
+    return []

@@ -16,7 +16,7 @@ from .base import Command, Event, TableTerms, named_rules
 from .cards import check_exact_pack, dealt, parse_cards
 from .errors import RuleViolation
 from .tricks import Ranking, legal_cards as follow_rules, why_illegal, winner_index
-from . import kop_result, kop_scoring
+from . import kop_result, kop_scoring, throw_in
 from .kop_pack import CARD_POINTS, PACK, SEATS, TRICKS  # the pack, shared with Baśka
 
 RANKINGS = {
@@ -47,6 +47,7 @@ class KopRules:
 
     game = "kop"
     bok_rundy = False  # Baśka's doubled rounds are not Kop's
+    scoring = kop_scoring
 
     def to_data(self) -> dict:
         return {"ranking": self.ranking, "wesele": self.wesele,
@@ -89,10 +90,14 @@ class Trick:
     cards: tuple[str, ...]
     winner: int
     points: int
+    played: bool = True  # False: a trick counted after a throw-in, as one legal way it could have gone
 
     def to_data(self) -> dict:
-        return {"trick": self.number, "leader": self.leader, "cards": list(self.cards),
+        data = {"trick": self.number, "leader": self.leader, "cards": list(self.cards),
                 "winner": self.winner, "points": self.points}
+        if not self.played:
+            data["played"] = False
+        return data
 
 
 @dataclass(frozen=True)
@@ -103,6 +108,7 @@ class KopState:
     calls: tuple[auc.Call, ...] = ()
     auction: auc.Auction = auc.Auction()
     tricks: tuple[Trick, ...] = ()
+    thrown_in_by: int | None = None  # the seat whose claim ended the hand before its last trick
 
     @cached_property
     def held(self) -> tuple[tuple[str, ...], ...]:
@@ -141,7 +147,9 @@ def decide(state: KopState, command: Command) -> list[Event]:
         return [_decide_bid(state, command.data)]
     if command.kind == "trick":
         return [_decide_trick(state, command.data)]
-    raise RuleViolation(f"kop hands take bids and tricks, not {command.kind}")
+    if command.kind == "claim":
+        return [_decide_throw_in(state, command.data)]
+    raise RuleViolation(f"{state.rules.game} hands take bids, tricks and claims (throwing in), not {command.kind}")
 
 
 def _decide_bid(state: KopState, data: Mapping) -> Event:
@@ -177,6 +185,25 @@ def _decide_trick(state: KopState, data: Mapping) -> Event:
     return Event("trick", Trick(len(state.tricks) + 1, leader, tuple(cards), winner, points).to_data())
 
 
+def _decide_throw_in(state: KopState, data: Mapping) -> Event:
+    """Throwing in: the hand ends now if every legal way to play the rest settles alike; the
+    event records the way counted (each player's first legal card, in the deal's order)."""
+    extra = sorted(set(data) - {"seat"})
+    if extra:
+        raise RuleViolation(f"a claim (throwing in) has only seat, not {', '.join(extra)}")
+    seat = data.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < SEATS:
+        raise RuleViolation(f"seat must be a seat from 0 to {SEATS - 1}, not {seat!r}")
+    ranking, leader, first = state.ranking, state.leader, len(state.tricks) + 1
+
+    def settle_way(way):
+        counted = evolve(state, Event("claim", {"seat": seat, "tricks": throw_in.as_tricks(way, leader, first,
+                                                                                        ranking)}))
+        return state.rules.scoring.settle(counted, throw_in.unit_terms())
+    way = throw_in.counted_way(state.held, leader, ranking, kop_scoring.teams(state).stare, settle_way)
+    return Event("claim", {"seat": seat, "tricks": throw_in.as_tricks(way, leader, first, ranking)})
+
+
 def _not_held(state: KopState, card: str, seat: int, index: int, earlier: list[str]) -> str:
     """Why ``seat`` cannot play ``card``, which is not in its hand."""
     if card not in PACK:
@@ -201,6 +228,11 @@ def evolve(state: KopState, event: Event) -> KopState:
         d = event.data
         trick = Trick(d["trick"], d["leader"], tuple(d["cards"]), d["winner"], d["points"])
         return KopState(state.rules, state.dealer, state.deal, state.calls, state.auction, (*state.tricks, trick))
+    if event.type == "claim":
+        counted = tuple(Trick(d["trick"], d["leader"], tuple(d["cards"]), d["winner"], d["points"], played=False)
+                        for d in event.data["tricks"])
+        return KopState(state.rules, state.dealer, state.deal, state.calls, state.auction,
+                        (*state.tricks, *counted), event.data["seat"])
     return state
 
 
@@ -239,6 +271,7 @@ def view(state: KopState) -> dict:
         "doubles": [c.to_data() for c in state.auction.doubles],
         "sides": [s.to_data() for s in kop_scoring.sides(state, teams)],
         "tricks": [t.to_data() for t in state.tricks],
+        "thrown_in_by": state.thrown_in_by,
         "phase": phase,
     }
 
@@ -250,3 +283,9 @@ def result_event(rules, dealer: int, raw: Mapping) -> Event:
 
 def result_state(rules, data: Mapping):
     return kop_result.result_state(sys.modules[__name__], rules, data)
+
+
+def superseded(state, version: int) -> list[str]:
+    """What in this hand today's rules refuse though rules ``version`` allowed it: nothing
+    in Kop."""
+    return []

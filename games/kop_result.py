@@ -67,7 +67,7 @@ def result_event(module, rules, dealer: int, raw: Mapping) -> Event:
     if contract != "baska":
         result["points"], result["tricks"] = _points_and_tricks(raw)
     event = Event("result", {"dealer": dealer, "result": result})
-    result_state(module, rules, event.data)  # the calls go through the real auction here
+    _built(module, rules, event.data, judged=True)  # the calls go through the real auction here
     return event
 
 
@@ -132,7 +132,14 @@ def _stand_in_deal(result: Mapping) -> list[list[str]]:
 
 
 def result_state(module, rules, data: Mapping):
-    """The hand a result describes, built through the game's own decide and evolve."""
+    """The hand a recorded result describes, its calls folded as recorded: a result logged
+    under older rules (say, a double today's refuse) still reads back."""
+    return _built(module, rules, data, judged=False)
+
+
+def _built(module, rules, data: Mapping, judged: bool):
+    """The hand a result describes: stand-in cards, the calls (through the game's decide
+    when ``judged``) and tricks carrying the declaring side's points."""
     result = data["result"]
     state = module.new_hand(rules, {"dealer": data["dealer"], "hands": _stand_in_deal(result)})
     calls = []
@@ -144,7 +151,7 @@ def result_state(module, rules, data: Mapping):
         calls.append({"seat": seat, "call": auc.next_double_name(i, rules.ladder)})
     for call in calls:
         try:
-            events = module.decide(state, Command("bid", call))
+            events = module.decide(state, Command("bid", call)) if judged else [Event("bid", call)]
         except RuleViolation as e:
             raise RuleViolation(f"{call['call']} by seat {call['seat']}: {e.detail}") from None
         for event in events:

@@ -131,7 +131,7 @@ def settle(state, table: TableTerms) -> Settlement:
     multiplier = 1
     for f in factors:
         multiplier *= f.factor
-    lines = [t.why,
+    lines = [t.why, *thrown_in(state),
              f"card points: {stare.role} {stare.points} in {stare.tricks} tricks, "
              f"{mlodzi.role} {mlodzi.points} in {mlodzi.tricks} tricks",
              why_won, f"{loser.role} {OUTCOME_WORDS[outcome]}", paying,
@@ -143,6 +143,17 @@ def settle(state, table: TableTerms) -> Settlement:
     paid = amounts(winner, loser, units * multiplier * table.stake)
     return Settlement(outcome, t.contract, (stare, mlodzi), winner.role, multiplier, units,
                       tuple(factors), paid, table.members, tuple(lines))
+
+
+def thrown_in(state) -> list[str]:
+    """What a settlement says of a hand thrown in before its last trick."""
+    if state.thrown_in_by is None:
+        return []
+    counted = [t for t in state.tricks if not t.played]
+    shown = "; ".join(f"trick {t.number} {' '.join(t.cards)}" for t in counted)
+    return [f"seat {state.thrown_in_by} threw in after {len(state.tricks) - len(counted)} trick(s): every legal way "
+            f"to play the other {len(counted)} settles alike, so they are counted as one of those ways went, each "
+            f"player playing the first card the rules allowed ({shown})"]
 
 
 def amounts(winner: Side, loser: Side, each: int) -> tuple[int, ...]:

@@ -320,3 +320,8 @@ def view(state: ScopaState) -> dict:
         "sides": [{"seats": list(seats)} for seats in state.rules.sides],
         "phase": "done" if over else "play",
     }
+
+
+def superseded(state, version: int) -> list[str]:
+    """What today's rules refuse in a hand settled under rules ``version``: nothing in Scopa."""
+    return []

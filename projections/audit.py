@@ -35,6 +35,10 @@ def summary(env, trow: dict, grow: dict) -> str:
                     f"without its cards: {shown}")
         case "play":
             return _play_summary(d, trow, grow)
+        case "claim" if "tricks" in d:  # Kop and Baśka: throwing in
+            counted = "; ".join(f"trick {t['trick']} {' '.join(t['cards'])}" for t in d["tricks"])
+            return (f"{_seat(trow, grow, d['seat'])} throws in: every legal way to play the last "
+                    f"{len(d['tricks'])} trick(s) settles alike; counted as {counted} (not played)")
         case "claim":
             certain = ", ".join(f"{k} {v}" for k, v in sorted(d["certain"].items())) or "nothing"
             return f"{_seat(trow, grow, d['seat'])} calls itself out (chiamarsi fuori); certain points: {certain}"

@@ -11,7 +11,7 @@ row is compared and dropped once the next hand at its table is dealt.
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Protocol
 
 from events.money import format_amount, minor_digits, parse_amount
@@ -47,6 +47,7 @@ class Report:
     events: int = 0
     settlements: int = 0
     differences: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # settled under older rules: reported, not faults
     balances: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
@@ -119,10 +120,15 @@ class GroupRebuild:
                          f"the log gives {shown}")
 
     def _check_settlement(self, module, state, env) -> None:
+        """Re-derive a settlement under the rules it records (1 when it records none): any
+        difference is a finding. One derived under older rules is also derived under today's,
+        and a hand they would settle otherwise is noted, not faulted."""
         self.report.settlements += 1
+        recorded = env.data.get("rules_version", 1)
         try:
-            table = tables.terms(self.rows[(tables.NAME, env.table)], self.digits)
-            again = rederive(module, state, table, self.digits)
+            today = tables.terms(self.rows[(tables.NAME, env.table)], self.digits)
+            then = replace(today, rules_version=recorded)
+            again = rederive(module, state, then, self.digits)
         except Exception as e:  # a hand that cannot even be re-played is a finding, not a crash
             self._differ(f"seq {env.seq}: hand {env.hand} cannot be re-derived from its events ({e})")
             return
@@ -130,6 +136,22 @@ class GroupRebuild:
             changed = sorted(k for k in set(again) | set(env.data) if again.get(k) != env.data.get(k))
             self._differ(f"seq {env.seq}: the settlement of hand {env.hand} differs from the one its cards give "
                          f"(in {', '.join(changed)})")
+        elif recorded < today.rules_version:
+            self._note_newer_rules(module, state, today, env, recorded)
+
+    def _note_newer_rules(self, module, state, today: TableTerms, env, recorded: int) -> None:
+        now = rederive(module, state, today, self.digits)
+        said = [f"{p['member']} {p['amount']}" for p in now["payouts"]]
+        changes = []
+        if now["payouts"] != env.data["payouts"]:
+            paid = [f"{p['member']} {p['amount']}" for p in env.data["payouts"]]
+            changes.append(f"today's rules pay {', '.join(said)} (it paid {', '.join(paid)})")
+        if now.get("bok_due") != env.data.get("bok_due"):
+            changes.append("today's rules " + ("make" if now.get("bok_due") else "make no") + " bok-runda due")
+        changes += module.superseded(state, recorded)
+        if changes:
+            self.report.notes.append(f"group {self.group}: hand {env.hand} (seq {env.seq}) was settled under rules "
+                                     f"{recorded}; " + "; ".join(changes))
 
     def _finish_hand(self, hand: str) -> None:
         """Set a hand's row aside once the next hand at its table is dealt; compare in batches."""
@@ -218,6 +240,8 @@ def merge(reports: Iterable[Report]) -> Report:
         out.groups, out.events = max(out.groups, r.groups), max(out.events, r.events)
         out.settlements += r.settlements
         out.differences += r.differences
+        out.notes += r.notes
         out.balances.update(r.balances)
     out.differences.sort()
+    out.notes.sort()
     return out

@@ -40,6 +40,17 @@ def oracle_may_play(card, hand, trick, ranking):
     return card in hand
 
 
+def oracle_winner(trick, ranking):
+    """Index of the card that takes a whole trick: the highest trump, else the highest of the
+    led suit."""
+    trumps = TRUMPS[ranking]
+    trumped = [i for i, c in enumerate(trick) if c in trumps]
+    if trumped:
+        return min(trumped, key=lambda i: trumps.index(trick[i]))
+    led = [i for i, c in enumerate(trick) if c[-1] == trick[0][-1]]
+    return min(led, key=lambda i: PLAIN_ORDER.index(trick[i][:-1]))
+
+
 def _beats(card, best, led, suit, strength):
     if suit(card) == suit(best):
         return strength(card) > strength(best)

@@ -174,3 +174,32 @@ def test_a_read_with_the_current_etag_in_if_none_match_is_304(kop_table):
     kop_table["admin"].post(f"{kop_table['base']}/members", {"name": "Eve"})
     changed = kop_table["member"].get(kop_table["base"], headers={"If-None-Match": first.headers["ETag"]})
     assert changed.status_code == 200 and len(changed.json["members"]) == 5
+
+
+THROWABLE = [["AD", "AH", "JH", "JS"], ["10H", "10S", "AS", "QH"], ["JC", "JD", "QC", "QD"], ["10C", "10D", "AC", "QS"]]
+
+
+def test_throwing_in_settles_the_hand_in_the_same_request_and_a_refused_claim_appends_nothing(kop_table, app):
+    from tests.command import run
+    t = kop_table
+    hand = t["member"].post(f"{t['base']}/tables/{t['table']}/hands", {
+        "deal": {"dealer": 0, "hands": KOP_HANDS}, "tricks": [{"cards": KOP_TRICKS[0]}]}).json["id"]
+    version = t["member"].get(t["base"]).json["version"]
+    refused = t["member"].post(f"{t['base']}/hands/{hand}/claims", {"seat": 1})
+    assert refused.status_code == 422 and refused.json["detail"].startswith("throwing in is refused")
+    assert t["member"].get(t["base"]).json["version"] == version
+    t["admin"].post(f"{t['base']}/hands/{hand}/void", {"reason": "dealt again to show a throw-in"})
+    hand = t["member"].post(f"{t['base']}/tables/{t['table']}/hands", {
+        "deal": {"dealer": 0, "hands": THROWABLE},
+        "tricks": [{"cards": ["10H", "JC", "10D", "AH"]}, {"cards": ["AD", "QH", "QC", "QS"]}]}).json["id"]
+    thrown = t["member"].post(f"{t['base']}/hands/{hand}/claims", {"seat": 1})
+    assert thrown.status_code == 201, thrown.json
+    state = thrown.json["hand"]
+    assert state["phase"] == "done" and state["thrown_in_by"] == 1 and state["settlement"] is not None
+    assert [tr.get("played", True) for tr in state["tricks"]] == [True, True, False, False]
+    events = t["member"].get(f"{t['base']}/events?after={version}").json["events"]
+    assert [e["type"] for e in events][-2:] == ["claim", "settlement"]
+    trail = t["member"].get(f"{t['base']}/hands/{hand}/audit").json
+    assert "throws in" in trail["events"][-2]["summary"] and "threw in after 2 trick(s)" in trail["explanation"][1]
+    replayed = run("--db", app.config["BITKA_DB"], "replay")
+    assert replayed.exit_code == 0, replayed.output
