@@ -54,10 +54,14 @@ def add_play(body, group, hand):
 @blp.route("/<hand>/claims", methods=["POST"])
 @blp.arguments(s.ClaimIn)
 @blp.response(201, s.ClaimResult)
-@blp.problems(*WRITE)
+@blp.problems(*WRITE, why={422: "Scopa: claims are off at this table. Kop, Baśka: a way to play on that would "
+                                "change the result (named in detail)"})
 @blp.doc(**SECURED)
 def add_claim(body, group, hand):
-    """Scopa: chiamarsi fuori. A true claim wins the game at once, a false one loses it."""
+    """A claim `{"seat": 1}`. Scopa: chiamarsi fuori; a true claim wins the game at once, a
+    false one loses it. Kop and Baśka: throwing in; when every legal way to play the
+    remaining tricks settles alike, the hand is settled at once (the tricks not played are
+    counted as one such way, marked `"played": false`)."""
     return write(group, lambda w, p: ledger.add_claim(w, group, p.subject, hand, body))
 
 
