@@ -158,7 +158,7 @@ def verify(obj: Context, group, saved, url, token, key_file):
     """
     from . import proofs
     from events.types import EVENT_TYPES
-    from projections.ledger_views import MONEY_EVENTS, assertion_faults
+    from projections.ledger_views import MONEY_EVENTS, money_faults
 
     from .checks import verify_store
     cp = proofs.read_checkpoint(saved) if saved else None
@@ -192,7 +192,7 @@ def verify(obj: Context, group, saved, url, token, key_file):
     problems = [f"the store's append-only triggers are missing: {', '.join(missing)}"] if missing else []
     problems += [str(fault) for fault in found]
     with store.reading() as r:  # the balances the group agreed, checked against the log
-        problems += assertion_faults(r.scan(group, unread=EVENT_TYPES - MONEY_EVENTS))
+        problems += money_faults(r.scan(group, unread=EVENT_TYPES - MONEY_EVENTS))
     if problems:
         for p in problems:
             click.echo(p)

@@ -1,6 +1,7 @@
 """``bitka migrate``: move a whole store to another backend (SQLite to PostgreSQL, or back).
 
-The source is verified first (every hash and link) and copied in one transaction on the
+The source is verified first (every hash and link) and replayed (every event decided again,
+every settlement re-derived, every id and member checked), then copied in one transaction on the
 target: events in their groups' seq order, with the projection rows and Merkle nodes
 made again as they are inserted, then the credentials (token hashes) and idempotency
 keys as they were. Before that transaction commits, the target's copy is verified again
@@ -40,7 +41,7 @@ def migrate(source_url: str, target_url: str):
       bitka migrate --from sqlite:///club.db --to postgresql://bitka@db.example/bitka
       bitka migrate --from postgresql://bitka@db.example/bitka --to sqlite:///copy.db
     """
-    from .checks import verify_store
+    from .checks import replay_store, verify_store
     from .main import Context, shown
     if source_url == target_url:
         raise click.UsageError("--from and --to name the same store")
@@ -54,6 +55,12 @@ def migrate(source_url: str, target_url: str):
         for fault in bad:
             click.echo(str(fault), err=True)
         click.echo("the source does not verify; nothing was moved", err=True)
+        sys.exit(1)
+    with output.progress(total, "replaying the source") as advance:
+        report = replay_store(source_url, None, None, False, advance)
+    if report.differences:
+        click.echo(report.first_difference(), err=True)
+        click.echo("the source does not replay: what its log says does not hold; nothing was moved", err=True)
         sys.exit(1)
     target = open_store(target_url, projector=project).setup()
     with target.reading() as r:

@@ -1,16 +1,30 @@
-"""Moving a group's log: export as JSON Lines, import after checking every hash."""
+"""Moving a group's log: export as JSON Lines (or the ledger as CSV), and import after
+proving the log means what it says.
+
+Export never overwrites what it should not: it writes beside its target and renames, and
+refuses the store itself, its WAL and shared-memory files, the signing key, and an
+existing file unless --force. Import reads a line at a time (each at most ``MAX_LINE``
+bytes, strict JSON: no NaN, no fractions), checks every hash and link, then inserts the
+whole file in one transaction and replays the imported groups inside it: every event
+decided again by its game, every settlement re-derived, every id and member checked
+(projections/replay.py, strict). Anything wrong rolls the transaction back.
+"""
 from __future__ import annotations
 
 import json
 import os
 import sys
-from typing import Iterator, TextIO
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
 
 import click
 
 from events.canonical import canonical_bytes
 from events.types import EVENT_TYPES
 from projections.ledger_views import MONEY_EVENTS, ledger_csv
+from projections.replay import rebuild, replay
 from events.store import Envelope
 from events.verify import faults, raw
 from service.auth import ADMIN, mint_token
@@ -18,52 +32,111 @@ from service.auth import ADMIN, mint_token
 from . import output
 
 _FIELDS = {"seq", "type", "data", "actor", "recorded_at", "prev_hash", "hash", "group"}
+_TEXT_FIELDS = ("group", "type", "actor", "recorded_at", "prev_hash", "hash")
+MAX_LINE = 1 << 20  # bytes; an API request is at most 256 KiB, so no exported event comes near it
+MAX_DEPTH = 64  # nesting of JSON arrays and objects in a line
 
 
 def to_line(env: Envelope) -> str:
     return canonical_bytes({**env.public(), "group": env.group}).decode("utf-8")
 
 
+class _NotStrictJSON(ValueError):
+    pass
+
+
+def _no_constant(name: str):
+    raise _NotStrictJSON(f"{name} is not a JSON number")
+
+
+def _no_fraction(text: str):
+    raise _NotStrictJSON(f"{text} is a fraction, and no event holds one")
+
+
 def from_line(text: str, number: int) -> Envelope:
     try:
-        raw = json.loads(text)
+        found = json.loads(text, parse_constant=_no_constant, parse_float=_no_fraction)
+    except _NotStrictJSON as e:
+        raise click.ClickException(f"line {number}: {e}") from None
+    except RecursionError:
+        raise click.ClickException(f"line {number} is nested too deeply to be an event") from None
     except ValueError as e:
         raise click.ClickException(f"line {number} is not JSON: {e}") from None
-    if not isinstance(raw, dict) or not _FIELDS <= set(raw) or set(raw) - _FIELDS - {"hand", "table"}:
+    if not isinstance(found, dict) or not _FIELDS <= set(found) or set(found) - _FIELDS - {"hand", "table"}:
         raise click.ClickException(f"line {number} is not an exported event envelope")
-    if not isinstance(raw["seq"], int) or not isinstance(raw["data"], dict):
-        raise click.ClickException(f"line {number}: seq must be a number and data an object")
-    return Envelope(0, raw["group"], raw["seq"], raw["type"], raw.get("hand"), raw.get("table"), raw["data"],
-                    raw["actor"], raw["recorded_at"], raw["prev_hash"], raw["hash"])
+    if _depth(found) > MAX_DEPTH:
+        raise click.ClickException(f"line {number} is nested too deeply to be an event")
+    seq = found["seq"]
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1 or not isinstance(found["data"], dict):
+        raise click.ClickException(f"line {number}: seq must be a whole number from 1 and data an object")
+    wrong = [f for f in _TEXT_FIELDS if not isinstance(found[f], str)]
+    wrong += [f for f in ("hand", "table") if f in found and not isinstance(found[f], str)]
+    if wrong:
+        raise click.ClickException(f"line {number}: {', '.join(wrong)} must be text")
+    try:
+        canonical_bytes(found)
+    except UnicodeEncodeError:
+        raise click.ClickException(f"line {number} holds text that is not Unicode (a lone surrogate)") from None
+    return Envelope(0, found["group"], seq, found["type"], found.get("hand"), found.get("table"), found["data"],
+                    found["actor"], found["recorded_at"], found["prev_hash"], found["hash"])
+
+
+def _depth(value, level: int = 0) -> int:
+    if level > MAX_DEPTH:
+        return level
+    if isinstance(value, dict):
+        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
+    if isinstance(value, list):
+        return max((_depth(v, level + 1) for v in value), default=level + 1)
+    return level
 
 
 def read_lines(handle) -> Iterator[Envelope]:
-    for number, line in enumerate(handle, 1):
-        if line.strip():
-            yield from_line(line, number)
+    """The envelopes of an export opened in binary: a line at a time, none longer than
+    ``MAX_LINE`` bytes, each UTF-8."""
+    number = 0
+    while True:
+        line = handle.readline(MAX_LINE + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > MAX_LINE:
+            raise click.ClickException(f"line {number} is longer than {MAX_LINE:,} bytes: no exported event is")
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise click.ClickException(f"line {number} is not UTF-8 ({e.reason} at byte {e.start})") from None
+        if text.strip():
+            yield from_line(text, number)
 
 
 @click.command()
 @click.option("--group", "group", required=True)
-@click.option("--out", type=click.Path(dir_okay=False, writable=True), help="Write here instead of stdout.")
+@click.option("--out", help="Write here instead of stdout (- is stdout). Never the store or its key.")
+@click.option("--force", is_flag=True, help="Replace --out if it exists already.")
 @click.option("--format", "form", type=click.Choice(["jsonl", "csv"]), default="jsonl", show_default=True,
               help="jsonl: the log itself, to import elsewhere; csv: the ledger, one row per payout.")
 @click.pass_obj
-def export(obj, group, out, form):
+def export(obj, group, out, force, form):
     """Write the group's log as JSON Lines, one event envelope (with its group) per line;
     or, with --format csv, its ledger: one row per payout with the running balance.
+
+    The file is written beside --out and renamed into place when it is whole. The store,
+    its -wal and -shm files and the signing key are refused, and so is an existing file
+    unless --force.
 
     \b
     Examples:
       bitka export --group g_3f9a1c2b7d10 --out club.jsonl
       bitka export --group g_3f9a1c2b7d10 --format csv --out club.csv
+      bitka export --group g_3f9a1c2b7d10 > club.jsonl
     """
+    target = None if out in (None, "-") else _checked_target(obj.db, out, force)
     with obj.store().reading() as r:
         total = r.count(group)
         if total == 0:
             raise click.UsageError(f"there is no group {group!r} in {obj.shown}")
-        handle = open(out, "w", encoding="utf-8", newline="") if out else sys.stdout
-        try:
+        with _written(target) as handle:
             if form == "csv":
                 names = {m["id"]: m["name"] for m in r.row("group", group, "")["members"]}
                 for text in ledger_csv(r.scan(group, unread=EVENT_TYPES - MONEY_EVENTS), names):
@@ -73,20 +146,94 @@ def export(obj, group, out, form):
                     for env in r.scan(group):
                         handle.write(to_line(env) + "\n")
                         advance()
-        finally:
-            if out:
-                handle.close()
-    if out:
+    if target:
         click.echo(f"exported {total} events of {group} to {out}", err=True)
+
+
+def _protected(db: str) -> dict[Path, str]:
+    """The files an export must never replace: the store's own and the signing key."""
+    from events.database import is_postgres, sqlite_path
+    from .proofs import key_path
+    files = {Path(key_path(db, os.environ.get("BITKA_KEY"))): "the signing key"}
+    if not is_postgres(db):
+        store = Path(sqlite_path(db))
+        files.update({store: "the store", Path(f"{store}-wal"): "the store's write-ahead log",
+                      Path(f"{store}-shm"): "the store's shared memory", Path(f"{store}-journal"): "the store's journal"})
+    return files
+
+
+def _checked_target(db: str, out: str, force: bool) -> Path:
+    target = Path(out)
+    for path, what in _protected(db).items():
+        if _same(target, path):
+            raise click.UsageError(f"--out {out} is {what}: export to another file")
+    if not target.parent.is_dir():
+        raise click.UsageError(f"--out {out}: there is no directory {target.parent}")
+    if target.is_dir():
+        raise click.UsageError(f"--out {out} is a directory: name a file")
+    if target.is_file() and not force:
+        raise click.UsageError(f"--out {out} exists already: add --force to replace it, or name a new file")
+    return target
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return a.resolve() == b.resolve()
+
+
+@contextmanager
+def _written(target: Path | None):
+    """A text handle: stdout; a device or pipe written as it is (nothing to rename); else a
+    temporary file beside the target, renamed onto it only once it is whole and flushed."""
+    if target is None:
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    if target.exists() and not target.is_file():
+        with _failing_writes(target), open(target, "w", encoding="utf-8", newline="") as handle:
+            yield handle
+        return
+    with _failing_writes(target):
+        mode = target.stat().st_mode & 0o777 if target.exists() else 0o666 & ~_umask()
+        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+        os.chmod(temp, mode)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+                yield handle
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temp, target)
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)
+            raise
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
+@contextmanager
+def _failing_writes(target: Path):
+    try:
+        yield
+    except OSError as e:
+        raise click.ClickException(f"cannot write {target}: {e.strerror or e}") from None
 
 
 @click.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.pass_obj
 def import_(obj, file):
-    """Import an exported log. Every hash and link is checked first; nothing is written
-    unless the whole file holds. Each imported group gets a new admin token (tokens are
-    never exported).
+    """Import an exported log. Nothing is written unless the whole file holds: every hash
+    and link, and what the log means (each event decided again by its game, each settlement
+    re-derived, each member and id checked). Each imported group gets a new admin token
+    (tokens are never exported).
 
     \b
     Example:
@@ -99,11 +246,13 @@ def import_(obj, file):
     if present:
         raise click.ClickException(f"the store already holds group(s) {', '.join(present)}; nothing imported")
     tokens = {}
-    with store.writing() as w, open(file, encoding="utf-8") as handle:
+    with store.writing() as w, open(file, "rb") as handle:
+        w.projector = None  # the rows are made once the log is proved
         with output.progress(count, "importing") as advance:
             for env in read_lines(handle):
                 w.insert([env])
                 advance()
+        _prove(w, groups, count)
         for group in groups:
             token, digest = mint_token()
             w.add_credential(digest, group, ADMIN)
@@ -113,11 +262,32 @@ def import_(obj, file):
         click.echo(f"imported group {group}; its new admin token: {token}")
 
 
-def _measured(handle: TextIO, advance) -> Iterator[str]:
+def _prove(w, groups: list[str], count: int) -> None:
+    """Replay the imported groups inside the import's transaction; refuse (exit 1, rolling
+    it back) at the first thing that does not hold, else make every projection row."""
+    with output.progress(count, "proving") as advance:
+        report = replay(output.counted((e for g in groups for e in w.scan(g, bare=True)), advance), None,
+                        strict=True)
+    if report.differences:
+        click.echo(report.first_difference(), err=True)
+        if len(report.differences) > 1:
+            click.echo(f"(and {len(report.differences) - 1} more)", err=True)
+        click.echo("the log does not hold; nothing was imported", err=True)
+        raise SystemExit(1)  # leaving the block rolls the transaction back
+    for note in report.notes:
+        click.echo(note, err=True)
+    for group in groups:
+        rebuild(w, w.scan(group), group)
+
+
+def _measured(handle, advance):
     """The file's lines, advancing the progress bar by their length."""
-    for line in handle:
-        advance(len(line))
-        yield line
+    class Measured:
+        def readline(self, limit: int = -1) -> bytes:
+            line = handle.readline(limit)
+            advance(len(line))
+            return line
+    return Measured()
 
 
 def _check_file(file: str) -> tuple[list[str], int]:
@@ -133,7 +303,7 @@ def _check_file(file: str) -> tuple[list[str], int]:
         elif groups[-1] != group:
             raise click.ClickException(f"the events of group {group} are not together in seq order")
 
-    with open(file, encoding="utf-8") as handle, output.progress(os.path.getsize(file), "checking") as advance:
+    with open(file, "rb") as handle, output.progress(os.path.getsize(file), "checking") as advance:
         bad = list(faults(map(raw, read_lines(_measured(handle, advance))), on_event=seen))
     if bad:
         for fault in bad:

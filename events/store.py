@@ -28,7 +28,7 @@ __all__ = ["Backend", "Envelope", "NewEvent", "RawEvent", "Reader", "SQLITE", "W
 _CHAIN_COLUMNS = "seq, type, hand_id, table_id, data, actor, recorded_at, prev_hash, hash"
 _RAW_COLUMNS = "group_id, " + _CHAIN_COLUMNS
 _COLUMNS = "position, " + _RAW_COLUMNS
-_BARE_COLUMNS = "group_id, seq, type, hand_id, table_id, data, recorded_at"
+_BARE_COLUMNS = "group_id, seq, type, hand_id, table_id, data, actor, recorded_at"
 
 
 class Reader:
@@ -66,8 +66,8 @@ class Reader:
              unread: frozenset[str] = frozenset(), bare: bool = False) -> Iterator[Envelope]:
         """Every event (of one group, or all) in group then seq order, streamed. Events of
         the ``unread`` types come with empty data: the reader said it will not look. ``bare``
-        events come without position, actor and hashes (0 and empty strings): what folding
-        the projections reads, a third cheaper to fetch."""
+        events come without position and hashes (0 and empty strings): what folding the
+        projections and checking who appended each event read, a third cheaper to fetch."""
         columns = _BARE_COLUMNS if bare else _COLUMNS
         if unread:
             kinds = ", ".join("'" + k.replace("'", "''") + "'" for k in sorted(unread))
@@ -85,8 +85,8 @@ class Reader:
         loads, new = read_event_data, tuple.__new__  # bound once: this loop runs for every event
         rows = self.backend.stream(self.conn, sql + " ORDER BY group_id, seq", args)
         if bare:
-            for g, seq, kind, hand, table, data, at in rows:
-                yield new(Envelope, (0, g, seq, kind, hand, table, loads(data), "", at, "", ""))
+            for g, seq, kind, hand, table, data, actor, at in rows:
+                yield new(Envelope, (0, g, seq, kind, hand, table, loads(data), actor, at, "", ""))
             return
         for position, g, seq, kind, hand, table, data, actor, at, prev, digest in rows:
             yield new(Envelope, (position, g, seq, kind, hand, table, loads(data), actor, at, prev, digest))

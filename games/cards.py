@@ -22,8 +22,13 @@ def suit(card: str) -> str:
     return card[-1]
 
 
+_CANONICAL = frozenset(r + s for r in RANKS for s in SUITS)
+
+
 def parse_card(text: object) -> str:
     """Return the canonical form of one card, or raise RuleViolation saying why not."""
+    if isinstance(text, str) and text in _CANONICAL:  # most cards arrive canonical (replay reads only such)
+        return text
     if not isinstance(text, str) or not text.strip():
         raise RuleViolation(f"{text!r} is not a card: write rank then suit, like 10H or QC")
     raw = text.strip().upper()

@@ -14,12 +14,25 @@ MONEY_EVENTS = frozenset({"group_created", "member_added", "table_opened", "sett
                           "assertion", "deal", "result"})
 
 
-def assertion_faults(envelopes: Iterable) -> list[str]:
-    """Every balance assertion checked against the balances the log gives at its point."""
-    found, row, group = [], None, None
+def money_faults(envelopes: Iterable) -> list[str]:
+    """What verify checks of the money beside the chain: every balance assertion against the
+    balances the log gives at its point, no member added twice, and each group's balances
+    summing to zero at the end (a log whose hashes were all recomputed can fail these)."""
+    found, row, group, members = [], None, None, set()
+
+    def ended():
+        if row is not None and sum(row["members"].values()) != 0:
+            total = format_amount(sum(row["members"].values()), row["digits"])
+            found.append(f"group {group}: the balances sum to {total}, not zero")
     for env in envelopes:
         if env.group != group:
-            row, group = None, env.group
+            ended()
+            row, group, members = None, env.group, set()
+        if env.type == "member_added":
+            if env.data["member"] in members:
+                found.append(f"group {group} seq {env.seq}: member {env.data['member']} is added a second time")
+                continue
+            members.add(env.data["member"])
         if env.type == "assertion" and row is not None:
             member, agreed = env.data["member"], parse_amount(env.data["balance"], row["digits"], allow_negative=True)
             actual = row["members"].get(member)
@@ -28,7 +41,11 @@ def assertion_faults(envelopes: Iterable) -> list[str]:
                 found.append(f"group {group} seq {env.seq}: the agreed balance of {member}, {env.data['balance']}, "
                              f"no longer holds: the log gives {shown}")
         if env.type in balances.EVENTS:
-            row = balances.apply(row, env)
+            try:
+                row = balances.apply(row, env)
+            except (KeyError, ValueError) as e:
+                found.append(f"group {group} seq {env.seq}: the {env.type} event names what the group lacks ({e})")
+    ended()
     return found
 
 

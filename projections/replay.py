@@ -10,14 +10,15 @@ row is compared and dropped once the next hand at its table is dealt.
 """
 from __future__ import annotations
 
+import re
 import zlib
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Protocol
+from typing import Iterable, NamedTuple, Protocol
 
 from events.money import format_amount, minor_digits, parse_amount
 from events.types import HAND_EVENTS
-from games.base import TableTerms
-from . import hands, projector, tables
+from games.base import RULES_VERSION, TableTerms
+from . import hands, integrity, projector, redecide, tables
 from .settlements import settlement_data
 
 
@@ -34,11 +35,19 @@ def in_share(hand: str, share: tuple[frozenset[int], int]) -> bool:
     return of == 1 or zlib.crc32(hand.encode("utf-8")) % of in slots
 
 
+class _Unsettled(NamedTuple):
+    """Where a hand left open at the end of the log is reported."""
+    hand: str
+
+
 class StoredRows(Protocol):
     def row(self, name: str, group: str, key: str) -> dict | None: ...
     def rows(self, name: str, group: str) -> dict[tuple[str, str], dict]: ...
     def row_keys(self, name: str, group: str) -> set[str]: ...
     def rows_of(self, name: str, group: str, keys: list[str]) -> dict[str, dict]: ...
+
+
+_SEQ = re.compile(r": seq (\d+)")
 
 
 @dataclass
@@ -48,6 +57,13 @@ class Report:
     settlements: int = 0
     differences: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # settled under older rules: reported, not faults
+
+    def first_difference(self) -> str:
+        """The difference at the lowest seq (one naming none comes after every seq)."""
+        def at(text: str) -> int:
+            found = _SEQ.search(text)
+            return int(found.group(1)) if found else 2 ** 62
+        return min(self.differences, key=at)
     balances: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
@@ -59,8 +75,9 @@ def rederive(module, state, terms: TableTerms, digits: int) -> dict:
 class GroupRebuild:
     """One group's rows, rebuilt event by event and compared when they are complete."""
 
-    def __init__(self, group: str, stored: StoredRows | None, report: Report, parts=PARTS, share=EVERY_HAND):
-        self.group, self.stored, self.report, self.share = group, stored, report, share
+    def __init__(self, group: str, stored: StoredRows | None, report: Report, parts=PARTS, share=EVERY_HAND,
+                 strict: bool = False):
+        self.group, self.stored, self.report, self.share, self.strict = group, stored, report, share, strict
         self.rows: dict[tuple[str, str], dict] = {}
         self.check_rows, self.check_settlements = "rows" in parts, "settlements" in parts
         # Settling needs the table as it stood (stake, seats, a running bok-runda), so the
@@ -70,9 +87,18 @@ class GroupRebuild:
         self.open: dict[str, tuple] = {}  # (game module, state) of the hands open at their tables
         self.at_table: dict[str, str] = {}
         self.done_hands: set[str] = set()
+        self.dealt: set[str] = set()  # every hand id the group used (the rows part)
         self.to_compare: dict[str, dict | None] = {}  # finished hands' rows, compared in batches
+        self.refused: dict[str, list[str]] = {}  # hand -> its events the game refuses today
 
     def add(self, env) -> None:
+        if self.check_rows:
+            problem = integrity.fault(self.rows, env, self.dealt)
+            if problem:  # not folded: what follows is judged without it
+                self._differ(f"seq {env.seq}: {problem}")
+                return
+            if env.type in ("deal", "result"):
+                self.dealt.add(env.hand)
         if env.type in ("deal", "result"):  # whichever the part: it is what keeps memory bounded
             if env.table in self.at_table:
                 self._finish_hand(self.at_table[env.table])
@@ -91,11 +117,13 @@ class GroupRebuild:
                 rows[name, key] = fold(rows.get((name, key)), env)
 
     def _hand(self, env) -> None:
+        """Re-play a hand of the share: each event decided again, the settlement re-derived."""
         if env.type in ("deal", "result"):
             if not in_share(env.hand, self.share):
                 return
             model = hands.start(env)
             self.open[env.hand] = (model.module, model.state)
+            self._refuse(env, redecide.start_refused(model.module, env, self.rows.get((tables.NAME, env.table))))
             return
         if env.hand not in self.open:
             if env.type == "settlement" and in_share(env.hand, self.share):
@@ -103,9 +131,27 @@ class GroupRebuild:
             return
         module, state = self.open[env.hand]
         if env.type == "settlement":
-            self._check_settlement(module, state, env)
-        elif env.type != "hand_voided":
+            self._check_settlement(module, state, env, self.refused.pop(env.hand, []))
+        elif env.type == "hand_voided":
+            self._judge_refused(module, state, env, None)
+        else:
+            self._refuse(env, redecide.refused(module, state, env))
             self.open[env.hand] = (module, module.evolve(state, env))
+
+    def _refuse(self, env, why: str | None) -> None:
+        if why:
+            self.refused.setdefault(env.hand, []).append(f"seq {env.seq}: {why}")
+
+    def _judge_refused(self, module, state, env, recorded: int | None) -> None:
+        """A hand voided or never settled, with events today's rules refuse: a note, as it
+        moved no money; in an import (strict), a fault unless the game says its rules changed."""
+        found = self.refused.pop(env.hand, None)
+        if not found:
+            return
+        if self.strict and not module.superseded(state, 1):
+            self._refused_faults(env.hand, found)
+        else:
+            self.report.notes.append(f"group {self.group}: hand {env.hand}: today's rules refuse " + "; ".join(found))
 
     def _check_assertion(self, env) -> None:
         """A balance the group agreed must still be the one the log gives at that point."""
@@ -119,10 +165,11 @@ class GroupRebuild:
             self._differ(f"seq {env.seq}: the agreed balance of {member}, {env.data['balance']}, no longer holds: "
                          f"the log gives {shown}")
 
-    def _check_settlement(self, module, state, env) -> None:
+    def _check_settlement(self, module, state, env, refused=()) -> None:
         """Re-derive a settlement under the rules it records (1 when it records none): any
         difference is a finding. One derived under older rules is also derived under today's,
-        and a hand they would settle otherwise is noted, not faulted."""
+        and a hand they would settle otherwise is noted, not faulted; so is one whose events
+        today's rules refuse (``refused``), which under today's rules is a finding."""
         self.report.settlements += 1
         recorded = env.data.get("rules_version", 1)
         try:
@@ -137,9 +184,15 @@ class GroupRebuild:
             self._differ(f"seq {env.seq}: the settlement of hand {env.hand} differs from the one its cards give "
                          f"(in {', '.join(changed)})")
         elif recorded < today.rules_version:
-            self._note_newer_rules(module, state, today, env, recorded)
+            self._note_newer_rules(module, state, today, env, recorded, refused)
+            return
+        self._refused_faults(env.hand, refused)
 
-    def _note_newer_rules(self, module, state, today: TableTerms, env, recorded: int) -> None:
+    def _refused_faults(self, hand: str, refused) -> None:
+        for found in refused:  # each "seq N: why"
+            self._differ(f"{found} (hand {hand})")
+
+    def _note_newer_rules(self, module, state, today: TableTerms, env, recorded: int, refused) -> None:
         now = rederive(module, state, today, self.digits)
         said = [f"{p['member']} {p['amount']}" for p in now["payouts"]]
         changes = []
@@ -148,7 +201,13 @@ class GroupRebuild:
             changes.append(f"today's rules pay {', '.join(said)} (it paid {', '.join(paid)})")
         if now.get("bok_due") != env.data.get("bok_due"):
             changes.append("today's rules " + ("make" if now.get("bok_due") else "make no") + " bok-runda due")
-        changes += module.superseded(state, recorded)
+        explained = module.superseded(state, recorded)
+        changes += explained
+        if refused and not explained:
+            if self.strict:  # an import: only what the game says its rules changed may stand
+                self._refused_faults(env.hand, refused)
+                return
+            changes.append("today's rules refuse " + "; ".join(refused))
         if changes:
             self.report.notes.append(f"group {self.group}: hand {env.hand} (seq {env.seq}) was settled under rules "
                                      f"{recorded}; " + "; ".join(changes))
@@ -171,10 +230,16 @@ class GroupRebuild:
 
     def finish(self) -> None:
         self._compare_hands()
+        for hand, (module, state) in list(self.open.items()):  # hands never settled nor voided
+            if hand in self.refused:
+                self._judge_refused(module, state, _Unsettled(hand), None)
         if not self.check_rows:
             return
         brow = self.rows.get(("balances", ""))
         self.report.balances[self.group] = dict(brow["members"]) if brow else {}
+        if brow and sum(brow["members"].values()) != 0:
+            self._differ(f"the balances sum to {format_amount(sum(brow['members'].values()), brow['digits'])}, "
+                         "not zero")
         if self.stored is None:
             return
         for name in projector.FOLDS:
@@ -195,19 +260,22 @@ class GroupRebuild:
         self.report.differences.append(f"group {self.group}: {what}")
 
 
-def replay(envelopes: Iterable, stored: StoredRows | None, parts=PARTS, share=EVERY_HAND) -> Report:
+def replay(envelopes: Iterable, stored: StoredRows | None, parts=PARTS, share=EVERY_HAND,
+           strict: bool = False) -> Report:
     """Fold ``envelopes`` (in group, seq order); compare with ``stored`` rows unless None.
 
-    ``parts`` picks the work: ``rows`` (rebuild and compare every projection row) and
-    ``settlements`` (re-derive the settlements of the hands in ``share``); processes side
-    by side may each take some of it."""
+    ``parts`` picks the work: ``rows`` (check each event's place, rebuild and compare every
+    projection row) and ``settlements`` (decide every event of the hands in ``share`` again
+    and re-derive their settlements); processes side by side may each take some of it.
+    ``strict`` (an import) lets an event today's rules refuse stand only where the game says
+    its rules changed since the hand was settled."""
     report, current = Report(), None
     for env in envelopes:
         if current is None or env.group != current.group:
             if current is not None:
                 current.finish()
             report.groups += 1
-            current = GroupRebuild(env.group, stored, report, parts, share)
+            current = GroupRebuild(env.group, stored, report, parts, share, strict)
         report.events += 1
         try:
             current.add(env)

@@ -47,3 +47,17 @@ def rewrite_log(db: str, change: Callable[[int, dict], dict], rehash: bool = Tru
 def _nodes(conn, group):
     sql = "SELECT hash FROM merkle_nodes WHERE group_id = ? AND level = ? AND idx = ?"
     return lambda level, index: conn.execute(sql, (group, level, index)).fetchone()[0]
+
+
+def rechained(envelopes: list[dict]) -> list[str]:
+    """Export lines (envelopes with their group) with every hash and link recomputed, as
+    anyone forging a log to import can do: what import must see through by content."""
+    lines, prev, group = [], GENESIS, None
+    for env in envelopes:
+        if env["group"] != group:
+            group, prev = env["group"], GENESIS
+        env = {**env, "prev_hash": prev}
+        body = {k: v for k, v in env.items() if k != "hash"}
+        env["hash"] = prev = hashlib.sha256(canonical_bytes(body)).hexdigest()
+        lines.append(canonical_bytes(env).decode("utf-8"))
+    return lines

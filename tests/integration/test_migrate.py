@@ -97,3 +97,24 @@ def test_verify_and_replay_split_across_processes_on_postgresql(demo, pg_url):
             "UPDATE events SET actor = 'mallory' WHERE seq = (SELECT min(seq) FROM events WHERE type = 'settlement')")
     [fault] = verify_store(pg_url, None, lambda n=1: None, parallel_from=0)
     assert fault.group == group and "do not match its hash" in fault.reason
+
+
+def test_migrate_and_backup_refuse_a_source_whose_log_does_not_hold_though_its_hashes_do(demo, tmp_path):
+    """A member added twice, appended through the store (every hash right): the same checks
+    as import's stop migrate before it writes, and make backup report the copy."""
+    from events.store import NewEvent
+    from projections.projector import project
+    db, group = demo
+    store = open_store(db, projector=project)
+    with store.reading() as r:
+        first = next(e for e in r.scan(group) if e.type == "member_added")
+    with store.writing() as w:
+        [again] = w.append(group, [NewEvent("member_added", dict(first.data))], "admin")
+    store.close()
+    target = tmp_path / "moved.db"
+    moved = run("migrate", "--from", db, "--to", str(target))
+    assert moved.exit_code == 1 and "is added a second time" in moved.output and "nothing was moved" in moved.output
+    with open_store(str(target)).reading() as r:
+        assert not r.is_store()
+    backed = run("--db", db, "backup", str(tmp_path / "copy.db"))
+    assert backed.exit_code == 1 and f"seq {again.seq}: member" in backed.output

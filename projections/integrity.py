@@ -1,0 +1,147 @@
+"""What a log must mean, beyond its hashes. Anyone can recompute hashes, so replay (and with
+it import, migrate and backup, before they write) also checks that each event could have
+been appended where it stands: ids well-formed and never reused, a member added once under
+a name nobody else has, tables of known games seating members, hands dealt in turn at open
+tables, calls and tricks only while their hand is being played, payouts to the table's
+seats summing to zero, payments between members. ``fault`` says what is wrong with one
+event, given the rows folded from the events before it; the games' own rules (each card,
+each settlement) are checked where the hands are re-played (projections/replay.py).
+"""
+from __future__ import annotations
+
+import re
+from typing import Mapping
+
+from events import names
+from events.money import MoneyError, parse_amount
+from events.types import EVENT_TYPES
+from games.errors import RuleViolation
+from games.registry import GAMES
+
+ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+HAND_PLAY = frozenset({"bid", "trick", "play", "claim", "settlement", "hand_voided"})
+
+
+def well_formed(value) -> bool:
+    return isinstance(value, str) and ID.fullmatch(value) is not None
+
+
+def fault(rows: Mapping, env, dealt: set[str]) -> str | None:
+    """Why ``env`` cannot stand after the events that made ``rows`` (None when it can);
+    ``dealt`` holds every hand id the group has used."""
+    group = rows.get(("group", ""))
+    if env.type not in EVENT_TYPES:
+        return f"{env.type!r} is not an event type bitka knows"
+    if env.type == "group_created":
+        if env.seq != 1 or group is not None:
+            return "group_created may only be the group's first event"
+        return None if well_formed(env.group) else f"the group id {env.group!r} is not well-formed"
+    if group is None:
+        return "the group's log does not begin with group_created"
+    members = {m["id"]: m["name"] for m in group["members"]}
+    if env.actor != "admin" and env.actor not in members:
+        return f"the actor {env.actor!r} is neither the admin nor a member of the group"
+    check = _CHECKS.get(env.type)
+    try:
+        return check(rows, env, members, dealt) if check else None
+    except (KeyError, TypeError, AttributeError, ValueError):
+        return f"the {env.type} event is missing a field or holds one of the wrong kind"
+
+
+def _member_added(rows, env, members, dealt) -> str | None:
+    member, name = env.data["member"], env.data["name"]
+    if not well_formed(member):
+        return f"the member id {member!r} is not well-formed"
+    if member in members:
+        return f"member {member} is added a second time"
+    if not isinstance(name, str) or not names.visible(name):
+        return f"the member name {name!r} shows nothing"
+    clash = next((other for other, shown in members.items() if names.key(shown) == names.key(name)), None)
+    return f"the name {name!r} reads as the name of member {clash}" if clash else None
+
+
+def _table_opened(rows, env, members, dealt) -> str | None:
+    d = env.data
+    table = d["table"]
+    if not well_formed(table) or env.table != table:
+        return f"the table id {table!r} is not well-formed or not the event's table"
+    if ("table", table) in rows:
+        return f"table {table} is opened a second time"
+    if d["game"] not in GAMES:
+        return f"{d['game']!r} is not a game bitka knows"
+    module = GAMES[d["game"]]
+    try:
+        rules = module.parse_rules(d["rules"])
+    except (RuleViolation, TypeError) as e:
+        return f"the table's rules are not {d['game']}'s: {getattr(e, 'detail', e)}"
+    seats = d["seats"]
+    if not isinstance(seats, list) or len(seats) != module.seat_count(rules) or len(set(seats)) != len(seats) \
+            or any(s not in members for s in seats):
+        return f"the table's seats are not {module.seat_count(rules)} different members of the group"
+    return _positive(d["stake"], rows[("group", "")]["digits"], "stake")
+
+
+def _hand_start(rows, env, members, dealt) -> str | None:
+    if not well_formed(env.hand) or env.hand in dealt:
+        return f"the hand id {env.hand!r} is not well-formed or was used before"
+    table = rows.get(("table", env.table))
+    if table is None:
+        return f"the hand is dealt at table {env.table!r}, which was never opened"
+    if table["closed"]:
+        return f"the hand is dealt at table {env.table}, which is closed"
+    latest = table["latest_hand"]
+    if latest and latest["status"] == "playing":
+        return f"the hand is dealt while hand {latest['id']} is still being played at its table"
+    if env.data["dealer"] != table["next_dealer"] or env.data["game"] != table["game"]:
+        return f"it was seat {table['next_dealer']}'s deal of {table['game']}, not this one"
+    return None
+
+
+def _hand_play(rows, env, members, dealt) -> str | None:
+    table = rows.get(("table", env.table))
+    latest = table and table["latest_hand"]
+    if not latest or latest["id"] != env.hand:
+        return f"hand {env.hand!r} is not the latest hand of table {env.table!r}"
+    if env.type == "hand_voided":
+        return "the hand is voided twice" if latest["status"] == "voided" else None
+    if latest["status"] != "playing":
+        return f"hand {env.hand} is already {latest['status']}"
+    if env.type == "settlement":
+        return _payouts(env.data, table, rows[("group", "")]["digits"])
+    return None
+
+
+def _payouts(data, table, digits: int) -> str | None:
+    payouts = data["payouts"]
+    if payouts and [p["member"] for p in payouts] != table["seats"]:
+        return "the settlement pays others than the table's seats, in their order"
+    if sum(parse_amount(p["amount"], digits, allow_negative=True) for p in payouts) != 0:
+        return "the settlement's payouts do not sum to zero"
+    return None
+
+
+def _payment(rows, env, members, dealt) -> str | None:
+    src, dst = env.data["from"], env.data["to"]
+    if src not in members or dst not in members or src == dst:
+        return "a payment is between two different members of the group"
+    return _positive(env.data["amount"], rows[("group", "")]["digits"], "amount")
+
+
+def _assertion(rows, env, members, dealt) -> str | None:
+    return None if env.data["member"] in members else f"{env.data['member']!r} is not a member of the group"
+
+
+def _table_closed(rows, env, members, dealt) -> str | None:
+    return None if ("table", env.table) in rows else f"table {env.table!r} was never opened"
+
+
+def _positive(text, digits: int, what: str) -> str | None:
+    try:
+        return None if parse_amount(text, digits) > 0 else f"the {what} must be more than zero"
+    except MoneyError as e:
+        return f"the {what}: {e}"
+
+
+_CHECKS = {"member_added": _member_added, "table_opened": _table_opened, "deal": _hand_start,
+           "result": _hand_start, "payment": _payment, "assertion": _assertion, "table_closed": _table_closed,
+           **{kind: _hand_play for kind in HAND_PLAY}}
