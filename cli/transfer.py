@@ -158,7 +158,8 @@ def _protected(db: str) -> dict[Path, str]:
     if not is_postgres(db):
         store = Path(sqlite_path(db))
         files.update({store: "the store", Path(f"{store}-wal"): "the store's write-ahead log",
-                      Path(f"{store}-shm"): "the store's shared memory", Path(f"{store}-journal"): "the store's journal"})
+                      Path(f"{store}-shm"): "the store's shared memory",
+                      Path(f"{store}-journal"): "the store's journal"})
     return files
 
 

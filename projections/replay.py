@@ -17,7 +17,7 @@ from typing import Iterable, NamedTuple, Protocol
 
 from events.money import format_amount, minor_digits, parse_amount
 from events.types import HAND_EVENTS
-from games.base import RULES_VERSION, TableTerms
+from games.base import TableTerms
 from . import hands, integrity, projector, redecide, tables
 from .settlements import settlement_data
 
