@@ -285,6 +285,8 @@ def stats(obj: Context, group, plot, as_json):
     """
     from events.types import EVENT_TYPES
     from projections.ledger_views import MONEY_EVENTS, statistics
+    if plot:
+        output.check_plot_target(plot)  # before anything is printed: a missing directory, or no matplotlib
     with obj.store().reading() as r:
         grow = r.row("group", group, "")
         if grow is None:

@@ -82,14 +82,26 @@ def print_stats(report: dict, currency: str) -> None:
             click.echo(f"  balance now: {m['balance_after'][-1]['balance']} {currency}")
 
 
+def check_plot_target(path: str) -> None:
+    """Refuse, before any work, a --plot file that cannot be written or drawn."""
+    from pathlib import Path
+    target = Path(path)
+    if not target.parent.is_dir():
+        raise click.UsageError(f"--plot {path}: there is no directory {target.parent}")
+    if target.is_dir():
+        raise click.UsageError(f"--plot {path} is a directory: name a .png file")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise click.UsageError("--plot needs matplotlib, which is not installed: pip install matplotlib "
+                               "(in a checkout of bitka: pip install '.[plot]')") from None
+
+
 def plot_balances(report: dict, path: str, title: str, currency: str) -> None:
     """Every member's balance after each money event, drawn with matplotlib (bitka[plot])."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        from matplotlib import pyplot
-    except ImportError:
-        raise click.UsageError("--plot needs matplotlib: pip install 'bitka[plot]'") from None
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
     figure, axes = pyplot.subplots(figsize=(8, 4.5))
     for m in report["members"]:
         points = m["balance_after"]
@@ -98,5 +110,9 @@ def plot_balances(report: dict, path: str, title: str, currency: str) -> None:
     axes.set(title=title, xlabel="event (seq)", ylabel=f"balance ({currency})")
     axes.legend()
     figure.tight_layout()
-    figure.savefig(path)
-    pyplot.close(figure)
+    try:
+        figure.savefig(path)
+    except OSError as e:
+        raise click.ClickException(f"cannot write {path}: {e.strerror or e}") from None
+    finally:
+        pyplot.close(figure)

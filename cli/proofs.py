@@ -68,55 +68,106 @@ def row_bytes(row) -> bytes:
     return RawEvent._make(row).canonical()
 
 
+class ServerSaidNonsense(click.ClickException):
+    """A server whose answer is not what bitka serves: named, never a traceback."""
+
+
+class _SameOrigin(urllib.request.HTTPRedirectHandler):
+    """Follow a redirect only within the server's own origin: the member's token goes
+    nowhere else."""
+
+    def __init__(self, origin: tuple[str, str]):
+        self.origin = origin
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        target = urllib.parse.urlsplit(urllib.parse.urljoin(req.full_url, newurl))
+        if (target.scheme, target.netloc) != self.origin:
+            raise ServerSaidNonsense(f"{req.full_url} redirected to {target.scheme}://{target.netloc}, another "
+                                     "server: bitka does not send your token there")
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
 class Remote:
     """A running bitka, asked as a member would ask it."""
 
+    MAX_ANSWER = 64 << 20  # bytes: a page of 1,000 events is far smaller
+
     def __init__(self, url: str, token: str):
         self.url, self.token = url.rstrip("/"), token
+        parts = urllib.parse.urlsplit(self.url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise click.UsageError(f"--url must be an http:// or https:// address, not {url!r}")
+        self.opener = urllib.request.build_opener(_SameOrigin((parts.scheme, parts.netloc)))
 
     def get(self, path: str, **query) -> dict:
         address = f"{self.url}{path}" + (f"?{urllib.parse.urlencode(query)}" if query else "")
         req = urllib.request.Request(address, headers={"Authorization": f"Bearer {self.token}"})
         try:
-            with urllib.request.urlopen(req, timeout=30) as answer:
-                return json.loads(answer.read())
+            with self.opener.open(req, timeout=30) as answer:
+                body = answer.read(self.MAX_ANSWER + 1)
         except urllib.error.HTTPError as e:
             raise click.ClickException(
-                f"{address} answered {e.code}: {e.read()[:300].decode(errors='replace')}") from None
+                f"{address} answered {e.code}: {e.read(300).decode(errors='replace')}") from None
         except (urllib.error.URLError, OSError) as e:
             raise click.ClickException(f"cannot reach {address}: {e}") from None
+        if len(body) > self.MAX_ANSWER:
+            raise ServerSaidNonsense(f"{address} answered with more than {self.MAX_ANSWER:,} bytes")
+        try:
+            found = json.loads(body)
+        except ValueError:
+            raise ServerSaidNonsense(f"{address} did not answer with JSON") from None
+        if not isinstance(found, dict):
+            raise ServerSaidNonsense(f"{address} answered {type(found).__name__}, not a JSON object")
+        return found
 
-    def events(self, group: str) -> Iterator[dict]:
+    def events(self, group: str, size: int) -> Iterator[dict]:
+        """The group's events 1..``size`` (the signed checkpoint's), page by page: a server
+        that pages on past them, or skips or repeats a seq, is stopped, not followed."""
         after = 0
-        while True:
-            page = self.get(f"/v1/groups/{group}/events", after=after, limit=1000)["events"]
-            yield from page
-            if len(page) < 1000:
-                return
-            after = page[-1]["seq"]
+        while after < size:
+            page = self.get(f"/v1/groups/{group}/events", after=after, limit=1000).get("events")
+            if not isinstance(page, list) or not page:
+                raise ServerSaidNonsense(f"the server's events stop at seq {after}, short of its checkpoint's {size}")
+            for event in page:
+                if not isinstance(event, dict) or event.get("seq") != after + 1:
+                    raise ServerSaidNonsense(f"the server served another event where seq {after + 1} should be")
+                after += 1
+                yield event
+                if after == size:
+                    return
 
 
 def check_remote(remote: Remote, group: str, saved: dict | None) -> tuple[list[str], dict]:
     """Verify a server's log the way a member can: every hash and link recomputed from the
     events it serves, its signed checkpoint checked against the root of those events, and
-    a saved checkpoint proved to be a prefix of it. Nothing the server says is taken on trust."""
-    keys = {k["id"]: k["public_key"] for k in remote.get("/v1/keys")["keys"]}
-    now = remote.get(f"/v1/groups/{group}/checkpoint")
-    problems = []
-    if now.get("group") != group or not signature_holds(now, keys.get(now.get("key_id"), "")):
-        return ["the server's checkpoint is not signed by the key it publishes"], now
-    envelopes = [Envelope(0, group, e["seq"], e["type"], e.get("hand"), e.get("table"), e["data"], e["actor"],
-                          e["recorded_at"], e["prev_hash"], e["hash"]) for e in remote.events(group)]
-    problems += [str(f) for f in faults(map(raw, envelopes))]
-    leaves = [merkle.leaf_hash(e.canonical()) for e in envelopes]
-    if len(leaves) < now["size"]:
-        return problems + [f"the server serves {len(leaves)} events but signed a checkpoint of {now['size']}"], now
-    nodes = merkle.Leaves(leaves)
-    if merkle.root(nodes, now["size"]).hex() != now["root"]:
-        problems.append("the server's signed root is not the root of the events it serves")
-    if saved is not None:
-        problems += _check_saved(remote, group, saved, keys, nodes, now)
+    a saved checkpoint proved to be a prefix of it. Nothing the server says is taken on trust;
+    only the events up to its signed checkpoint are read, and of each only its leaf is kept."""
+    try:
+        keys = {k["id"]: k["public_key"] for k in remote.get("/v1/keys")["keys"]}
+        now = remote.get(f"/v1/groups/{group}/checkpoint")
+        if now.get("group") != group or not signature_holds(now, keys.get(now.get("key_id"), "")):
+            return ["the server's checkpoint is not signed by the key it publishes"], now
+        size = now["size"]
+        if not isinstance(size, int) or isinstance(size, bool) or size < 1:
+            raise ServerSaidNonsense("the server's checkpoint has no size")
+        leaves: list[bytes] = []
+        problems = [str(f) for f in faults(map(raw, _envelopes(remote.events(group, size), group, leaves)))]
+        nodes = merkle.Leaves(leaves)
+        if merkle.root(nodes, size).hex() != now["root"]:
+            problems.append("the server's signed root is not the root of the events it serves")
+        if saved is not None:
+            problems += _check_saved(remote, group, saved, keys, nodes, now)
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise ServerSaidNonsense(f"the server's answers are not what bitka serves ({type(e).__name__}: {e})") from None
     return problems, now
+
+
+def _envelopes(events, group: str, leaves: list[bytes]) -> Iterator[Envelope]:
+    for e in events:
+        env = Envelope(0, group, e["seq"], e["type"], e.get("hand"), e.get("table"), e["data"], e["actor"],
+                       e["recorded_at"], e["prev_hash"], e["hash"])
+        leaves.append(merkle.leaf_hash(env.canonical()))
+        yield env
 
 
 def _check_saved(remote: Remote, group: str, saved: dict, keys: dict, nodes, now: dict) -> list[str]:

@@ -7,11 +7,35 @@ servers on other machines can share the database too.
 """
 from __future__ import annotations
 
+import json
+
 import click
+
+_SAID = {  # what gunicorn refuses before bitka sees the request, said as bitka says it
+    414: ("URI Too Long", "uri-too-long", "the request line is longer than this service reads (4,094 bytes)"),
+    431: ("Request Header Fields Too Large", "headers-too-large",
+          "the request's headers are larger than this service reads (8,190 bytes a field, 100 fields)"),
+    400: ("Bad request", "malformed-http", "the request is not well-formed HTTP"),
+}
+
+
+def problem_error(sock, status: int, reason: str, message: str) -> None:
+    """gunicorn's answer to a request it refuses before bitka sees it, as problem+json
+    rather than its HTML page: the one error shape clients parse."""
+    from gunicorn import util
+    title, slug, detail = _SAID.get(status, (reason, "protocol-error", message or reason))
+    body = json.dumps({"type": f"urn:bitka:problem:{slug}", "title": title, "status": status,
+                       "detail": detail}).encode()
+    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode("latin-1")
+    util.write_nonblock(sock, head + body)
 
 
 def run_gunicorn(db: str, host: str, port: int, workers: int, threads: int, key: str | None) -> None:
+    from gunicorn import util
     from gunicorn.app.base import BaseApplication
+
+    util.write_error = problem_error  # the workers, forked from here, answer their refusals so
 
     class Bitka(BaseApplication):
         def load_config(self):

@@ -13,12 +13,14 @@ from events.checkpoint import default_key_path, load_or_create_key
 from events.database import open_store
 from projections.projector import project
 from . import problems, schemas
+from .limits import Limit
 from .routes import events, groups, hands, money, proofs, tables
 
 DEFAULTS = {
     "BITKA_DB": "bitka.db",
     "BITKA_BUSY_TIMEOUT_MS": 10_000,  # how long a write waits for another to finish before a 409
     "MAX_CONTENT_LENGTH": 256 * 1024,
+    "BITKA_GROUPS_PER_HOUR": 20,  # from one address, without a setup token (service/limits.py)
     "API_TITLE": "bitka",
     "API_VERSION": "v1",
     "OPENAPI_VERSION": "3.0.3",
@@ -50,14 +52,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config["BITKA_DB"] = os.environ["BITKA_DB"]
     if os.environ.get("BITKA_SETUP_TOKEN"):
         app.config["BITKA_SETUP_TOKEN"] = os.environ["BITKA_SETUP_TOKEN"]
-    if os.environ.get("BITKA_BUSY_TIMEOUT_MS", "").isdigit():
-        app.config["BITKA_BUSY_TIMEOUT_MS"] = int(os.environ["BITKA_BUSY_TIMEOUT_MS"])
+    for name in ("BITKA_BUSY_TIMEOUT_MS", "BITKA_GROUPS_PER_HOUR"):
+        value = os.environ.get(name, "")
+        if value.isascii() and value.isdigit():
+            app.config[name] = int(value)
     app.config.update(config or {})
     app.extensions["bitka.store"] = open_store(app.config["BITKA_DB"], projector=project,
                                           busy_timeout_ms=app.config["BITKA_BUSY_TIMEOUT_MS"]).setup()
     key_path = (app.config.get("BITKA_KEY") or os.environ.get("BITKA_KEY")
                 or default_key_path(app.config["BITKA_DB"]))
     app.extensions["bitka.key"] = load_or_create_key(key_path)
+    app.extensions["bitka.group_limit"] = Limit(app.config["BITKA_GROUPS_PER_HOUR"])
     api = Api(app, spec_kwargs={"info": {"description": _DESCRIPTION}})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for module in (groups, tables, hands, money, events, proofs):

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from http import HTTPStatus
 from typing import Any, Callable
 
 import flask_smorest
 from flask import Response, current_app, request
-from webargs.flaskparser import FlaskParser
+from webargs.core import missing
+from webargs.flaskparser import FlaskParser, is_json_request
 
 from events import merkle
 from events.canonical import canonical_bytes
@@ -28,10 +30,39 @@ class _Parser(FlaskParser):
     DEFAULT_VALIDATION_STATUS = 400  # API.md: a schema violation is a 400, not webargs' 422
 
     def _raw_load_json(self, req):
+        if not is_json_request(req):
+            return missing
+        return body_json(req)
+
+
+def body_json(req=None):
+    """The request's JSON body, read strictly: RFC 8259 JSON (no NaN or Infinity), nested
+    at most as deep as Python reads, text that is Unicode (no lone surrogates). A body that
+    is not is a 400 before anything else looks at it; an empty one is None."""
+    req = req or request
+    raw = req.get_data(cache=True)
+    if not raw:
+        return None
+    try:
+        text = raw.decode("utf-8")
+        value = json.loads(text, parse_constant=_not_a_number)
+    except (UnicodeDecodeError, ValueError) as e:
+        raise BadRequest(f"the body is not valid JSON ({e})") from None
+    except RecursionError:
+        raise BadRequest("the body is nested too deeply to be read") from None
+    if _SURROGATE_ESCAPE.search(text):
         try:
-            return super()._raw_load_json(req)
-        except RecursionError:
-            raise BadRequest("the body is nested too deeply to be read") from None
+            canonical_bytes(value)
+        except UnicodeEncodeError:
+            raise BadRequest("the body holds text that is not Unicode (a lone surrogate escape)") from None
+    return value
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _not_a_number(name: str):
+    raise ValueError(f"{name} is not a JSON number")
 
 
 class Blueprint(flask_smorest.Blueprint):
@@ -104,7 +135,7 @@ def if_match() -> int | None:
     if raw is None or raw.strip() == "*":
         return None
     value = raw.strip().removeprefix("W/").strip('"')
-    if not value.isdigit():
+    if not (value.isascii() and value.isdigit()) or len(value) > 18:  # "²" is a digit to isdigit, not to int
         raise BadRequest(f"If-Match must be a group version in quotes, like \"12\"; got {raw!r}")
     return int(value)
 
@@ -118,9 +149,10 @@ def idempotency_key() -> str | None:
     return key
 
 
-def fingerprint() -> str:
-    body = request.get_json(silent=True)
-    seen = f"{request.method} {request.path}\n".encode() + canonical_bytes(body)
+def fingerprint(principal: auth.Principal) -> str:
+    """What an Idempotency-Key stands for: who asked, what and where, and the body as
+    canonical JSON. Another member's request under the same key is another request."""
+    seen = f"{principal.subject} {request.method} {request.path}\n".encode() + canonical_bytes(body_json())
     return hashlib.sha256(seen).hexdigest()
 
 
@@ -146,26 +178,34 @@ def read(group: str, view: Callable[[Reader, auth.Principal], Any]) -> Response:
 
 
 def write(group: str, action: Callable[[Writer, auth.Principal], Any], admin: bool = False,
-          status: int = 201, location: Callable[[dict], str] | None = None) -> Response:
+          status: int = 201, location: Callable[[dict], str] | None = None,
+          permit: Callable[[auth.Principal], None] | None = None) -> Response:
     """One write: authorize, replay a known Idempotency-Key, check If-Match, act, remember.
 
-    ``location`` gives the address of what the write created, sent as ``Location``."""
+    ``location`` gives the address of what the write created, sent as ``Location``;
+    ``permit`` raises Forbidden when the principal may not make this very request (a
+    payment only its receiver may record), before any key is replayed."""
     key, expected = idempotency_key(), if_match()
-    # Who is asking is settled before the write lock is taken (tokens and groups never
-    # change): a stranger's request, a 401, 403 or 404, never holds up the store's writer.
+    # A stranger's request (a 401, 403 or 404) is turned away before the write lock is
+    # taken, so that it never holds up the store's writer...
     with store().reading() as r:
-        principal = authorize(r, group, admin)
+        authorize(r, group, admin)
     with store().writing(group) as w:
+        # ...and the token is resolved again under the lock: a token rotated away by a write
+        # that committed meanwhile appends nothing.
+        principal = authorize(w, group, admin)
+        if permit is not None:
+            permit(principal)
         if key is not None:
             seen = w.remembered(group, key)
             if seen is not None:
-                if seen[0] != fingerprint():
+                if seen[0] != fingerprint(principal):
                     raise Unprocessable(f"Idempotency-Key {key!r} was already used in this group with another request")
                 return _located(json_response(seen[2], seen[1], w.version(group)), location, seen[2])
         precondition(expected, w.version(group))
         body = action(w, principal)
         if key is not None:
-            w.remember(group, key, fingerprint(), status, _without_secrets(body))
+            w.remember(group, key, fingerprint(principal), status, _without_secrets(body))
         version = w.version(group)
         root = w.merkle_root(group, version)  # its few nodes are at hand now
     # The tree head at ``version`` is fixed once committed, so it is signed after the write

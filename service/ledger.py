@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 from typing import Mapping, Sequence
 
+from events import names
 from events.errors import BadRequest, Forbidden, NotFound, RuleBroken, Unprocessable
 from events.money import MAX_MINOR, MoneyError, format_amount, minor_digits, parse_amount
 from events.store import NewEvent, Writer
@@ -38,7 +39,7 @@ def create_group(w: Writer, name: str, currency: str) -> dict:
         minor_digits(currency)
     except MoneyError as e:
         raise BadRequest(str(e), errors={"currency": [str(e)]}) from None
-    group = new_id("g")
+    group, name = new_id("g"), names.stored(name)
     w.append(group, [NewEvent("group_created", {"name": name, "currency": currency})], auth.ADMIN)
     token, digest = auth.mint_token()
     w.add_credential(digest, group, auth.ADMIN)
@@ -46,9 +47,15 @@ def create_group(w: Writer, name: str, currency: str) -> dict:
 
 
 def add_member(w: Writer, group: str, actor: str, name: str) -> dict:
+    """A new member, named as given (NFC): not a name that reads as another member's once
+    invisible characters and compatibility forms are set aside ("Ala" and "Al\u200ba")."""
     row = group_row(w, group)
-    if any(m["name"] == name for m in row["members"]):
-        raise Unprocessable(f"the group already has a member named {name!r}")
+    name = names.stored(name)
+    if not names.visible(name):
+        raise BadRequest("name: must show something", errors={"name": ["must show something"]})
+    clash = next((m["name"] for m in row["members"] if names.key(m["name"]) == names.key(name)), None)
+    if clash is not None:
+        raise Unprocessable(f"the group already has a member named {clash!r}, which {name!r} reads as")
     member = new_id("m")
     w.append(group, [NewEvent("member_added", {"member": member, "name": name})], actor)
     token, digest = auth.mint_token()
@@ -301,6 +308,13 @@ def _amount_signed(text, digits: int) -> int:
         raise BadRequest(str(e), errors={"balance": [str(e)]}) from None
 
 
+def may_record_payment(principal: auth.Principal, body: Mapping) -> None:
+    """A payment raises the payer's balance, so only the admin or the member who received
+    the money (``to``) may record it."""
+    if not principal.is_admin and principal.subject != body["to"]:
+        raise Forbidden("only the admin or the member who received the money (to) may record a payment")
+
+
 def pay(w: Writer, group: str, principal: auth.Principal, body: Mapping) -> dict:
     row = group_row(w, group)
     known = {m["id"] for m in row["members"]}
@@ -310,8 +324,7 @@ def pay(w: Writer, group: str, principal: auth.Principal, body: Mapping) -> dict
             raise Unprocessable(f"{field}: {member!r} is not a member of this group")
     if src == dst:
         raise Unprocessable("a payment needs two different members")
-    if not principal.is_admin and principal.subject != dst:
-        raise Forbidden("only the admin or the member who received the money (to) may record a payment")
+    may_record_payment(principal, body)
     amount = _amount(body["amount"], row["digits"], "amount")
     if amount <= 0:
         raise BadRequest("the amount must be more than zero", errors={"amount": ["must be more than zero"]})

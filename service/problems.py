@@ -28,9 +28,13 @@ def problem(status: int, title: str, detail: str, slug: str, **extra) -> Respons
 
 
 def from_problem(e: Problem) -> Response:
-    response = problem(e.status, e.title, e.detail, e.slug, **e.extra)
+    extra = dict(e.extra)
+    retry_after = extra.pop("retry_after", None)
+    response = problem(e.status, e.title, e.detail, e.slug, **extra)
     if e.status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="bitka"'
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(retry_after)
     return response
 
 

@@ -6,6 +6,7 @@ import unicodedata
 
 from marshmallow import Schema, ValidationError, fields, validate
 
+from events import names
 from events.money import MINOR_DIGITS
 
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -18,8 +19,8 @@ def _printable(value: str) -> None:
         kind = unicodedata.category(ch)
         if kind in ("Cc", "Cs") or ch in _BIDI_CONTROLS:
             raise ValidationError(f"must not contain the character U+{ord(ch):04X}")
-    if not value.strip():
-        raise ValidationError("must not be blank")
+    if not names.visible(value):
+        raise ValidationError("must show something: it is blank or only invisible characters")
 
 
 # The same rule as ``_printable`` for the OpenAPI document (which cannot speak of surrogates).

@@ -26,7 +26,9 @@ def events(query, group):
         version = r.version(group)
         response = json_response({"events": [e.public() for e in page], "version": version}, 200, version)
         if page and page[-1].seq < version:
-            nxt = f"{request.base_url}?{urlencode({'after': page[-1].seq, 'limit': limit})}"
+            # A relative reference (RFC 8288 resolves it against this request's address): the
+            # Host header is the client's to send, so it is never echoed back as a link.
+            nxt = f"{request.path}?{urlencode({'after': page[-1].seq, 'limit': limit})}"
             response.headers["Link"] = f'<{nxt}>; rel="next"'
         return response
     return read(group, view)

@@ -13,14 +13,20 @@ blp = Blueprint("groups", __name__, url_prefix="/v1/groups", description="Bettin
 @blp.route("", methods=["POST"])
 @blp.arguments(s.GroupCreate)
 @blp.response(201, s.GroupCreated, description="The group and its admin token (shown only this once)")
-@blp.problems(400, 401, 413, 415, why={400: "Invalid name or unknown currency",
-                                      401: "The server has a setup token and the request did not carry it"})
+@blp.problems(400, 401, 413, 415, 429, why={
+    400: "Invalid name or unknown currency", 401: "The server has a setup token and the request did not carry it",
+    429: "Without a setup token, one address may create BITKA_GROUPS_PER_HOUR groups an hour (20 by default, "
+         "per server process); Retry-After says when to try again"})
 def create_group(body):
     """Create a group. The admin token comes back once: keep it.
 
     Needs no token, unless the server was started with a setup token (`BITKA_SETUP_TOKEN`):
-    then send it as `Authorization: Bearer <setup token>`."""
-    auth.check_setup_token(request.headers.get("Authorization"), current_app.config.get("BITKA_SETUP_TOKEN"))
+    then send it as `Authorization: Bearer <setup token>`. Without one, an address may
+    create 20 groups an hour (`BITKA_GROUPS_PER_HOUR`; 0 for no limit), then gets 429."""
+    setup = current_app.config.get("BITKA_SETUP_TOKEN")
+    auth.check_setup_token(request.headers.get("Authorization"), setup)
+    if not setup:
+        current_app.extensions["bitka.group_limit"].take(request.remote_addr or "")
     with store().writing() as w:
         created = ledger.create_group(w, body["name"], body["currency"])
         version = w.version(created["id"])

@@ -30,7 +30,8 @@ def balances(group):
 def pay(body, group):
     """Cash handed over at the table: `from` pays `to`, raising `from`'s balance."""
     body = {"from": body["from_"], "to": body["to"], "amount": body["amount"]}
-    return write(group, lambda w, p: ledger.pay(w, group, p, body))
+    return write(group, lambda w, p: ledger.pay(w, group, p, body),
+                 permit=lambda p: ledger.may_record_payment(p, body))
 
 
 @blp.route("/assertions", methods=["POST"])

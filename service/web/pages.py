@@ -82,18 +82,25 @@ def sign_in_page():
         who = session.signed_in(r)
     if who is not None:
         return redirect(url_for("web.group_page", group=who[0].group))
-    return render_template("signin.html", error=None, next=request.args.get("next", ""))
+    return _sign_in_form(None, request.args.get("next", ""), 200)
+
+
+def _sign_in_form(error: str | None, after: str, status: int):
+    token = session.sign_in_token()
+    page = render_template("signin.html", error=error, next=after, signin_token=token)
+    return session.keep_sign_in_token(Response(page, status, mimetype="text/html"), token)
 
 
 @bp.post("/signin")
 def sign_in():
+    session.check_sign_in()
     token = request.form.get("token", "").strip()
     with store().reading() as r:
         try:
             principal = auth.resolve(r, f"Bearer {token}")
         except Problem:
-            return render_template("signin.html", error="That token is not known here: paste the whole token "
-                                   "the group's admin gave you.", next=""), 401
+            return _sign_in_form("That token is not known here: paste the whole token the group's admin gave you.",
+                                 "", 401)
     target = request.form.get("next", "")
     if not target.startswith(f"/g/{principal.group}"):
         target = url_for("web.group_page", group=principal.group)
@@ -102,6 +109,11 @@ def sign_in():
 
 @bp.post("/signout")
 def sign_out():
+    """Only bitka's own sign-out button signs out: it carries the session's form token."""
+    with store().reading() as r:
+        who = session.signed_in(r)
+    if who is not None:
+        session.check_form(who[1])
     return session.forget(redirect(url_for("web.sign_in_page"), 303))
 
 

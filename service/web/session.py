@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
 
 from flask import Response, request
 
@@ -16,6 +17,7 @@ from events.errors import Forbidden, Problem
 from .. import auth
 
 COOKIE = "bitka_token"
+SIGN_IN_COOKIE = "bitka_signin"  # the sign-in form's own token: no session exists yet to derive one from
 MAX_AGE = 60 * 60 * 24 * 30  # a month: a group plays weekly, and signs in again after that
 
 
@@ -48,3 +50,25 @@ def form_token(token: str) -> str:
 def check_form(token: str) -> None:
     if not hmac.compare_digest(request.form.get("form_token", ""), form_token(token)):
         raise Forbidden("this form is not from your session; open the page again and resend it")
+
+
+def sign_in_token() -> str:
+    """The token the sign-in form carries: the browser's sign-in cookie, or a new one."""
+    kept = request.cookies.get(SIGN_IN_COOKIE, "")
+    return kept if len(kept) == 43 else secrets.token_urlsafe(32)
+
+
+def keep_sign_in_token(response: Response, token: str) -> Response:
+    response.set_cookie(SIGN_IN_COOKIE, token, max_age=MAX_AGE, httponly=True, secure=True, samesite="Strict",
+                        path="/")
+    return response
+
+
+def check_sign_in() -> None:
+    """A sign-in must come from bitka's own form: its hidden token equals the cookie, which
+    another site's page can neither read nor make this browser send (SameSite=Strict).
+    Otherwise a stranger's site could sign this browser in to the stranger's group."""
+    cookie = request.cookies.get(SIGN_IN_COOKIE, "")
+    if not cookie or not hmac.compare_digest(request.form.get("signin_token", ""), cookie):
+        raise Forbidden("this sign-in form is not from this browser's visit to bitka; open the sign-in page "
+                        "again and sign in there")

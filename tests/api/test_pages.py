@@ -11,8 +11,13 @@ from service.web.chart import aligned, balance_chart
 from tests.conftest import KOP_HANDS, KOP_TRICKS
 
 
+def _sign_in_form(client):
+    page = client.http.get("/").get_data(as_text=True)
+    return {"signin_token": re.search(r'name="signin_token" value="([^"]+)"', page).group(1)}
+
+
 def _signed_in(client, token):
-    answer = client.http.post("/signin", data={"token": token})
+    answer = client.http.post("/signin", data={**_sign_in_form(client), "token": token})
     assert answer.status_code == 303
     return answer
 
@@ -40,7 +45,7 @@ def test_a_stranger_is_sent_to_sign_in_and_a_member_sees_only_their_group(client
     gid = kop_table["group"]
     away = client.http.get(f"/g/{gid}")
     assert away.status_code == 302 and away.headers["Location"].startswith("/?next=")
-    wrong = client.http.post("/signin", data={"token": "guess"})
+    wrong = client.http.post("/signin", data={**_sign_in_form(client), "token": "guess"})
     assert wrong.status_code == 401 and "not known here" in wrong.get_data(as_text=True)
     other = client.post("/v1/groups", {"name": "Other", "currency": "PLN"}).json
     _signed_in(client, other["admin_token"])
@@ -282,3 +287,17 @@ def test_a_score_sheet_with_made_up_fields_is_an_error_not_a_crash(client, kop_t
     answer = client.http.post(path, data={**_sheet(client, path), "scopasX": "1", "points9": "x",
                                           "cards": "seven", "confirm": "no"})
     assert answer.status_code == 400 and "cards must be a whole number" in answer.get_data(as_text=True)
+
+
+def test_sign_in_and_sign_out_refuse_a_form_from_another_site(client, kop_table):
+    """Login CSRF: another site's form could sign this browser in to the stranger's group."""
+    stranger = client.post("/v1/groups", {"name": "Stranger", "currency": "PLN"}).json
+    forged = client.http.post("/signin", data={"token": stranger["admin_token"]})
+    assert forged.status_code == 403 and "not from this browser" in forged.get_data(as_text=True)
+    assert "bitka_token" not in forged.headers.get("Set-Cookie", "")
+    _signed_in(client, kop_table["members"][0]["token"])
+    kept = client.http.post("/signout", data={})  # no form token: someone else's button
+    assert kept.status_code == 403 and client.http.get(f"/g/{kop_table['group']}").status_code == 200
+    page = client.http.get(f"/g/{kop_table['group']}").get_data(as_text=True)
+    out = client.http.post("/signout", data={"form_token": _hidden(page, "form_token")})
+    assert out.status_code == 303 and client.http.get(f"/g/{kop_table['group']}").status_code == 302

@@ -127,3 +127,20 @@ def test_a_member_verifies_the_running_server_against_a_checkpoint_saved_earlier
     forged.write_text(json.dumps(dict(saved, root="cd" * 32)))
     bad = cli(db, "verify", "--url", base, "--group", gid, "--token", member_token, "--checkpoint", str(forged))
     assert bad.returncode == 1 and "signature does not hold" in bad.stdout
+
+
+@pytest.mark.parametrize("what, status", [("line", 414), ("header", 431)])
+def test_a_request_gunicorn_refuses_is_still_answered_as_problem_json(sqlite_server, what, status):
+    """gunicorn refuses an over-long request line or header before bitka sees it; bitka's
+    serve makes that answer the one error shape clients parse."""
+    import http.client
+    base, _ = sqlite_server
+    conn = http.client.HTTPConnection(base.removeprefix("http://"), timeout=10)
+    if what == "line":
+        conn.request("GET", "/v1/keys?" + "x" * 10_000)
+    else:
+        conn.request("GET", "/v1/keys", headers={"X-Padding": "y" * 20_000})
+    answer = conn.getresponse()
+    body = json.loads(answer.read())
+    assert answer.status == status and answer.getheader("Content-Type") == "application/problem+json"
+    assert body["status"] == status and body["detail"].startswith("the request")

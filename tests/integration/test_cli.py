@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import bitka
-from tests.command import run
+from tests.command import demo_store, run
 from events.database import Store
 
 
@@ -161,3 +161,11 @@ def test_a_backup_of_a_live_store_verifies_and_restores_the_same_balances(demo_d
     assert run("--db", str(copy), "balances", "--group", group).output == run("--db", db, "balances",
                                                                                   "--group", group).output
     assert run("--db", db, "backup", str(copy)).exit_code == 2  # never over an existing file
+
+
+def test_stats_plot_to_a_missing_directory_says_so_before_printing_anything(tmp_path):
+    db = str(tmp_path / "demo.db")
+    group = demo_store(db)
+    out = run("--db", db, "stats", "--group", group, "--plot", str(tmp_path / "nowhere" / "chart.png"))
+    assert out.exit_code == 2 and "there is no directory" in out.output and "hands" not in out.output
+    assert "Traceback" not in out.output
