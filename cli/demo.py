@@ -9,6 +9,7 @@ from games import baska, bisca, kop, scopa
 from games.autoplay import play_out, play_scopa
 from games.base import Command
 from service import ledger
+from service.commands import AddMember, CreateGroup, NewHand, OpenTable
 
 from . import output
 
@@ -83,12 +84,20 @@ def _play_table(store, gid: str, table: dict, module, plans, rng) -> None:
     for dealer, (name, wanted, calls) in enumerate(plans):
         dealer %= 4  # the deal passes round the table
         hands = _deal(rng, dealer, wanted)
-        with store.writing() as w:
-            hand = ledger.new_hand(w, gid, "admin", table["id"],
-                                   _hand_body(module, rules, dealer, hands, calls(hands, dealer)))
-        s = hand["settlement"]
-        click.echo(f"{table['game']} hand {hand['id']}: {name}: {s['winner']} win ({s['outcome']}), "
+        hand = _new_hand(store, gid, table, _hand_body(module, rules, dealer, hands, calls(hands, dealer)))
+        s = hand.settlement
+        click.echo(f"{table['game']} hand {hand.id}: {name}: {s['winner']} win ({s['outcome']}), "
                    f"x{s['multiplier']}")
+
+
+def _new_hand(store, gid: str, table: dict, body: dict):
+    """A whole hand logged at ``table`` by the admin: the hand's model, settled."""
+    with store.writing() as w:
+        return ledger.handle(NewHand(gid, "admin", table["id"], body), w).hand
+
+
+def _open_table(w, gid: str, body: dict) -> dict:
+    return ledger.handle(OpenTable(gid, "admin", body), w)
 
 
 def _scopa_deal(rng: random.Random, dealer: int) -> dict:
@@ -106,10 +115,9 @@ def _play_scopa_game(store, gid: str, table: dict, rng) -> None:
     for number in range(60):
         deal = _scopa_deal(rng, number % 2)
         _, plays = play_scopa(scopa, scopa.new_hand(rules, deal))
-        with store.writing() as w:
-            hand = ledger.new_hand(w, gid, "admin", table["id"], {"deal": deal, "plays": plays})
-        s = hand["settlement"]
-        click.echo(f"scopa hand {hand['id']}: points {[side['points'] for side in s['sides']]}, "
+        hand = _new_hand(store, gid, table, {"deal": deal, "plays": plays})
+        s = hand.settlement
+        click.echo(f"scopa hand {hand.id}: points {[side['points'] for side in s['sides']]}, "
                    f"game score {s['match']['after']}" + (" - game over" if s["match"]["game_over"] else ""))
         if s["match"]["game_over"]:
             return
@@ -135,20 +143,18 @@ def _bisca_hand(rules, deal: dict, match_before) -> tuple[object, list]:
 def _play_bisca(store, gid: str, seats, rng) -> None:
     """A de Nove match played to its end, and a Capixaba hand with a rela in it."""
     with store.writing() as w:
-        nove = ledger.open_table(w, gid, "admin", {"game": "bisca", "rules": {"variant": "nove"},
-                                                   "stake": "1.00", "seats": seats[:2]})
-        capixaba = ledger.open_table(w, gid, "admin", {"game": "bisca", "rules": {"variant": "capixaba"},
-                                                       "stake": "0.50", "seats": seats})
+        nove = _open_table(w, gid, {"game": "bisca", "rules": {"variant": "nove"}, "stake": "1.00",
+                                    "seats": seats[:2]})
+        capixaba = _open_table(w, gid, {"game": "bisca", "rules": {"variant": "capixaba"}, "stake": "0.50",
+                                        "seats": seats})
     rules, scores = bisca.parse_rules({"variant": "nove"}), [0, 0]
     for number in range(60):
         deal = _bisca_deal(rng, "nove", number % 2)
         _, tricks = _bisca_hand(rules, deal, scores)
-        with store.writing() as w:
-            body = {"deal": deal, "tricks": [{"cards": t} for t in tricks]}
-            hand = ledger.new_hand(w, gid, "admin", nove["id"], body)
-        match = hand["settlement"]["match"]
+        hand = _new_hand(store, gid, nove, {"deal": deal, "tricks": [{"cards": t} for t in tricks]})
+        match = hand.settlement["match"]
         scores = match["after"]
-        click.echo(f"bisca nove hand {hand['id']}: match {scores}" + (" - match over" if match["game_over"] else ""))
+        click.echo(f"bisca nove hand {hand.id}: match {scores}" + (" - match over" if match["game_over"] else ""))
         if match["game_over"]:
             break
     rules = bisca.parse_rules({"variant": "capixaba"})
@@ -157,12 +163,10 @@ def _play_bisca(store, gid: str, seats, rng) -> None:
         state, tricks = _bisca_hand(rules, deal, [0, 0])
         if any(b["name"].startswith("rela") for t in state.tricks for b in t.bonuses):
             break
-    with store.writing() as w:
-        body = {"deal": deal, "tricks": [{"cards": t} for t in tricks]}
-        hand = ledger.new_hand(w, gid, "admin", capixaba["id"], body)
-    names = [b["name"] for b in hand["settlement"]["bonuses"]]
-    points = hand["settlement"]["match"]["hand"]
-    click.echo(f"bisca capixaba hand {hand['id']}: {', '.join(names)}; game points {points}")
+    hand = _new_hand(store, gid, capixaba, {"deal": deal, "tricks": [{"cards": t} for t in tricks]})
+    names = [b["name"] for b in hand.settlement["bonuses"]]
+    points = hand.settlement["match"]["hand"]
+    click.echo(f"bisca capixaba hand {hand.id}: {', '.join(names)}; game points {points}")
 
 
 @click.command()
@@ -181,21 +185,19 @@ def demo(obj, seed):
     store = obj.store(create=True)
     rng = random.Random(seed)
     with store.writing() as w:
-        group = ledger.create_group(w, "Demo: Thursday cards", "PLN")
-        gid = group["id"]
-        members = [ledger.add_member(w, gid, "admin", name) for name in MEMBERS]
-        seats = [m["id"] for m in members]
-        kop_table = ledger.open_table(w, gid, "admin", {"game": "kop", "rules": {}, "stake": "0.50", "seats": seats})
-        baska_table = ledger.open_table(w, gid, "admin", {"game": "baska", "rules": {"variant": "bytow-2005"},
-                                                          "stake": "0.10", "seats": seats})
+        group = ledger.handle(CreateGroup("Demo: Thursday cards", "PLN"), w)
+        gid = group.id
+        seats = [ledger.handle(AddMember(gid, "admin", name), w).id for name in MEMBERS]
+        kop_table = _open_table(w, gid, {"game": "kop", "rules": {}, "stake": "0.50", "seats": seats})
+        baska_table = _open_table(w, gid, {"game": "baska", "rules": {"variant": "bytow-2005"}, "stake": "0.10",
+                                           "seats": seats})
     _play_table(store, gid, kop_table, kop, KOP_PLANS, rng)
     _play_table(store, gid, baska_table, baska, BASKA_PLANS, rng)
     with store.writing() as w:
-        scopa_table = ledger.open_table(w, gid, "admin", {"game": "scopa", "rules": {}, "stake": "1.00",
-                                                          "seats": seats[:2]})
+        scopa_table = _open_table(w, gid, {"game": "scopa", "rules": {}, "stake": "1.00", "seats": seats[:2]})
     _play_scopa_game(store, gid, scopa_table, rng)
     _play_bisca(store, gid, seats, rng)
     with store.reading() as r:
         grow, brow = r.row("group", gid, ""), r.row("balances", gid, "")
-    click.echo(f"group {gid}; admin token {group['admin_token']}")
+    click.echo(f"group {gid}; admin token {group.admin_token}")
     output.print_balances(grow, brow)

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from events.database import StoreBase, is_postgres, open_store, sqlite_path
-from events.errors import Problem
+from events.errors import DomainError
 from events.migrations import SchemaTooNew
 from projections.projector import project
 
@@ -39,7 +39,7 @@ class Context:
         it is (re-creating a dropped trigger before ``verify`` would hide the tampering)."""
         try:
             store = open_store(self.db, projector=project)
-        except Problem as e:
+        except DomainError as e:
             raise click.UsageError(e.detail) from None
         if create:
             return store.setup()
@@ -83,7 +83,7 @@ class BitkaGroup(click.Group):
             if "unable to open" in str(e) or "not a database" in str(e):
                 raise click.UsageError(f"{db} cannot be used as a bitka store: {e}") from None
             raise click.ClickException(f"the store {db} failed: {str(e).strip()}") from None
-        except Problem as e:  # a 409 or 422 of the store, met offline
+        except DomainError as e:  # a 409 or 422 of the store, met offline
             raise click.ClickException(e.detail) from None
         except SchemaTooNew as e:
             raise click.ClickException(str(e)) from None

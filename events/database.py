@@ -14,7 +14,7 @@ import sqlite_utils
 
 from . import migrations
 from .envelope import utc_now
-from .errors import BadRequest, Conflict
+from .errors import Contention, Invalid
 from .store import SQLITE, Backend, Projector, Reader, Writer
 
 __all__ = ["SQLiteStore", "Store", "StoreBase", "is_postgres", "open_store", "sqlite_path"]
@@ -185,7 +185,7 @@ class SQLiteStore(StoreBase):
         except sqlite3.OperationalError as e:
             if "locked" not in str(e) and "busy" not in str(e):
                 raise
-            raise Conflict(f"another write held the store for over {self.busy_timeout_ms / 1000:g} s; "
+            raise Contention(f"another write held the store for over {self.busy_timeout_ms / 1000:g} s; "
                            "nothing was appended, so the request may simply be sent again") from None
 
 
@@ -204,10 +204,10 @@ def sqlite_path(url: str) -> str:
     if url.startswith("sqlite://"):
         path = url.removeprefix("sqlite://")
         if not path.startswith("/") or path == "/":
-            raise BadRequest(f"an SQLite store URL is sqlite:///path/to/file.db, not {url!r}")
+            raise Invalid(f"an SQLite store URL is sqlite:///path/to/file.db, not {url!r}")
         return path[1:] or path
     if "://" in url:
-        raise BadRequest(f"bitka stores are SQLite files (a path or sqlite:///path) or postgresql://... URLs, "
+        raise Invalid(f"bitka stores are SQLite files (a path or sqlite:///path) or postgresql://... URLs, "
                          f"not {url!r}")
     return url
 

@@ -1,51 +1,53 @@
-"""Problems: errors as values with a status and a sentence, shown as RFC 9457 problem+json.
+"""Domain errors: what went wrong, in a sentence, and nothing about HTTP.
 
-Only the service turns them into responses; everything below raises them.
+Everything below the service raises these; only ``service/problems.py`` turns them into
+statuses and RFC 9457 problem+json. ``extra`` carries what a client may need besides the
+sentence (the group's current version, the balance the log gives, fields' messages).
 """
 from __future__ import annotations
 
 from typing import Any, Mapping
 
 
-class Problem(Exception):
-    status = 500
-    title = "Internal error"
-    slug = "internal"
-
+class DomainError(Exception):
     def __init__(self, detail: str, **extra: Any):
         super().__init__(detail)
         self.detail = detail
         self.extra: Mapping[str, Any] = extra
 
 
-class BadRequest(Problem):
-    status, title, slug = 400, "Bad request", "bad-request"
+class Invalid(DomainError):
+    """The request is malformed: a field missing or of the wrong kind (``errors`` says which)."""
 
 
-class Unauthorized(Problem):
-    status, title, slug = 401, "Unauthorized", "unauthorized"
+class Refused(DomainError):
+    """Whoever asked may not do this."""
 
 
-class Forbidden(Problem):
-    status, title, slug = 403, "Forbidden", "forbidden"
+class NotFound(DomainError):
+    """No such group, member, table or hand."""
 
 
-class NotFound(Problem):
-    status, title, slug = 404, "Not found", "not-found"
+class Contention(DomainError):
+    """Other writes held the store (or the group) too long: nothing was done; send it again."""
 
 
-class Conflict(Problem):
-    status, title, slug = 409, "Conflict", "conflict"
+class VersionConflict(DomainError):
+    """The group moved on from the version a write was decided on, between deciding and appending."""
 
 
-class PreconditionFailed(Problem):
-    status, title, slug = 412, "Precondition failed", "precondition-failed"
+class StaleVersion(DomainError):
+    """The version the client named (If-Match) is no longer the group's (``version`` says which is)."""
 
 
-class Unprocessable(Problem):
-    status, title, slug = 422, "Unprocessable", "unprocessable"
+class Unprocessable(DomainError):
+    """Well-formed, but against the ledger's rules (a closed table, a member twice)."""
 
 
 class RuleBroken(Unprocessable):
-    """A move or fact that the game's rules refuse (wraps games.errors.RuleViolation)."""
-    title, slug = "Against the rules", "rule-violation"
+    """Against the game's rules; ``field`` (when known) is where in the request it struck,
+    a path such as ``tricks[2]`` or ``result.points``."""
+
+    def __init__(self, detail: str, field: str | None = None, **extra: Any):
+        super().__init__(detail, **extra)
+        self.field = field

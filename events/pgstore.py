@@ -24,7 +24,7 @@ from psycopg.pq import TransactionStatus
 
 from . import migrations
 from .database import StoreBase
-from .errors import Conflict
+from .errors import Contention, VersionConflict
 from .store import Backend
 
 MIGRATION_LOCK = 0x6269746B61  # "bitka": the advisory lock that migrations take
@@ -74,12 +74,12 @@ class Connection:
         self.raw.close()
 
 
-def _conflict(e: Exception) -> Conflict:
+def _conflict(e: Exception) -> Contention | VersionConflict:
     if isinstance(e, pg_errors.UniqueViolation):
-        return Conflict("another write to this group landed first; nothing was appended, so the request may "
-                        "simply be sent again")
-    return Conflict(f"the group stayed locked by another write ({type(e).__name__}); nothing was appended, "
-                    "so the request may simply be sent again")
+        return VersionConflict("another write to this group landed first; nothing was appended, so the request may "
+                               "simply be sent again")
+    return Contention(f"the group stayed locked by another write ({type(e).__name__}); nothing was appended, "
+                      "so the request may simply be sent again")
 
 
 class PostgresBackend(Backend):

@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 from . import merkle, migrations
 from .canonical import GENESIS, envelope_bytes, event_data_json, read_event_data
 from .envelope import Envelope, NewEvent, RawEvent, utc_now
-from .errors import Conflict, PreconditionFailed
+from .errors import StaleVersion, VersionConflict
 
 __all__ = ["Backend", "Envelope", "NewEvent", "RawEvent", "Reader", "SQLITE", "Writer", "precondition"]
 
@@ -225,7 +225,7 @@ class Writer(Reader):
         self.lock(group)
         version, prev = self.head(group)
         if expected_version is not None and expected_version != version:
-            raise Conflict(f"the group moved on to version {version} while this request was decided",
+            raise VersionConflict(f"the group moved on to version {version} while this request was decided",
                            version=version)
         rows, now = [], utc_now()
         for seq, ev in enumerate(events, start=version + 1):
@@ -343,5 +343,5 @@ SQLITE = Backend()
 def precondition(expected: int | None, version: int) -> None:
     """``If-Match`` no longer matching is a 412 carrying the current version."""
     if expected is not None and expected != version:
-        raise PreconditionFailed(
+        raise StaleVersion(
             f"If-Match names version {expected}, but the group is at version {version}", version=version)

@@ -9,13 +9,12 @@ cannot be lost (games/cicha_search.py).
 """
 from __future__ import annotations
 
-import sys
-
 from dataclasses import dataclass
 from typing import Mapping
 
-from . import auction as auc, baska_scoring, kop, kop_result
+from . import auction as auc, baska_scoring, kop
 from .base import Command, Event, TableTerms, named_rules
+from .contract import TableRules
 from .cicha_search import cannot_lose
 from .errors import RuleViolation
 # Baśka deals, folds and follows suit exactly as Kop does:
@@ -126,11 +125,11 @@ def view(state: KopState) -> dict:
 
 def result_event(rules, dealer: int, raw: Mapping) -> Event:
     """A hand logged by its result alone (see games/kop_result.py)."""
-    return kop_result.result_event(sys.modules[__name__], rules, dealer, raw)
+    return GAME.parse_result(rules, dealer, raw)
 
 
 def result_state(rules, data: Mapping):
-    return kop_result.result_state(sys.modules[__name__], rules, data)
+    return GAME.result_state(rules, data)
 
 
 def superseded(state: KopState, version: int) -> list[str]:
@@ -142,3 +141,7 @@ def superseded(state: KopState, version: int) -> list[str]:
         return [f"seat {a.declarer} called wesele and gave the first double ({a.doubles[0].call}), "
                 "which today's rules refuse (nobody doubles their own bet)"]
     return []
+
+
+GAME = kop.game("baska", "Baśka", parse_rules, decide, settle, is_over, view, superseded,
+                TableRules(bok_rundy=lambda rules: rules.bok_rundy))

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from . import bisca_result, bisca_scoring
+from . import words
 from .base import Command, Event, TableTerms, named_rules
+from .contract import Capabilities, Game, TableRules
 from .cards import SUIT_NAMES, check_exact_pack, dealt, pack, parse_card, parse_cards
 from .errors import RuleViolation
 
@@ -45,7 +47,6 @@ class BiscaRules:
     majority_bonus: bool = False  # the side with more card points (61+) also gets 1 game point
 
     game = "bisca"
-    bok_rundy = False
 
     def to_data(self) -> dict:
         return {"variant": self.variant, "conservative": self.conservative, "match_to": self.match_to,
@@ -87,13 +88,6 @@ def parse_rules(raw: Mapping | None) -> BiscaRules:
 
 def seat_count(rules: BiscaRules) -> int:
     return rules.players
-
-
-def table_context(trow: dict) -> dict:
-    """What a bisca deal records from its table: the match score before the hand."""
-    match = trow.get("match")
-    rules = parse_rules(trow["rules"])
-    return {"match_before": list(match["scores"]) if match else [0] * len(rules.sides)}
 
 
 def rank(card: str) -> str:
@@ -219,10 +213,11 @@ def legal_cards(state: BiscaState, seat: int, played: tuple = ()) -> list[str]:
 def decide(state: BiscaState, command: Command) -> list[Event]:
     if is_over(state):
         raise RuleViolation("the hand is over")
-    if command.kind == "bid":
-        return [_decide_swap(state, command.data)]
-    if command.kind == "trick":
-        return [Event("trick", _decide_trick(state, command.data).to_data())]
+    match command:
+        case Command(kind="bid", data=data):
+            return [_decide_swap(state, data)]
+        case Command(kind="trick", data=data):
+            return [Event("trick", _decide_trick(state, data).to_data())]
     raise RuleViolation(f"bisca hands take tricks (and, in capixaba, the swap-2 call), not {command.kind}s")
 
 
@@ -277,14 +272,18 @@ def _not_held(state: BiscaState, card: str, seat: int, earlier) -> str:
 
 
 def evolve(state: BiscaState, event) -> BiscaState:
-    d = event.data
-    if event.type == "bid" and d.get("call") == "swap-2":
-        held = tuple(tuple(d["takes"] if c == d["gives"] else c for c in h) if s == d["seat"] else h
-                     for s, h in enumerate(state.held))
-        return BiscaState(state.rules, state.dealer, held, state.stock, d["gives"], state.trump_suit,
-                          state.match_before, state.tricks, True, cut=state.cut)
-    if event.type != "trick":
-        return state
+    match event.type, event.data:
+        case "bid", {"call": "swap-2"} as d:
+            held = tuple(tuple(d["takes"] if c == d["gives"] else c for c in h) if s == d["seat"] else h
+                         for s, h in enumerate(state.held))
+            return BiscaState(state.rules, state.dealer, held, state.stock, d["gives"], state.trump_suit,
+                              state.match_before, state.tricks, True, cut=state.cut)
+        case "trick", d:
+            return _after_trick(state, d)
+    return state
+
+
+def _after_trick(state: BiscaState, d: Mapping) -> BiscaState:
     trick = Trick(d["trick"], d["leader"], tuple(d["cards"]), d["winner"], d["points"],
                   tuple((s, c) for s, c in d.get("draws", [])), tuple(d.get("bonuses", ())))
     held = [tuple(c for c in h if c not in trick.cards) for h in state.held]
@@ -341,3 +340,40 @@ def view(state: BiscaState) -> dict:
 def superseded(state, version: int) -> list[str]:
     """What today's rules refuse in a hand settled under rules ``version``: nothing in Bisca."""
     return []
+
+
+def calls(state: BiscaState) -> list[str]:
+    """Capixaba's one call: swapping the 2 of trumps for a cut trump card, before the first trick."""
+    if state.rules.variant != "capixaba" or state.tricks or state.swapped or state.trump_card is None:
+        return []
+    return ["swap-2"]
+
+
+def describe(kind: str, d: Mapping, who) -> str:
+    match kind:
+        case "deal":
+            trump = d["trump"] or f"none, a knock for {d.get('trump_suit')}"
+            return words.dealt(d, who, f"; trump card: {trump}; stock: {len(d['stock'])} cards; "
+                                       f"match before: {d['match_before']}")
+        case "result":
+            return words.result(d, who)
+        case "bid":
+            return f"{words.call(d, who)}, giving {d['gives']} for the trump card {d['takes']}"
+        case "trick":
+            text = words.trick(d, who)
+            if d.get("draws"):
+                text += "; then they draw: " + ", ".join(f"{who(s)} {c}" for s, c in d["draws"])
+            for b in d.get("bonuses", []):
+                text += f"; {b['name']}: side {b['side']} scores {b['points']} ({b['rule']})"
+            return text
+    return words.any_event(kind, d, who)
+
+
+GAME = Game(
+    name="bisca", title="Bisca", capabilities=Capabilities(),
+    table=TableRules(target=lambda rules: rules.match_to, sides=lambda rules: rules.sides,
+                     carries_match_into_deal=True),
+    parse_rules=parse_rules, seat_count=seat_count, parse_deal=deal_event, initial_state=new_hand, decide=decide,
+    evolve=evolve, is_terminal=is_over, settle=settle, parse_result=result_event, result_state=result_state,
+    view=view, turn=lambda state: None if is_over(state) else state.leader, legal_cards=legal_cards, calls=calls,
+    describe=describe, superseded=superseded, result_fields=bisca_result.result_fields)

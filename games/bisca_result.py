@@ -12,6 +12,7 @@ from typing import Mapping
 
 from .base import Event
 from .cards import SUIT_NAMES
+from .contract import ResultField
 from .errors import RuleViolation, require
 from .possible import pack_values, why_impossible
 
@@ -84,3 +85,17 @@ def _suit(raw) -> str | None:
     if suit not in SUIT_NAMES:
         raise RuleViolation("trump_suit is C, S, H or D")
     return suit
+
+
+SUITS = (("C", "clubs"), ("S", "spades"), ("H", "hearts"), ("D", "diamonds"))
+
+
+def result_fields(rules) -> tuple[ResultField, ...]:
+    """The score sheet of a Bisca hand: card points and tricks per side, and in Capixaba the
+    bonuses and the trump suit (hearts doubles)."""
+    fields = [ResultField("points", "per-side", "Card points", high=120),
+              ResultField("tricks", "per-side", "Tricks", high=20)]
+    if rules.variant == "capixaba":
+        fields += [ResultField("bonus", "per-side", "Bonus points (relas, rodar o 7)", high=4, default="0"),
+                   ResultField("trump_suit", "choice", "Trump suit", options=SUITS)]
+    return tuple(fields)

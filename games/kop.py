@@ -5,14 +5,13 @@ trick and returns the events it makes, ``evolve`` folds an event, ``settle`` pay
 """
 from __future__ import annotations
 
-import sys
-
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Mapping
 
-from . import auction as auc
+from . import auction as auc, words
 from .base import Command, Event, TableTerms, named_rules
+from .contract import Capabilities, Game, TableRules
 from .cards import check_exact_pack, dealt, parse_cards
 from .errors import RuleViolation
 from .tricks import Ranking, legal_cards as follow_rules, why_illegal, winner_index
@@ -46,7 +45,6 @@ class KopRules:
     wesele_kontra: bool = False
 
     game = "kop"
-    bok_rundy = False  # Baśka's doubled rounds are not Kop's
     scoring = kop_scoring
 
     def to_data(self) -> dict:
@@ -143,12 +141,13 @@ def new_hand(rules: KopRules, deal: Mapping) -> KopState:
 def decide(state: KopState, command: Command) -> list[Event]:
     if is_over(state):
         raise RuleViolation("the hand is over: all four tricks are logged")
-    if command.kind == "bid":
-        return [_decide_bid(state, command.data)]
-    if command.kind == "trick":
-        return [_decide_trick(state, command.data)]
-    if command.kind == "claim":
-        return [_decide_throw_in(state, command.data)]
+    match command:
+        case Command(kind="bid", data=data):
+            return [_decide_bid(state, data)]
+        case Command(kind="trick", data=data):
+            return [_decide_trick(state, data)]
+        case Command(kind="claim", data=data):
+            return [_decide_throw_in(state, data)]
     raise RuleViolation(f"{state.rules.game} hands take bids, tricks and claims (throwing in), not {command.kind}")
 
 
@@ -219,20 +218,21 @@ def _not_held(state: KopState, card: str, seat: int, index: int, earlier: list[s
 
 
 def evolve(state: KopState, event: Event) -> KopState:
-    if event.type == "bid":
-        call = auc.Call(event.data["seat"], event.data["call"], event.data.get("jack"))
-        # Built directly, not with dataclasses.replace: replay folds every event of a log.
-        return KopState(state.rules, state.dealer, state.deal, (*state.calls, call),
-                        auc.apply_call(state.auction, call, state.rules.ladder), state.tricks)
-    if event.type == "trick":
-        d = event.data
-        trick = Trick(d["trick"], d["leader"], tuple(d["cards"]), d["winner"], d["points"])
-        return KopState(state.rules, state.dealer, state.deal, state.calls, state.auction, (*state.tricks, trick))
-    if event.type == "claim":
-        counted = tuple(Trick(d["trick"], d["leader"], tuple(d["cards"]), d["winner"], d["points"], played=False)
-                        for d in event.data["tricks"])
-        return KopState(state.rules, state.dealer, state.deal, state.calls, state.auction,
-                        (*state.tricks, *counted), event.data["seat"])
+    # Built directly, not with dataclasses.replace: replay folds every event of a log. Matched
+    # on (type, data): a stored envelope is folded as it is.
+    match event.type, event.data:
+        case "bid", d:
+            call = auc.Call(d["seat"], d["call"], d.get("jack"))
+            return KopState(state.rules, state.dealer, state.deal, (*state.calls, call),
+                            auc.apply_call(state.auction, call, state.rules.ladder), state.tricks)
+        case "trick", d:
+            trick = Trick(d["trick"], d["leader"], tuple(d["cards"]), d["winner"], d["points"])
+            return KopState(state.rules, state.dealer, state.deal, state.calls, state.auction, (*state.tricks, trick))
+        case "claim", d:
+            counted = tuple(Trick(t["trick"], t["leader"], tuple(t["cards"]), t["winner"], t["points"], played=False)
+                            for t in d["tricks"])
+            return KopState(state.rules, state.dealer, state.deal, state.calls, state.auction,
+                            (*state.tricks, *counted), d["seat"])
     return state
 
 
@@ -278,14 +278,58 @@ def view(state: KopState) -> dict:
 
 def result_event(rules, dealer: int, raw: Mapping) -> Event:
     """A hand logged by its result alone (see games/kop_result.py)."""
-    return kop_result.result_event(sys.modules[__name__], rules, dealer, raw)
+    return kop_result.result_event(ENGINE, rules, dealer, raw)
 
 
 def result_state(rules, data: Mapping):
-    return kop_result.result_state(sys.modules[__name__], rules, data)
+    return kop_result.result_state(ENGINE, rules, data)
 
 
 def superseded(state, version: int) -> list[str]:
     """What in this hand today's rules refuse though rules ``version`` allowed it: nothing
     in Kop."""
     return []
+
+
+def turn(state: KopState) -> int | None:
+    """Whole tricks are logged, so the next to act is the next trick's leader."""
+    return None if is_over(state) else state.leader
+
+
+def calls(state: KopState) -> list[str]:
+    """Before the first trick, any call of the game's ladder (passes need no logging)."""
+    if is_over(state) or state.tricks:
+        return []
+    ladder = state.rules.ladder
+    return ["pass", *ladder.contracts, *ladder.doubles, ladder.extra_double]
+
+
+def describe(kind: str, d: Mapping, who) -> str:
+    match kind:
+        case "deal":
+            return words.dealt(d, who)
+        case "result":
+            return words.result(d, who)
+        case "bid":
+            return words.call(d, who)
+        case "trick":
+            return words.trick(d, who)
+        case "claim":
+            return words.thrown_in(d, who)
+    return words.any_event(kind, d, who)
+
+
+def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, superseded_, table: TableRules) -> Game:
+    """A game on Kop's engine (Kop, and Baśka with its own rules, decisions and money)."""
+    engine = kop_result.Engine(new_hand, decide_, evolve)
+    return Game(
+        name=name, title=title, capabilities=Capabilities(deal_on_page=True, claims=True), table=table,
+        parse_rules=rules_of, seat_count=seat_count, parse_deal=deal_event, initial_state=new_hand,
+        decide=decide_, evolve=evolve, is_terminal=is_over_, settle=settle_,
+        parse_result=partial(kop_result.result_event, engine), result_state=partial(kop_result.result_state, engine),
+        view=view_, turn=turn, legal_cards=legal_cards, calls=calls, describe=describe, superseded=superseded_,
+        result_fields=kop_result.result_fields)
+
+
+ENGINE = kop_result.Engine(new_hand, decide, evolve)
+GAME = game("kop", "Kop", parse_rules, decide, settle, is_over, view, superseded, TableRules())

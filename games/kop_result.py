@@ -11,10 +11,12 @@ hand's view and audit trail say plainly that they were not logged.
 """
 from __future__ import annotations
 
-from typing import Mapping
+from dataclasses import dataclass
+from typing import Callable, Mapping
 
 from . import auction as auc
 from .base import Command, Event
+from .contract import ResultField
 from .errors import RuleViolation, require
 from .kop_pack import CARD_POINTS, PACK
 from .possible import pack_values, why_impossible
@@ -34,7 +36,15 @@ def applies(contract: str) -> tuple[str, ...]:
     return (*who, "doubles", "points", "tricks")
 
 
-def result_event(module, rules, dealer: int, raw: Mapping) -> Event:
+@dataclass(frozen=True)
+class Engine:
+    """What building a result's hand needs of the game it is for (Kop or Baśka)."""
+    new_hand: Callable
+    decide: Callable
+    evolve: Callable
+
+
+def result_event(module: Engine, rules, dealer: int, raw: Mapping) -> Event:
     """Check a result and return it, normalised, as the ``result`` event."""
     if not isinstance(raw, Mapping):
         raise RuleViolation("result must be an object with contract, points and tricks")
@@ -131,13 +141,13 @@ def _stand_in_deal(result: Mapping) -> list[list[str]]:
     return hands
 
 
-def result_state(module, rules, data: Mapping):
+def result_state(module: Engine, rules, data: Mapping):
     """The hand a recorded result describes, its calls folded as recorded: a result logged
     under older rules (say, a double today's refuse) still reads back."""
     return _built(module, rules, data, judged=False)
 
 
-def _built(module, rules, data: Mapping, judged: bool):
+def _built(module: Engine, rules, data: Mapping, judged: bool):
     """The hand a result describes: stand-in cards, the calls (through the game's decide
     when ``judged``) and tricks carrying the declaring side's points."""
     result = data["result"]
@@ -161,7 +171,7 @@ def _built(module, rules, data: Mapping, judged: bool):
     return _with_tricks(module, state, result)
 
 
-def _with_tricks(module, state, result: Mapping):
+def _with_tricks(module: Engine, state, result: Mapping):
     declaring = result["stare"][0] if result["contract"] == "normal" else result["declarer"]
     other = next(s for s in range(4) if s not in (result.get("stare") or [declaring, result.get("partner")]))
     points, tricks = result["points"], result["tricks"]
@@ -171,3 +181,30 @@ def _with_tricks(module, state, result: Mapping):
         state = module.evolve(state, Event("trick", {"trick": number, "leader": 0, "cards": [], "winner": winner,
                                                      "points": p}))
     return state
+
+
+CONTRACT_WORDS = {"normal": "normal game (no call)", "cicha": "cicha (black queens, silent)"}
+
+
+def result_fields(rules) -> tuple[ResultField, ...]:
+    """The score sheet of a Kop or Baśka hand: the fields of ``applies`` for each contract."""
+    contracts = ("normal", "cicha", *rules.ladder.contracts)
+    ladder = rules.ladder
+    doubles = (*ladder.doubles, *([ladder.extra_double] * (rules.max_doubles or 16)))[:rules.max_doubles or 16]
+
+    def applies_to(name):
+        return lambda values: name in applies(values.get("contract") or "normal")
+    return (
+        ResultField("contract", "choice", "Contract", options=tuple((c, CONTRACT_WORDS.get(c, c)) for c in contracts),
+                    default="normal"),
+        ResultField("stare", "seats", "Normal game: who held QC and QS (stare)? Tick two.", count=2,
+                    when=applies_to("stare")),
+        ResultField("declarer", "seat", "Any other contract: who called it (or plays cicha)?",
+                    when=applies_to("declarer")),
+        ResultField("partner", "seat", "Wesele: who was the partner?", when=applies_to("partner")),
+        ResultField("doubles", "doubles", "Doubles, in the order they were given", options=tuple(doubles),
+                    when=applies_to("doubles")),
+        ResultField("points", "number", "Card points of the declaring side (stare), 0 to 104", high=104,
+                    when=applies_to("points")),
+        ResultField("tricks", "number", "Tricks they took, 0 to 4", high=4, when=applies_to("tricks")),
+    )

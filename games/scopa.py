@@ -14,7 +14,9 @@ from itertools import combinations
 from typing import Mapping, Sequence
 
 from . import scopa_result, scopa_scoring
+from . import words
 from .base import Command, Event, TableTerms, named_rules
+from .contract import Capabilities, Game, TableRules
 from .cards import check_exact_pack, dealt, pack, parse_card, parse_cards
 from .errors import RuleViolation
 
@@ -39,7 +41,6 @@ class ScopaRules:
     stake_per: str = "game"
 
     game = "scopa"
-    bok_rundy = False
 
     def to_data(self) -> dict:
         return {"players": self.players, "deal": self.deal, "target": self.target, "claims": self.claims,
@@ -121,10 +122,6 @@ class ScopaState:
     def turn(self) -> int:
         return (self.dealer + 1 + len(self.plays)) % self.rules.players
 
-    @property
-    def leader(self) -> int:
-        return self.turn
-
 
 def deal_event(rules: ScopaRules, raw: Mapping) -> Event:
     in_hand, face_up = DEALS[rules.deal]
@@ -161,10 +158,11 @@ def captures(card: str, table: Sequence[str]) -> tuple[str, list[tuple[str, ...]
 def decide(state: ScopaState, command: Command) -> list[Event]:
     if is_over(state):
         raise RuleViolation("the hand is over")
-    if command.kind == "play":
-        return [Event("play", _decide_play(state, command.data).to_data())]
-    if command.kind == "claim":
-        return [_decide_claim(state, command.data)]
+    match command:
+        case Command(kind="play", data=data):
+            return [Event("play", _decide_play(state, data).to_data())]
+        case Command(kind="claim", data=data):
+            return [_decide_claim(state, data)]
     raise RuleViolation(f"scopa hands take plays and claims, not {command.kind}s")
 
 
@@ -246,13 +244,16 @@ def _decide_claim(state: ScopaState, data: Mapping) -> Event:
 
 
 def evolve(state: ScopaState, event) -> ScopaState:
-    d = event.data
-    if event.type == "claim":
-        return ScopaState(state.rules, state.dealer, state.held, state.table, state.stock, state.captured,
-                          state.scopas, state.plays, state.last_capturer, dict(d))
-    if event.type != "play":
-        return state
-    play = Play.from_data(d)
+    match event.type, event.data:
+        case "claim", d:
+            return ScopaState(state.rules, state.dealer, state.held, state.table, state.stock, state.captured,
+                              state.scopas, state.plays, state.last_capturer, dict(d))
+        case "play", d:
+            return _played(state, Play.from_data(d))
+    return state
+
+
+def _played(state: ScopaState, play: Play) -> ScopaState:
     held = tuple(tuple(c for c in h if c != play.card) if s == play.seat else h for s, h in enumerate(state.held))
     table = tuple(c for c in state.table if c not in play.capture) + (() if play.capture else (play.card,))
     captured = list(state.captured)
@@ -325,3 +326,47 @@ def view(state: ScopaState) -> dict:
 def superseded(state, version: int) -> list[str]:
     """What today's rules refuse in a hand settled under rules ``version``: nothing in Scopa."""
     return []
+
+
+_WHY_CAPTURE = {
+    "match": "a table card of the same value must be taken, before any sum",
+    "sum": "no table card has its value, so it takes cards summing to it",
+}
+
+
+def describe(kind: str, d: Mapping, who) -> str:
+    match kind:
+        case "deal":
+            return words.dealt(d, who, f"; table: {' '.join(d['table']) or 'empty'}; stock: {len(d['stock'])} cards")
+        case "result":
+            return words.result(d, who)
+        case "play":
+            return _play_words(d, who)
+        case "claim":
+            certain = ", ".join(f"{k} {v}" for k, v in sorted(d["certain"].items())) or "nothing"
+            return f"{who(d['seat'])} calls itself out (chiamarsi fuori); certain points: {certain}"
+    return words.any_event(kind, d, who)
+
+
+def _play_words(d: Mapping, who) -> str:
+    if d["capture"]:
+        text = f"{who(d['seat'])} plays {d['card']} and takes {'+'.join(d['capture'])} ({_WHY_CAPTURE[d['by']]})"
+        if d["scopa"]:
+            text += ": scopa"
+    else:
+        text = f"{who(d['seat'])} plays {d['card']}, which captures nothing, to the table"
+    if "dealt" in d:
+        text += "; every hand is empty, so 3 more cards go to each seat from the stock"
+    if "sweep" in d:
+        text += (f"; the hand is over and {who(d['sweep']['seat'])}, the last to capture, takes "
+                 f"{' '.join(d['sweep']['cards'])} (never a scopa)")
+    return text
+
+
+GAME = Game(
+    name="scopa", title="Scopa", capabilities=Capabilities(logged_by="plays", claims=True),
+    table=TableRules(target=lambda rules: rules.target, sides=lambda rules: rules.sides),
+    parse_rules=parse_rules, seat_count=seat_count, parse_deal=deal_event, initial_state=new_hand, decide=decide,
+    evolve=evolve, is_terminal=is_over, settle=settle, parse_result=result_event, result_state=result_state,
+    view=view, turn=lambda state: None if is_over(state) else state.turn, legal_cards=legal_cards,
+    calls=lambda state: [], describe=describe, superseded=superseded, result_fields=scopa_result.result_fields)

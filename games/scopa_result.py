@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Mapping, Sequence
 
 from .base import Event
+from .contract import ResultField
 from .errors import RuleViolation, require
 
 CATEGORIES = ("cards", "coins", "primiera", "settebello")
@@ -128,3 +129,10 @@ def cards_possible(least: Sequence[int], winner: int | None, total: int = PACK_S
                 if 2 * top + sum(rest) <= total <= 2 * top + top * len(rest):
                     return True
     return False
+
+
+def result_fields(rules) -> tuple[ResultField, ...]:
+    """The score sheet of a Scopa hand: who took each category (a tie for cards, coins and
+    primiera), and each side's scopas."""
+    return (*(ResultField(c, "side", f"Who took the {c}", tie=c != "settebello") for c in CATEGORIES),
+            ResultField("scopas", "per-side", "Scopas made by", high=36, default="0"))

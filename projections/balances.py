@@ -5,7 +5,7 @@ voided hand takes its payouts back, and a payment ``from`` -> ``to`` raises ``fr
 """
 from __future__ import annotations
 
-from events.money import minor_digits, parse_amount
+from events.money import format_amount, minor_digits, parse_amount
 
 NAME = "balances"
 EVENTS = frozenset({"group_created", "member_added", "settlement", "hand_voided", "payment", "assertion"})
@@ -34,3 +34,16 @@ def apply(row: dict | None, event) -> dict | None:
     else:
         return row
     return {"digits": digits, "members": members}
+
+
+def disagreement(row: dict | None, assertion: dict) -> str | None:
+    """The one check of an agreed balance (``{"member", "balance"}``) against the balances
+    ``row`` gives at that point: None when it holds, else the balance the log gives. The
+    ledger refuses an assertion with it; replay and verify re-check every one with it."""
+    if row is None:
+        return None
+    agreed = parse_amount(assertion["balance"], row["digits"], allow_negative=True)
+    actual = row["members"].get(assertion["member"])
+    if actual == agreed:
+        return None
+    return "nothing" if actual is None else format_amount(actual, row["digits"])

@@ -8,7 +8,8 @@ from typing import Any, Iterable
 
 from events.types import HAND_EVENTS
 from events.errors import Unprocessable
-from games.registry import GAMES, game as game_module
+from games.contract import Game
+from games.registry import GAMES
 
 
 @dataclass(frozen=True)
@@ -23,45 +24,47 @@ class HandModel:
     result: dict | None = None  # a hand logged by its result alone, not card by card
 
     @property
-    def module(self):
-        return _module(self.game)
+    def rules(self) -> Game:
+        """The game's rules of play (its ``Game``), which fold, decide and settle this hand."""
+        return game_of(self.game)
 
     @property
     def phase(self) -> str:
         if self.voided is not None:
             return "voided"
-        return "done" if self.settlement is not None else self.module.view(self.state)["phase"]
+        return "done" if self.settlement is not None else self.rules.view(self.state)["phase"]
 
 
 def start(envelope) -> HandModel:
     """A hand begins with its deal (or, on a score sheet, its result), which names the game
     and carries its rules."""
     d = envelope.data
-    module = _module(d["game"])
-    rules = _rules(d["game"], d["rules"])
+    game = game_of(d["game"])
+    rules = parsed_rules(d["game"], d["rules"])
     if envelope.type == "result":
-        return HandModel(envelope.hand, envelope.table, d["game"], module.result_state(rules, d),
+        return HandModel(envelope.hand, envelope.table, d["game"], game.result_state(rules, d),
                          seqs=(envelope.seq,), result=d["result"])
-    return HandModel(envelope.hand, envelope.table, d["game"], module.new_hand(rules, d), seqs=(envelope.seq,))
+    return HandModel(envelope.hand, envelope.table, d["game"], game.initial_state(rules, d), seqs=(envelope.seq,))
 
 
-def _module(game: str):
-    if game not in GAMES:  # a log imported from a newer bitka
-        raise Unprocessable(f"this bitka does not know the game {game!r}, so it cannot show the hand")
-    return game_module(game)
+def game_of(name: str) -> Game:
+    if name not in GAMES:  # a log imported from a newer bitka
+        raise Unprocessable(f"this bitka does not know the game {name!r}, so it cannot show the hand")
+    return GAMES[name]
 
 
-def _rules(game: str, raw: dict):
-    """A deal's rules, parsed once per distinct set (replay starts thousands of hands)."""
+def parsed_rules(game: str, raw: dict):
+    """A game's rules from their stored form, parsed once per distinct set (replay starts
+    thousands of hands)."""
     try:
         return _parsed_rules(game, tuple(sorted(raw.items())))
     except TypeError:  # a rule whose value is a list or object cannot be a cache key
-        return game_module(game).parse_rules(raw)
+        return game_of(game).parse_rules(raw)
 
 
 @lru_cache(maxsize=64)
 def _parsed_rules(game: str, items: tuple):
-    return game_module(game).parse_rules(dict(items))
+    return game_of(game).parse_rules(dict(items))
 
 
 def apply(model: HandModel | None, envelope) -> HandModel:
@@ -74,7 +77,7 @@ def apply(model: HandModel | None, envelope) -> HandModel:
     elif envelope.type == "hand_voided":
         voided = envelope.data
     else:
-        state = model.module.evolve(state, envelope)  # evolve reads only .type and .data
+        state = model.rules.evolve(state, envelope)  # evolve reads only .type and .data
     return HandModel(model.id, model.table, model.game, state, settlement, voided, seqs, model.result)
 
 
@@ -91,7 +94,7 @@ def render(model: HandModel) -> dict:
         view = {"dealer": model.state.dealer, "rules": model.state.rules.to_data(), "cards_logged": False,
                 "result": model.result}
     else:
-        view = model.module.view(model.state)
+        view = model.rules.view(model.state)
     view.update({"id": model.id, "table": model.table, "game": model.game, "phase": model.phase,
                  "settlement": model.settlement, "voided": model.voided, "events": list(model.seqs)})
     return view

@@ -69,15 +69,15 @@ def _table_opened(rows, env, members, dealt) -> str | None:
         return f"table {table} is opened a second time"
     if d["game"] not in GAMES:
         return f"{d['game']!r} is not a game bitka knows"
-    module = GAMES[d["game"]]
+    game = GAMES[d["game"]]
     try:
-        rules = module.parse_rules(d["rules"])
-    except (RuleViolation, TypeError) as e:
-        return f"the table's rules are not {d['game']}'s: {getattr(e, 'detail', e)}"
+        rules = game.parse_rules(d["rules"])
+    except RuleViolation as e:
+        return f"the table's rules are not {d['game']}'s: {e.detail}"
     seats = d["seats"]
-    if not isinstance(seats, list) or len(seats) != module.seat_count(rules) or len(set(seats)) != len(seats) \
+    if not isinstance(seats, list) or len(seats) != game.seat_count(rules) or len(set(seats)) != len(seats) \
             or any(s not in members for s in seats):
-        return f"the table's seats are not {module.seat_count(rules)} different members of the group"
+        return f"the table's seats are not {game.seat_count(rules)} different members of the group"
     return _positive(d["stake"], rows[("group", "")]["digits"], "stake")
 
 

@@ -33,13 +33,11 @@ def money_faults(envelopes: Iterable) -> list[str]:
                 found.append(f"group {group} seq {env.seq}: member {env.data['member']} is added a second time")
                 continue
             members.add(env.data["member"])
-        if env.type == "assertion" and row is not None:
-            member, agreed = env.data["member"], parse_amount(env.data["balance"], row["digits"], allow_negative=True)
-            actual = row["members"].get(member)
-            if actual != agreed:
-                shown = "nothing" if actual is None else format_amount(actual, row["digits"])
-                found.append(f"group {group} seq {env.seq}: the agreed balance of {member}, {env.data['balance']}, "
-                             f"no longer holds: the log gives {shown}")
+        if env.type == "assertion":
+            actual = balances.disagreement(row, env.data)
+            if actual is not None:
+                found.append(f"group {group} seq {env.seq}: the agreed balance of {env.data['member']}, "
+                             f"{env.data['balance']}, no longer holds: the log gives {actual}")
         if env.type in balances.EVENTS:
             try:
                 row = balances.apply(row, env)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from games import table as table_decider
 from games.base import Command
 from games.errors import Incomplete, RuleViolation
 
@@ -15,13 +16,13 @@ COMMAND_FIELDS = {"bid": ("seat", "call", "jack"), "trick": ("cards",), "play": 
 RECORDED_BY_THE_TABLE = ("game", "rules", "match_before")  # what a deal carries beside the dealt cards
 
 
-def refused(module, state, env) -> str | None:
+def refused(game, state, env) -> str | None:
     """Why the game would not append ``env`` to the hand in ``state`` (None when it would)."""
     command = Command(env.type, {k: env.data[k] for k in COMMAND_FIELDS[env.type] if k in env.data})
     try:
-        if module.is_over(state):
+        if game.is_terminal(state):
             return f"the hand was already over when this {env.type} was logged"
-        events = module.decide(state, command)
+        events = game.decide(state, command)
     except (RuleViolation, Incomplete) as e:
         return e.detail
     if [(e.type, dict(e.data)) for e in events] != [(env.type, dict(env.data))]:
@@ -29,25 +30,25 @@ def refused(module, state, env) -> str | None:
     return None
 
 
-def start_refused(module, env, table: Mapping | None) -> str | None:
+def start_refused(game, env, table: Mapping | None) -> str | None:
     """Why the game would not open the hand a ``deal`` or ``result`` event opens: its cards
     or its result, its rules (the table's), and what it records from the table."""
     d = env.data
     if table is None:
         return "the hand's table was never opened"
-    rules = module.parse_rules(d["rules"])
-    if rules != module.parse_rules(table["rules"]):
+    rules = game.parse_rules(d["rules"])
+    if rules != game.parse_rules(table["rules"]):
         return "the hand's rules are not its table's"
-    context = module.table_context(table) if hasattr(module, "table_context") else {}
+    context = table_decider.deal_context(game, rules, table["match"])
     if any(d.get(k) != v for k, v in context.items()):
         return "what the hand records from its table (the match score) is not what the table held"
     try:
         if env.type == "result":
-            made = module.result_event(rules, d["dealer"], d["result"]).data
+            made = game.parse_result(rules, d["dealer"], d["result"]).data
             same = made["result"] == d["result"]
         else:
             dealt = {k: v for k, v in d.items() if k not in RECORDED_BY_THE_TABLE}
-            made = module.deal_event(rules, dealt).data
+            made = game.parse_deal(rules, dealt).data
             same = made == dealt
     except (RuleViolation, Incomplete) as e:
         return e.detail

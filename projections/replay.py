@@ -15,11 +15,11 @@ import zlib
 from dataclasses import dataclass, field, replace
 from typing import Iterable, NamedTuple, Protocol
 
-from events.money import format_amount, minor_digits, parse_amount
+from events.money import format_amount, minor_digits
 from events.types import HAND_EVENTS
 from games.base import TableTerms
-from . import hands, integrity, projector, redecide, tables
-from .settlements import settlement_data
+from . import balances, hands, integrity, projector, redecide, tables
+from .settlements import settled
 
 
 BATCH = 500
@@ -67,9 +67,9 @@ class Report:
     balances: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
-def rederive(module, state, terms: TableTerms, digits: int) -> dict:
+def rederive(game, state, terms: TableTerms, digits: int) -> dict:
     """The settlement a hand's own events give, with its table's stake and seats."""
-    return settlement_data(module.settle(state, terms), terms, digits)
+    return settled(game, state, terms, digits)
 
 
 class GroupRebuild:
@@ -84,7 +84,7 @@ class GroupRebuild:
         # table rows are folded whatever the part.
         self.routes = projector.ROUTES if self.check_rows else _TABLE_ROUTES
         self.digits = 0
-        self.open: dict[str, tuple] = {}  # (game module, state) of the hands open at their tables
+        self.open: dict[str, tuple] = {}  # (Game, state) of the hands open at their tables
         self.at_table: dict[str, str] = {}
         self.done_hands: set[str] = set()
         self.dealt: set[str] = set()  # every hand id the group used (the rows part)
@@ -122,50 +122,45 @@ class GroupRebuild:
             if not in_share(env.hand, self.share):
                 return
             model = hands.start(env)
-            self.open[env.hand] = (model.module, model.state)
-            self._refuse(env, redecide.start_refused(model.module, env, self.rows.get((tables.NAME, env.table))))
+            self.open[env.hand] = (model.rules, model.state)
+            self._refuse(env, redecide.start_refused(model.rules, env, self.rows.get((tables.NAME, env.table))))
             return
         if env.hand not in self.open:
             if env.type == "settlement" and in_share(env.hand, self.share):
                 self._check_settlement(None, None, env)  # a settlement of a hand never dealt
             return
-        module, state = self.open[env.hand]
+        game, state = self.open[env.hand]
         if env.type == "settlement":
-            self._check_settlement(module, state, env, self.refused.pop(env.hand, []))
+            self._check_settlement(game, state, env, self.refused.pop(env.hand, []))
         elif env.type == "hand_voided":
-            self._judge_refused(module, state, env, None)
+            self._judge_refused(game, state, env, None)
         else:
-            self._refuse(env, redecide.refused(module, state, env))
-            self.open[env.hand] = (module, module.evolve(state, env))
+            self._refuse(env, redecide.refused(game, state, env))
+            self.open[env.hand] = (game, game.evolve(state, env))
 
     def _refuse(self, env, why: str | None) -> None:
         if why:
             self.refused.setdefault(env.hand, []).append(f"seq {env.seq}: {why}")
 
-    def _judge_refused(self, module, state, env, recorded: int | None) -> None:
+    def _judge_refused(self, game, state, env, recorded: int | None) -> None:
         """A hand voided or never settled, with events today's rules refuse: a note, as it
         moved no money; in an import (strict), a fault unless the game says its rules changed."""
         found = self.refused.pop(env.hand, None)
         if not found:
             return
-        if self.strict and not module.superseded(state, 1):
+        if self.strict and not game.superseded(state, 1):
             self._refused_faults(env.hand, found)
         else:
             self.report.notes.append(f"group {self.group}: hand {env.hand}: today's rules refuse " + "; ".join(found))
 
     def _check_assertion(self, env) -> None:
         """A balance the group agreed must still be the one the log gives at that point."""
-        row = self.rows.get(("balances", ""))
-        if row is None:
-            return
-        member = env.data["member"]
-        agreed = parse_amount(env.data["balance"], row["digits"], allow_negative=True)
-        if row["members"].get(member) != agreed:
-            shown = format_amount(row["members"].get(member, 0), row["digits"])
-            self._differ(f"seq {env.seq}: the agreed balance of {member}, {env.data['balance']}, no longer holds: "
-                         f"the log gives {shown}")
+        actual = balances.disagreement(self.rows.get(("balances", "")), env.data)
+        if actual is not None:
+            self._differ(f"seq {env.seq}: the agreed balance of {env.data['member']}, {env.data['balance']}, "
+                         f"no longer holds: the log gives {actual}")
 
-    def _check_settlement(self, module, state, env, refused=()) -> None:
+    def _check_settlement(self, game, state, env, refused=()) -> None:
         """Re-derive a settlement under the rules it records (1 when it records none): any
         difference is a finding. One derived under older rules is also derived under today's,
         and a hand they would settle otherwise is noted, not faulted; so is one whose events
@@ -175,7 +170,7 @@ class GroupRebuild:
         try:
             today = tables.terms(self.rows[(tables.NAME, env.table)], self.digits)
             then = replace(today, rules_version=recorded)
-            again = rederive(module, state, then, self.digits)
+            again = rederive(game, state, then, self.digits)
         except Exception as e:  # a hand that cannot even be re-played is a finding, not a crash
             self._differ(f"seq {env.seq}: hand {env.hand} cannot be re-derived from its events ({e})")
             return
@@ -184,7 +179,7 @@ class GroupRebuild:
             self._differ(f"seq {env.seq}: the settlement of hand {env.hand} differs from the one its cards give "
                          f"(in {', '.join(changed)})")
         elif recorded < today.rules_version:
-            self._note_newer_rules(module, state, today, env, recorded, refused)
+            self._note_newer_rules(game, state, today, env, recorded, refused)
             return
         self._refused_faults(env.hand, refused)
 
@@ -192,8 +187,8 @@ class GroupRebuild:
         for found in refused:  # each "seq N: why"
             self._differ(f"{found} (hand {hand})")
 
-    def _note_newer_rules(self, module, state, today: TableTerms, env, recorded: int, refused) -> None:
-        now = rederive(module, state, today, self.digits)
+    def _note_newer_rules(self, game, state, today: TableTerms, env, recorded: int, refused) -> None:
+        now = rederive(game, state, today, self.digits)
         said = [f"{p['member']} {p['amount']}" for p in now["payouts"]]
         changes = []
         if now["payouts"] != env.data["payouts"]:
@@ -201,7 +196,7 @@ class GroupRebuild:
             changes.append(f"today's rules pay {', '.join(said)} (it paid {', '.join(paid)})")
         if now.get("bok_due") != env.data.get("bok_due"):
             changes.append("today's rules " + ("make" if now.get("bok_due") else "make no") + " bok-runda due")
-        explained = module.superseded(state, recorded)
+        explained = game.superseded(state, recorded)
         changes += explained
         if refused and not explained:
             if self.strict:  # an import: only what the game says its rules changed may stand
@@ -230,9 +225,9 @@ class GroupRebuild:
 
     def finish(self) -> None:
         self._compare_hands()
-        for hand, (module, state) in list(self.open.items()):  # hands never settled nor voided
+        for hand, (game, state) in list(self.open.items()):  # hands never settled nor voided
             if hand in self.refused:
-                self._judge_refused(module, state, _Unsettled(hand), None)
+                self._judge_refused(game, state, _Unsettled(hand), None)
         if not self.check_rows:
             return
         brow = self.rows.get(("balances", ""))

@@ -1,8 +1,20 @@
-"""A game's Settlement as the ``settlement`` event's data: amounts as decimal strings."""
+"""Settling a hand: the one path the ledger (when a hand ends) and replay (re-deriving it)
+both take, from the game's Settlement to the ``settlement`` event's data."""
 from __future__ import annotations
 
-from events.money import format_amount
+from events.errors import RuleBroken
+from events.money import MAX_MINOR, format_amount
 from games.base import Settlement, TableTerms
+
+
+def settled(game, state, terms: TableTerms, digits: int) -> dict:
+    """The settlement event's data for a finished hand, with its table's terms; a hand that
+    would pay more than bitka can book is refused (RuleBroken)."""
+    settlement = game.settle(state, terms)
+    if max((abs(a) for a in settlement.amounts), default=0) > MAX_MINOR:
+        raise RuleBroken(f"this hand would pay {settlement.multiplier} times the stake per seat, more than bitka "
+                         "can book; check the doubles, or void the hand")
+    return settlement_data(settlement, terms, digits)
 
 
 def settlement_data(s: Settlement, terms: TableTerms, digits: int) -> dict:

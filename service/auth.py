@@ -6,9 +6,13 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
-from events.errors import Forbidden, Unauthorized
+from events.errors import DomainError, Refused
 
 ADMIN = "admin"
+
+
+class Unauthenticated(DomainError):
+    """No token, or one this service does not know (401)."""
 
 
 @dataclass(frozen=True)
@@ -33,10 +37,10 @@ def token_hash(token: str) -> str:
 
 def bearer(header: str | None) -> str:
     if not header:
-        raise Unauthorized("this request needs an Authorization: Bearer <token> header")
+        raise Unauthenticated("this request needs an Authorization: Bearer <token> header")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized("the Authorization header must be 'Bearer <token>'")
+        raise Unauthenticated("the Authorization header must be 'Bearer <token>'")
     return token.strip()
 
 
@@ -48,7 +52,7 @@ def resolve(reader, header: str | None) -> Principal:
     presented = token_hash(bearer(header))
     found = reader.credential(presented)
     if found is None or not hmac.compare_digest(found[2], presented):
-        raise Unauthorized("the token is not known to this service")
+        raise Unauthenticated("the token is not known to this service")
     return Principal(found[0], found[1])
 
 
@@ -58,12 +62,12 @@ def check_setup_token(header: str | None, expected: str | None) -> None:
         return
     scheme, _, given = (header or "").partition(" ")
     if scheme.lower() != "bearer" or not hmac.compare_digest(token_hash(given.strip()), token_hash(expected)):
-        raise Unauthorized("creating a group on this server needs its setup token, "
+        raise Unauthenticated("creating a group on this server needs its setup token, "
                            "sent as 'Authorization: Bearer <setup token>'")
 
 
 def require(principal: Principal, group: str, admin: bool = False) -> None:
     if principal.group != group:
-        raise Forbidden("this token belongs to another group")
+        raise Refused("this token belongs to another group")
     if admin and not principal.is_admin:
-        raise Forbidden("only the group's admin token may do this")
+        raise Refused("only the group's admin token may do this")

@@ -17,7 +17,7 @@ from events.canonical import canonical_bytes
 from events.checkpoint import sign as signed
 from events.database import StoreBase
 from events.envelope import utc_now
-from events.errors import BadRequest, Unprocessable
+from events.errors import Invalid, Unprocessable
 from events.store import Reader, Writer, precondition
 from . import auth
 from .ledger import group_row
@@ -47,14 +47,14 @@ def body_json(req=None):
         text = raw.decode("utf-8")
         value = json.loads(text, parse_constant=_not_a_number)
     except (UnicodeDecodeError, ValueError) as e:
-        raise BadRequest(f"the body is not valid JSON ({e})") from None
+        raise Invalid(f"the body is not valid JSON ({e})") from None
     except RecursionError:
-        raise BadRequest("the body is nested too deeply to be read") from None
+        raise Invalid("the body is nested too deeply to be read") from None
     if _SURROGATE_ESCAPE.search(text):
         try:
             canonical_bytes(value)
         except UnicodeEncodeError:
-            raise BadRequest("the body holds text that is not Unicode (a lone surrogate escape)") from None
+            raise Invalid("the body holds text that is not Unicode (a lone surrogate escape)") from None
     return value
 
 
@@ -136,7 +136,7 @@ def if_match() -> int | None:
         return None
     value = raw.strip().removeprefix("W/").strip('"')
     if not (value.isascii() and value.isdigit()) or len(value) > 18:  # "²" is a digit to isdigit, not to int
-        raise BadRequest(f"If-Match must be a group version in quotes, like \"12\"; got {raw!r}")
+        raise Invalid(f"If-Match must be a group version in quotes, like \"12\"; got {raw!r}")
     return int(value)
 
 
@@ -145,7 +145,7 @@ def idempotency_key() -> str | None:
     if key is None:
         return None
     if not 1 <= len(key) <= MAX_KEY_LENGTH or not key.isprintable():
-        raise BadRequest(f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} printable characters")
+        raise Invalid(f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} printable characters")
     return key
 
 
@@ -183,7 +183,7 @@ def write(group: str, action: Callable[[Writer, auth.Principal], Any], admin: bo
     """One write: authorize, replay a known Idempotency-Key, check If-Match, act, remember.
 
     ``location`` gives the address of what the write created, sent as ``Location``;
-    ``permit`` raises Forbidden when the principal may not make this very request (a
+    ``permit`` raises Refused when the principal may not make this very request (a
     payment only its receiver may record), before any key is replayed."""
     key, expected = idempotency_key(), if_match()
     # A stranger's request (a 401, 403 or 404) is turned away before the write lock is

@@ -1,110 +1,156 @@
-"""What a client can ask of a group's ledger, as plain functions over a store writer.
+"""The handlers: what a client can ask of a group's ledger, ``handle(command, writer)``.
 
-Each write reads what it needs inside the write transaction, lets the game decide, and
-appends the resulting events (the projector updates the rows in the same transaction).
-Nothing here knows about HTTP; the blueprints and ``bitka demo`` both call it.
+Each handler reads what it needs inside the write transaction, lets the game decide (a pure
+step: ``plan_hand`` and ``plan_play`` append nothing), appends the resulting events at the
+version it decided on (the projector updates the rows in the same transaction), and
+returns a domain result (service/commands.py). Routes, pages and ``bitka demo`` turn
+results into their answers; nothing here knows HTTP.
 """
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 from typing import Mapping, Sequence
 
 from events import names
-from events.errors import BadRequest, Forbidden, NotFound, RuleBroken, Unprocessable
-from events.money import MAX_MINOR, MoneyError, format_amount, minor_digits, parse_amount
-from events.store import NewEvent, Writer
+from events.errors import Invalid, NotFound, Refused, RuleBroken, Unprocessable
+from events.money import MoneyError, format_amount, minor_digits, parse_amount
+from events.store import NewEvent, Reader, Writer
+from games import table as table_decider
 from games.base import Command
 from games.errors import Incomplete, RuleViolation
 from games.registry import GAMES, PLANNED
-from projections import hands as hand_fold
-from projections.settlements import settlement_data
+from projections import balances, hands as hand_fold
+from projections.settlements import settled
 from projections.tables import terms as table_terms
 from . import auth
-from .views import hand_view, table_view
+from .commands import (AddMember, AssertBalance, CreateGroup, Credential, GroupCreated, HandMoved, NewHand,
+                       OpenTable, Pay, Play, Recorded, RotateToken, VoidHand)
+
+
+def handle(command, w: Writer):
+    """Carry out one command in the writer's transaction; its domain result."""
+    match command:
+        case CreateGroup():
+            return create_group(w, command)
+        case AddMember():
+            return add_member(w, command)
+        case RotateToken():
+            return rotate_token(w, command)
+        case OpenTable():
+            return open_table(w, command)
+        case NewHand():
+            return new_hand(w, command)
+        case Play():
+            return play(w, command)
+        case VoidHand():
+            return void_hand(w, command)
+        case Pay():
+            return pay(w, command)
+        case AssertBalance():
+            return assert_balance(w, command)
+    raise TypeError(f"no handler for {command!r}")
 
 
 def new_id(prefix: str) -> str:
     return f"{prefix}_{secrets.token_hex(6)}"
 
 
-def group_row(reader, group: str) -> dict:
+def group_row(reader: Reader, group: str) -> dict:
     row = reader.row("group", group, "")
     if row is None:
         raise NotFound(f"there is no group {group!r}")
     return row
 
 
-def create_group(w: Writer, name: str, currency: str) -> dict:
+def table_row(reader: Reader, group: str, table: str) -> dict:
+    row = reader.row("table", group, table)
+    if row is None:
+        raise NotFound(f"there is no table {table!r} in this group")
+    return row
+
+
+def hand_model(reader: Reader, group: str, hand: str) -> hand_fold.HandModel:
+    model = hand_fold.fold(reader.hand_events(group, hand))
+    if model is None:
+        raise NotFound(f"there is no hand {hand!r} in this group")
+    return model
+
+
+def create_group(w: Writer, c: CreateGroup) -> GroupCreated:
     try:
-        minor_digits(currency)
+        minor_digits(c.currency)
     except MoneyError as e:
-        raise BadRequest(str(e), errors={"currency": [str(e)]}) from None
-    group, name = new_id("g"), names.stored(name)
-    w.append(group, [NewEvent("group_created", {"name": name, "currency": currency})], auth.ADMIN)
+        raise Invalid(str(e), errors={"currency": [str(e)]}) from None
+    group, name = new_id("g"), names.stored(c.name)
+    w.append(group, [NewEvent("group_created", {"name": name, "currency": c.currency})], auth.ADMIN,
+             expected_version=0)
     token, digest = auth.mint_token()
     w.add_credential(digest, group, auth.ADMIN)
-    return {"id": group, "name": name, "currency": currency, "admin_token": token}
+    return GroupCreated(group, name, c.currency, token)
 
 
-def add_member(w: Writer, group: str, actor: str, name: str) -> dict:
+def add_member(w: Writer, c: AddMember) -> Credential:
     """A new member, named as given (NFC): not a name that reads as another member's once
-    invisible characters and compatibility forms are set aside ("Ala" and "Al\u200ba")."""
-    row = group_row(w, group)
-    name = names.stored(name)
+    invisible characters and compatibility forms are set aside ("Ala" and "Al\\u200ba")."""
+    row = group_row(w, c.group)
+    name = names.stored(c.name)
     if not names.visible(name):
-        raise BadRequest("name: must show something", errors={"name": ["must show something"]})
+        raise Invalid("name: must show something", errors={"name": ["must show something"]})
     clash = next((m["name"] for m in row["members"] if names.key(m["name"]) == names.key(name)), None)
     if clash is not None:
         raise Unprocessable(f"the group already has a member named {clash!r}, which {name!r} reads as")
     member = new_id("m")
-    w.append(group, [NewEvent("member_added", {"member": member, "name": name})], actor)
+    w.append(c.group, [NewEvent("member_added", {"member": member, "name": name})], c.actor,
+             expected_version=w.version(c.group))
     token, digest = auth.mint_token()
-    w.add_credential(digest, group, member)
-    return {"id": member, "name": name, "token": token}
+    w.add_credential(digest, c.group, member)
+    return Credential(member, name, token)
 
 
-def rotate_token(w: Writer, group: str, member: str) -> dict:
+def rotate_token(w: Writer, c: RotateToken) -> Credential:
     """A new token for a member; every older one stops working at once. Tokens are not
     ledger facts, so nothing is appended to the log (the group's version does not move)."""
-    row = group_row(w, group)
-    name = next((m["name"] for m in row["members"] if m["id"] == member), None)
+    row = group_row(w, c.group)
+    name = next((m["name"] for m in row["members"] if m["id"] == c.member), None)
     if name is None:
-        raise NotFound(f"there is no member {member!r} in this group")
-    w.drop_credentials(group, member)
+        raise NotFound(f"there is no member {c.member!r} in this group")
+    w.drop_credentials(c.group, c.member)
     token, digest = auth.mint_token()
-    w.add_credential(digest, group, member)
-    return {"id": member, "name": name, "token": token}
+    w.add_credential(digest, c.group, c.member)
+    return Credential(c.member, name, token)
 
 
-def open_table(w: Writer, group: str, actor: str, body: Mapping) -> dict:
-    row = group_row(w, group)
-    game = body["game"]
-    if game not in GAMES:
+def open_table(w: Writer, c: OpenTable) -> dict:
+    """The table's row once opened."""
+    row, body = group_row(w, c.group), c.body
+    name = body["game"]
+    if name not in GAMES:
         scored = ", ".join(GAMES)
-        if game in PLANNED:
-            raise Unprocessable(f"{game} is not supported yet; bitka scores {scored}")
-        raise Unprocessable(f"{game!r} is not a game bitka knows; it scores {scored}")
-    module = GAMES[game]
-    rules = _rules(module, body.get("rules"))
+        if name in PLANNED:
+            raise Unprocessable(f"{name} is not supported yet; bitka scores {scored}")
+        raise Unprocessable(f"{name!r} is not a game bitka knows; it scores {scored}")
+    game = GAMES[name]
+    rules = _rules(game, body.get("rules"))
     seats = list(body["seats"])
-    _check_seats(row, game, seats, module.seat_count(rules))
+    _check_seats(row, name, seats, game.seat_count(rules))
     stake = _amount(body["stake"], row["digits"], "stake")
     if stake <= 0:
-        raise BadRequest("the stake must be more than zero", errors={"stake": ["must be more than zero"]})
+        raise Invalid("the stake must be more than zero", errors={"stake": ["must be more than zero"]})
     table = new_id("t")
-    data = {"table": table, "game": game, "rules": rules.to_data(), "seats": seats,
+    data = {"table": table, "game": name, "rules": rules.to_data(), "seats": seats,
             "stake": format_amount(stake, row["digits"])}
-    w.append(group, [NewEvent("table_opened", data, table=table)], actor)
-    return table_view(w.row("table", group, table), group_row(w, group), [])
+    w.append(c.group, [NewEvent("table_opened", data, table=table)], c.actor, expected_version=w.version(c.group))
+    return w.row("table", c.group, table)
 
 
-def _rules(module, raw):
+def _rules(game, raw):
     try:
-        return module.parse_rules(raw)
+        return game.parse_rules(raw)
     except RuleViolation as e:
-        raise RuleBroken(e.detail) from None
+        raise RuleBroken(e.detail, field="rules") from None
     except TypeError:
-        raise RuleBroken("rules must be an object of rule names and values") from None
+        raise RuleBroken("rules must be an object of rule names and values", field="rules") from None
 
 
 def _check_seats(row: dict, game: str, seats: Sequence[str], count: int) -> None:
@@ -118,205 +164,153 @@ def _check_seats(row: dict, game: str, seats: Sequence[str], count: int) -> None
         raise Unprocessable("a member may take only one seat at a table")
 
 
-def _amount(text, digits: int, field: str) -> int:
+def _amount(text, digits: int, field: str, negative: bool = False) -> int:
     try:
-        return parse_amount(text, digits)
+        return parse_amount(text, digits, allow_negative=negative)
     except MoneyError as e:
-        raise BadRequest(str(e), errors={field: [str(e)]}) from None
+        raise Invalid(str(e), errors={field: [str(e)]}) from None
 
 
-def table_row(reader, group: str, table: str) -> dict:
-    row = reader.row("table", group, table)
-    if row is None:
-        raise NotFound(f"there is no table {table!r} in this group")
-    return row
+def new_hand(w: Writer, c: NewHand) -> HandMoved:
+    version = w.version(c.group)
+    events, model = plan_hand(w, c.group, c.table, c.body, new_id("h"))
+    return _appended(w, c.group, c.actor, version, events, model)
 
 
-def hand_model(reader, group: str, hand: str) -> hand_fold.HandModel:
-    model = hand_fold.fold(reader.hand_events(group, hand))
-    if model is None:
-        raise NotFound(f"there is no hand {hand!r} in this group")
-    return model
-
-
-def new_hand(w: Writer, group: str, actor: str, table: str, body: Mapping) -> dict:
-    trow = table_row(w, group, table)
+def plan_hand(reader: Reader, group: str, table: str, body: Mapping, hand: str):
+    """The events a new hand at ``table`` appends (its deal with its calls, tricks and plays,
+    or its result; and its settlement when it is over) and the hand after them: decided by
+    the game, appended nowhere. A score sheet's preview is this, and nothing more."""
+    trow = table_row(reader, group, table)
     if trow["closed"]:
         raise Unprocessable("this table is closed")
     latest = trow["latest_hand"]
     if latest and latest["status"] == "playing":
         raise Unprocessable(f"hand {latest['id']} at this table is still being played; finish it or void it first")
+    game = GAMES[trow["game"]]
+    rules = game.parse_rules(trow["rules"])
+    context = table_decider.deal_context(game, rules, trow["match"])  # what the hand must know of its table
     if "result" in body:
-        return _result_hand(w, group, actor, trow, body)
-    if "deal" not in body:
-        raise BadRequest("a hand needs a deal", errors={"deal": ["Missing data for required field."]})
-    module = GAMES[trow["game"]]
-    rules = module.parse_rules(trow["rules"])
-    deal = _decided("deal", module.deal_event, rules, body["deal"])
-    if deal.data["dealer"] != trow["next_dealer"]:
-        raise RuleBroken(f"it is seat {trow['next_dealer']}'s deal at this table, not seat {deal.data['dealer']}'s")
-    hand = new_id("h")
-    # A game may need to know its table's state in the middle of a hand (Bisca's match score):
-    context = module.table_context(trow) if hasattr(module, "table_context") else {}
-    deal_data = {"game": trow["game"], "rules": rules.to_data(), **deal.data, **context}
-    first = NewEvent("deal", deal_data, hand=hand, table=table)
-    state = module.new_hand(rules, deal_data)
-    commands = [(f"bids[{i}]", Command("bid", b)) for i, b in enumerate(body.get("bids") or [])]
-    commands += [(f"tricks[{i}]", Command("trick", t)) for i, t in enumerate(body.get("tricks") or [])]
-    commands += [(f"plays[{i}]", Command("play", p)) for i, p in enumerate(body.get("plays") or [])]
-    model = hand_fold.HandModel(hand, table, trow["game"], state)
-    _, model = _play(w, group, actor, trow, model, commands, first=[first])
-    return hand_view(model)
+        first, state = _result_start(game, rules, trow, body, context)
+        commands = []
+    elif "deal" in body:
+        deal = _decided("deal", game.parse_deal, rules, body["deal"])
+        if deal.data["dealer"] != trow["next_dealer"]:
+            raise RuleBroken(f"it is seat {trow['next_dealer']}'s deal at this table, not seat "
+                             f"{deal.data['dealer']}'s", field="deal.dealer")
+        first = NewEvent("deal", {"game": trow["game"], "rules": rules.to_data(), **deal.data, **context})
+        state = game.initial_state(rules, first.data)
+        commands = [(f"{kind}s[{i}]", Command(kind, item)) for kind in ("bid", "trick", "play")
+                    for i, item in enumerate(body.get(f"{kind}s") or [])]
+    else:
+        raise Invalid("a hand needs a deal", errors={"deal": ["Missing data for required field."]})
+    model = hand_fold.HandModel(hand, table, trow["game"], state, result=(first.data.get("result")))
+    return _played(reader, group, trow, model, commands, [replace(first, hand=hand, table=table)])
 
 
-def _result_hand(w: Writer, group: str, actor: str, trow: dict, body: Mapping) -> dict:
-    """A hand logged by its result alone: one ``result`` event, then its settlement, made
-    by the same functions that settle a hand logged card by card."""
+def _result_start(game, rules, trow: dict, body: Mapping, context: dict):
+    """A hand logged by its result alone: its ``result`` event and the hand it describes."""
     extra = sorted(set(body) - {"result", "dealer"})
     if extra:
         raise Unprocessable(f"a hand logged by its result has only dealer and result, not {', '.join(extra)}")
     dealer = body.get("dealer", trow["next_dealer"])
     if dealer != trow["next_dealer"]:
-        raise RuleBroken(f"it is seat {trow['next_dealer']}'s deal at this table, not seat {dealer}'s")
-    module = GAMES[trow["game"]]
-    rules = module.parse_rules(trow["rules"])
-    event = _decided("result", module.result_event, rules, dealer, body["result"])
-    context = module.table_context(trow) if hasattr(module, "table_context") else {}
+        raise RuleBroken(f"it is seat {trow['next_dealer']}'s deal at this table, not seat {dealer}'s", field="dealer")
+    event = _decided("result", game.parse_result, rules, dealer, body["result"])
     data = {"game": trow["game"], "rules": rules.to_data(), **event.data, **context}
-    hand = new_id("h")
-    model = hand_fold.HandModel(hand, trow["id"], trow["game"], module.result_state(rules, data))
-    _, model = _play(w, group, actor, trow, model, [], first=[NewEvent("result", data, hand=hand, table=trow["id"])])
-    return hand_view(model)
+    return NewEvent("result", data), game.result_state(rules, data)
 
 
 def _decided(where: str | None, decide, *args):
-    """``decide(*args)``, a game's RuleViolation becoming a 422 that says where it struck,
-    and a result without fields it needs a 400 naming each of them."""
+    """``decide(*args)``, a game's RuleViolation becoming a RuleBroken that says where it
+    struck, and a result without fields it needs an Invalid naming each of them."""
     try:
         return decide(*args)
     except RuleViolation as e:
-        raise RuleBroken(f"{where}: {e.detail}" if where else e.detail) from None
+        raise RuleBroken(f"{where}: {e.detail}" if where else e.detail, field=where) from None
     except Incomplete as e:
         prefix = f"{where}." if where else ""
         missing = {prefix + name: ["Missing data for required field."] for name in e.fields}
-        raise BadRequest(e.detail, errors=missing) from None
+        raise Invalid(e.detail, errors=missing) from None
 
 
-def _play(w: Writer, group: str, actor: str, trow: dict, model, commands, first=()):
-    """Decide each command in turn on the evolving state; append all events or none.
-
-    Returns the appended envelopes and the hand's model after them."""
-    module, state = model.module, model.state
+def _played(reader: Reader, group: str, trow: dict, model, commands, first=()):
+    """Decide each command in turn on the evolving state: the events (all of them, or a
+    refusal) and the hand's model after them, settled when it is over."""
+    game, state = model.rules, model.state
     events = list(first)
     for where, command in commands:
-        if module.is_over(state):
-            raise RuleBroken(f"{where}: the hand is already over")
-        for ev in _decided(where, module.decide, state, command):
-            state = module.evolve(state, ev)
+        if game.is_terminal(state):
+            raise RuleBroken(f"{where}: the hand is already over", field=where)
+        for ev in _decided(where, game.decide, state, command):
+            state = game.evolve(state, ev)
             events.append(NewEvent(ev.type, ev.data, hand=model.id, table=model.table))
-    if module.is_over(state) and model.settlement is None:
-        events.append(NewEvent("settlement", _settlement(w, group, trow, module, state),
-                               hand=model.id, table=model.table))
-    appended = w.append(group, events, actor)
-    # A new hand's model is folded from its own deal envelope; an open hand's carries on.
-    after = None if first else model
-    for env in appended:
-        after = hand_fold.apply(after, env)
-    return appended, after
+    settlement = model.settlement
+    if game.is_terminal(state) and settlement is None:
+        settlement = settled(game, state, table_terms(trow, group_row(reader, group)["digits"]),
+                             group_row(reader, group)["digits"])
+        events.append(NewEvent("settlement", settlement, hand=model.id, table=model.table))
+    return events, replace(model, state=state, settlement=settlement)
 
 
-def _settlement(reader, group: str, trow: dict, module, state) -> dict:
-    digits = group_row(reader, group)["digits"]
-    table = table_terms(trow, digits)
-    settled = module.settle(state, table)
-    if max(abs(a) for a in settled.amounts) > MAX_MINOR:
-        raise RuleBroken(f"this hand would pay {settled.multiplier} times the stake per seat, more than bitka "
-                         "can book; check the doubles, or void the hand")
-    return settlement_data(settled, table, digits)
+def _appended(w: Writer, group: str, actor: str, version: int, events, model) -> HandMoved:
+    appended = w.append(group, events, actor, expected_version=version)
+    return HandMoved(replace(model, seqs=(*model.seqs, *(e.seq for e in appended))), tuple(appended))
 
 
-def _open_hand(w: Writer, group: str, hand: str):
-    model = hand_model(w, group, hand)
+def play(w: Writer, c: Play) -> HandMoved:
+    """A call, trick, play or claim of a hand being played; the settlement with it when it
+    ends the hand."""
+    version = w.version(c.group)
+    model = hand_model(w, c.group, c.hand)
     if model.voided is not None:
-        raise Unprocessable(f"hand {hand} was voided")
+        raise Unprocessable(f"hand {c.hand} was voided")
     if model.settlement is not None:
         raise RuleBroken("the hand is over and settled")
-    return model, table_row(w, group, model.table)
+    trow = table_row(w, c.group, model.table)
+    events, after = _played(w, c.group, trow, model, [(None, Command(c.kind, c.body))])
+    return _appended(w, c.group, c.actor, version, events, after)
 
 
-def add_bid(w: Writer, group: str, actor: str, hand: str, body: Mapping) -> dict:
-    model, trow = _open_hand(w, group, hand)
-    _, model = _play(w, group, actor, trow, model, [(None, Command("bid", body))])
-    return hand_view(model)
-
-
-def add_trick(w: Writer, group: str, actor: str, hand: str, body: Mapping) -> dict:
-    model, trow = _open_hand(w, group, hand)
-    appended, model = _play(w, group, actor, trow, model, [(None, Command("trick", body))])
-    trick = next(e for e in appended if e.type == "trick").data
-    return {"trick": trick["trick"], "leader": trick["leader"], "cards": trick["cards"],
-            "winner": trick["winner"], "points": trick["points"], "hand": hand_view(model)}
-
-
-def add_play(w: Writer, group: str, actor: str, hand: str, body: Mapping) -> dict:
-    model, trow = _open_hand(w, group, hand)
-    appended, model = _play(w, group, actor, trow, model, [(None, Command("play", body))])
-    return {"play": next(e for e in appended if e.type == "play").data, "hand": hand_view(model)}
-
-
-def add_claim(w: Writer, group: str, actor: str, hand: str, body: Mapping) -> dict:
-    model, trow = _open_hand(w, group, hand)
-    appended, model = _play(w, group, actor, trow, model, [(None, Command("claim", body))])
-    return {"claim": next(e for e in appended if e.type == "claim").data, "hand": hand_view(model)}
-
-
-def void_hand(w: Writer, group: str, actor: str, hand: str, reason: str) -> dict:
-    model = hand_model(w, group, hand)
-    trow = table_row(w, group, model.table)
+def void_hand(w: Writer, c: VoidHand) -> HandMoved:
+    model = hand_model(w, c.group, c.hand)
+    trow = table_row(w, c.group, model.table)
     if model.voided is not None:
-        raise Unprocessable(f"hand {hand} is already voided")
-    if trow["latest_hand"]["id"] != hand:
+        raise Unprocessable(f"hand {c.hand} is already voided")
+    if trow["latest_hand"]["id"] != c.hand:
         raise Unprocessable(f"only the table's latest hand ({trow['latest_hand']['id']}) may be voided")
-    data = {"reason": reason, "dealer": trow["latest_hand"]["dealer"],
+    data = {"reason": c.reason, "dealer": trow["latest_hand"]["dealer"],
             "reversed": (model.settlement or {}).get("payouts", [])}
-    [env] = w.append(group, [NewEvent("hand_voided", data, hand=hand, table=model.table)], actor)
-    return hand_view(hand_fold.apply(model, env))
+    version = w.version(c.group)
+    return _appended(w, c.group, c.actor, version,
+                     [NewEvent("hand_voided", data, hand=c.hand, table=model.table)], replace(model, voided=data))
 
 
-def assert_balance(w: Writer, group: str, principal: auth.Principal, body: Mapping) -> dict:
+def assert_balance(w: Writer, c: AssertBalance) -> Recorded:
     """Record that the group agreed a member's balance here (beancount's balance assertion).
     A balance the log does not give is refused, showing the one it gives."""
-    row = group_row(w, group)
-    member = body["member"]
+    row = group_row(w, c.group)
+    member = c.body["member"]
     if member not in {m["id"] for m in row["members"]}:
         raise Unprocessable(f"member: {member!r} is not a member of this group")
-    agreed = _amount_signed(body["balance"], row["digits"])
-    actual = w.row("balances", group, "")["members"].get(member, 0)
-    if agreed != actual:
-        shown = format_amount(actual, row["digits"])
-        raise Unprocessable(f"{member}'s balance is {shown}, not {format_amount(agreed, row['digits'])}",
-                            actual=shown)
+    agreed = _amount(c.body["balance"], row["digits"], "balance", negative=True)
     data = {"member": member, "balance": format_amount(agreed, row["digits"])}
-    [env] = w.append(group, [NewEvent("assertion", data)], principal.subject)
-    return {"seq": env.seq, **data}
+    actual = balances.disagreement(w.row("balances", c.group, ""), data)
+    if actual is not None:
+        raise Unprocessable(f"{member}'s balance is {actual}, not {data['balance']}", actual=actual)
+    [env] = w.append(c.group, [NewEvent("assertion", data)], c.actor, expected_version=w.version(c.group))
+    return Recorded(env.seq, data)
 
 
-def _amount_signed(text, digits: int) -> int:
-    try:
-        return parse_amount(text, digits, allow_negative=True)
-    except MoneyError as e:
-        raise BadRequest(str(e), errors={"balance": [str(e)]}) from None
-
-
-def may_record_payment(principal: auth.Principal, body: Mapping) -> None:
+def may_record_payment(actor: str, body: Mapping) -> None:
     """A payment raises the payer's balance, so only the admin or the member who received
     the money (``to``) may record it."""
-    if not principal.is_admin and principal.subject != body["to"]:
-        raise Forbidden("only the admin or the member who received the money (to) may record a payment")
+    if actor != auth.ADMIN and actor != body["to"]:
+        raise Refused("only the admin or the member who received the money (to) may record a payment")
 
 
-def pay(w: Writer, group: str, principal: auth.Principal, body: Mapping) -> dict:
-    row = group_row(w, group)
+def pay(w: Writer, c: Pay) -> Recorded:
+    row, body = group_row(w, c.group), c.body
     known = {m["id"] for m in row["members"]}
     src, dst = body["from"], body["to"]
     for field, member in (("from", src), ("to", dst)):
@@ -324,10 +318,10 @@ def pay(w: Writer, group: str, principal: auth.Principal, body: Mapping) -> dict
             raise Unprocessable(f"{field}: {member!r} is not a member of this group")
     if src == dst:
         raise Unprocessable("a payment needs two different members")
-    may_record_payment(principal, body)
+    may_record_payment(c.actor, body)
     amount = _amount(body["amount"], row["digits"], "amount")
     if amount <= 0:
-        raise BadRequest("the amount must be more than zero", errors={"amount": ["must be more than zero"]})
+        raise Invalid("the amount must be more than zero", errors={"amount": ["must be more than zero"]})
     data = {"from": src, "to": dst, "amount": format_amount(amount, row["digits"])}
-    [env] = w.append(group, [NewEvent("payment", data)], principal.subject)
-    return {"seq": env.seq, **data}
+    [env] = w.append(c.group, [NewEvent("payment", data)], c.actor, expected_version=w.version(c.group))
+    return Recorded(env.seq, data)

@@ -12,13 +12,13 @@ import threading
 import time
 from collections import deque
 
-from events.errors import Problem
+from events.errors import DomainError
 
 WINDOW = 3600.0  # seconds
 
 
-class TooMany(Problem):
-    status, title, slug = 429, "Too many requests", "too-many-requests"
+class TooMany(DomainError):
+    """Too many groups from one address within the hour (429 with Retry-After)."""
 
 
 class Limit:

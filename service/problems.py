@@ -1,4 +1,8 @@
-"""One error shape for every failure: RFC 9457 problem+json, never a bare 500."""
+"""One error shape for every failure: RFC 9457 problem+json, never a bare 500.
+
+The layers below raise domain errors (events/errors.py); this is the one place that says
+which HTTP status, title and type each one is.
+"""
 from __future__ import annotations
 
 import json
@@ -7,8 +11,11 @@ import logging
 from flask import Response
 from werkzeug.exceptions import HTTPException
 
-from events.errors import Problem
+from events.errors import (Contention, DomainError, Invalid, NotFound, Refused, RuleBroken, StaleVersion,
+                           Unprocessable, VersionConflict)
 from games.errors import RuleViolation
+from .auth import Unauthenticated
+from .limits import TooMany
 
 log = logging.getLogger("bitka")
 MEDIA_TYPE = "application/problem+json"
@@ -27,11 +34,31 @@ def problem(status: int, title: str, detail: str, slug: str, **extra) -> Respons
     return Response(json.dumps(body), status=status, mimetype=MEDIA_TYPE)
 
 
-def from_problem(e: Problem) -> Response:
+STATUSES: dict[type, tuple[int, str, str]] = {  # most specific first: the first class an error is wins
+    RuleBroken: (422, "Against the rules", "rule-violation"),
+    Unprocessable: (422, "Unprocessable", "unprocessable"),
+    Invalid: (400, "Bad request", "bad-request"),
+    Unauthenticated: (401, "Unauthorized", "unauthorized"),
+    Refused: (403, "Forbidden", "forbidden"),
+    NotFound: (404, "Not found", "not-found"),
+    VersionConflict: (409, "Conflict", "conflict"),
+    Contention: (409, "Conflict", "conflict"),
+    StaleVersion: (412, "Precondition failed", "precondition-failed"),
+    TooMany: (429, "Too many requests", "too-many-requests"),
+}
+
+
+def status_of(e: DomainError) -> tuple[int, str, str]:
+    """The status, title and type slug of a domain error."""
+    return next((said for kind, said in STATUSES.items() if isinstance(e, kind)), (500, "Internal error", "internal"))
+
+
+def from_domain_error(e: DomainError) -> Response:
+    status, title, slug = status_of(e)
     extra = dict(e.extra)
     retry_after = extra.pop("retry_after", None)
-    response = problem(e.status, e.title, e.detail, e.slug, **extra)
-    if e.status == 401:
+    response = problem(status, title, e.detail, slug, **extra)
+    if status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="bitka"'
     if retry_after is not None:
         response.headers["Retry-After"] = str(retry_after)
@@ -96,7 +123,7 @@ def from_unreachable_store(e: Exception) -> Response:
 
 
 def register(app) -> None:
-    app.register_error_handler(Problem, from_problem)
+    app.register_error_handler(DomainError, from_domain_error)
     app.register_error_handler(RuleViolation, from_rule_violation)
     app.register_error_handler(HTTPException, from_http)
     app.register_error_handler(Exception, from_crash)

@@ -1,18 +1,44 @@
-"""The JSON shapes of API.md, made from projection rows (no I/O here)."""
+"""The JSON shapes of API.md, made from projection rows and the handlers' results (no I/O)."""
 from __future__ import annotations
 
 from events.money import format_amount
-from games.registry import game as game_module
+from games import table as table_decider
 from projections import hands as hand_fold
 from projections.groups import member_name
 from projections.settle_up import plan
+from .commands import Credential, GroupCreated, HandMoved, Recorded
 
 
 def hand_view(model: hand_fold.HandModel) -> dict:
     return hand_fold.render(model)
 
 
+def group_created(made: GroupCreated) -> dict:
+    return {"id": made.id, "name": made.name, "currency": made.currency, "admin_token": made.admin_token}
+
+
+def credential(made: Credential) -> dict:
+    return {"id": made.id, "name": made.name, "token": made.token}
+
+
+def recorded(made: Recorded) -> dict:
+    return {"seq": made.seq, **made.data}
+
+
+def trick_result(moved: HandMoved) -> dict:
+    trick = moved.first("trick")
+    return {"trick": trick["trick"], "leader": trick["leader"], "cards": trick["cards"], "winner": trick["winner"],
+            "points": trick["points"], "hand": hand_view(moved.hand)}
+
+
+def appended_result(moved: HandMoved, kind: str) -> dict:
+    """A play or a claim, and the hand after it: ``{kind: data, "hand": ...}``."""
+    return {kind: moved.first(kind), "hand": hand_view(moved.hand)}
+
+
 def table_view(trow: dict, grow: dict, hands: list[str]) -> dict:
+    game = hand_fold.game_of(trow["game"])
+    running = table_decider.view(game, hand_fold.parsed_rules(trow["game"], trow["rules"]), trow["bok"], trow["match"])
     return {
         "id": trow["id"],
         "game": trow["game"],
@@ -23,30 +49,9 @@ def table_view(trow: dict, grow: dict, hands: list[str]) -> dict:
         "hands": hands,
         "latest_hand": trow["latest_hand"],
         "closed": trow["closed"],
-        "match": _match(trow),
-        "bok": _bok(trow),
+        "match": running["match"],
+        "bok": running["bok"],
     }
-
-
-def _match(trow: dict) -> dict | None:
-    """A Scopa table's game: the score of each side in the game being played, the target,
-    how many games were finished and how the last one ended."""
-    rules = game_module(trow["game"]).parse_rules(trow["rules"])
-    sides = getattr(rules, "sides", None)
-    if sides is None:
-        return None
-    match = trow["match"] or {}
-    return {"sides": [list(s) for s in sides], "scores": match.get("scores", [0] * len(sides)),
-            "target": rules.target, "games": match.get("games", 0), "last_game": match.get("last_game")}
-
-
-def _bok(trow: dict) -> dict | None:
-    """A Baśka tournament table's bok-runda state; None where the game has no bok-rundy."""
-    rules = game_module(trow["game"]).parse_rules(trow["rules"])
-    if not getattr(rules, "bok_rundy", False):
-        return None
-    bok = trow["bok"]
-    return {"running": bok["hands_left"] > 0, "hands_left": bok["hands_left"], "queued": bok["queued"]}
 
 
 def group_view(grow: dict, tables: list[dict], version: int) -> dict:

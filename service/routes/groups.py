@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from flask import current_app, request
 
-from .. import auth, ledger, schemas as s
+from .. import auth, ledger, schemas as s, views
+from ..commands import AddMember, CreateGroup, RotateToken
 from ..http import READ, SECURED, WRITE, Blueprint, json_response, read, store, write
 from ..views import group_view
 
@@ -28,10 +29,10 @@ def create_group(body):
     if not setup:
         current_app.extensions["bitka.group_limit"].take(request.remote_addr or "")
     with store().writing() as w:
-        created = ledger.create_group(w, body["name"], body["currency"])
-        version = w.version(created["id"])
-    response = json_response(created, 201, version)
-    response.headers["Location"] = f"/v1/groups/{created['id']}"
+        created = ledger.handle(CreateGroup(body["name"], body["currency"]), w)
+        version = w.version(created.id)
+    response = json_response(views.group_created(created), 201, version)
+    response.headers["Location"] = f"/v1/groups/{created.id}"
     return response
 
 
@@ -53,7 +54,7 @@ def get_group(group):
 @blp.doc(**SECURED)
 def rotate_token(group, member):
     """Give a member a new token (admin only), for one that was lost or leaked."""
-    return write(group, lambda w, p: ledger.rotate_token(w, group, member), admin=True)
+    return write(group, lambda w, p: views.credential(ledger.handle(RotateToken(group, member), w)), admin=True)
 
 
 @blp.route("/<group>/members", methods=["POST"])
@@ -63,4 +64,5 @@ def rotate_token(group, member):
 @blp.doc(**SECURED)
 def add_member(body, group):
     """Add a member (admin only)."""
-    return write(group, lambda w, p: ledger.add_member(w, group, p.subject, body["name"]), admin=True)
+    return write(group, lambda w, p: views.credential(ledger.handle(AddMember(group, p.subject, body["name"]), w)),
+                 admin=True)

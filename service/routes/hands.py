@@ -6,7 +6,8 @@ from flask import Response, request
 from projections import audit
 from .. import ledger, schemas as s
 from ..http import READ, SECURED, WRITE, Blueprint, checkpoint, inclusion_proofs, read, write
-from ..views import hand_view
+from ..commands import Play, VoidHand
+from ..views import appended_result, hand_view, trick_result
 
 blp = Blueprint("hands", __name__, url_prefix="/v1/groups/<group>/hands", description="Hands: bids, tricks, audit")
 
@@ -27,7 +28,7 @@ def get_hand(group, hand):
 @blp.doc(**SECURED)
 def add_bid(body, group, hand):
     """One call of the auction: `{"seat": 2, "call": "kontra"}`."""
-    return write(group, lambda w, p: ledger.add_bid(w, group, p.subject, hand, body))
+    return write(group, lambda w, p: hand_view(ledger.handle(Play(group, p.subject, hand, "bid", body), w).hand))
 
 
 @blp.route("/<hand>/tricks", methods=["POST"])
@@ -37,7 +38,7 @@ def add_bid(body, group, hand):
 @blp.doc(**SECURED)
 def add_trick(body, group, hand):
     """One whole trick in play order, leader first. The last trick also settles the hand."""
-    return write(group, lambda w, p: ledger.add_trick(w, group, p.subject, hand, body))
+    return write(group, lambda w, p: trick_result(ledger.handle(Play(group, p.subject, hand, "trick", body), w)))
 
 
 @blp.route("/<hand>/plays", methods=["POST"])
@@ -48,7 +49,8 @@ def add_trick(body, group, hand):
 def add_play(body, group, hand):
     """Scopa: the player to move puts a card down, `{"card": "QD", "capture": ["4C", "5S"]}`."""
     body = {k: v for k, v in body.items() if v is not None}
-    return write(group, lambda w, p: ledger.add_play(w, group, p.subject, hand, body))
+    return write(group, lambda w, p: appended_result(ledger.handle(Play(group, p.subject, hand, "play", body), w),
+                                                     "play"))
 
 
 @blp.route("/<hand>/claims", methods=["POST"])
@@ -62,7 +64,8 @@ def add_claim(body, group, hand):
     false one loses it. Kop and Baśka: throwing in; when every legal way to play the
     remaining tricks settles alike, the hand is settled at once (the tricks not played are
     counted as one such way, marked `"played": false`)."""
-    return write(group, lambda w, p: ledger.add_claim(w, group, p.subject, hand, body))
+    return write(group, lambda w, p: appended_result(ledger.handle(Play(group, p.subject, hand, "claim", body), w),
+                                                     "claim"))
 
 
 @blp.route("/<hand>/void", methods=["POST"])
@@ -72,7 +75,8 @@ def add_claim(body, group, hand):
 @blp.doc(**SECURED)
 def void_hand(body, group, hand):
     """Void the table's latest hand (admin only); a settled hand's payouts are taken back."""
-    return write(group, lambda w, p: ledger.void_hand(w, group, p.subject, hand, body["reason"]), admin=True)
+    return write(group, lambda w, p: hand_view(ledger.handle(VoidHand(group, p.subject, hand, body["reason"]),
+                                                            w).hand), admin=True)
 
 
 @blp.route("/<hand>/audit", methods=["GET"])

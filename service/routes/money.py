@@ -7,7 +7,8 @@ from events.types import EVENT_TYPES
 from projections.ledger_views import MONEY_EVENTS, ledger_csv, statistics
 from .. import ledger, schemas as s
 from ..http import READ, SECURED, WRITE, Blueprint, read, write
-from ..views import balances_view, settle_up_view
+from ..commands import AssertBalance, Pay
+from ..views import balances_view, recorded, settle_up_view
 
 UNREAD = EVENT_TYPES - MONEY_EVENTS  # the money views never look at bids, tricks or plays
 blp = Blueprint("money", __name__, url_prefix="/v1/groups/<group>", description="Balances and payments")
@@ -30,8 +31,8 @@ def balances(group):
 def pay(body, group):
     """Cash handed over at the table: `from` pays `to`, raising `from`'s balance."""
     body = {"from": body["from_"], "to": body["to"], "amount": body["amount"]}
-    return write(group, lambda w, p: ledger.pay(w, group, p, body),
-                 permit=lambda p: ledger.may_record_payment(p, body))
+    return write(group, lambda w, p: recorded(ledger.handle(Pay(group, p.subject, body), w)),
+                 permit=lambda p: ledger.may_record_payment(p.subject, body))
 
 
 @blp.route("/assertions", methods=["POST"])
@@ -41,7 +42,7 @@ def pay(body, group):
 @blp.doc(**SECURED)
 def assert_balance(body, group):
     """Record that the group agreed a member's balance at this point: `{"member", "balance"}`."""
-    return write(group, lambda w, p: ledger.assert_balance(w, group, p, body))
+    return write(group, lambda w, p: recorded(ledger.handle(AssertBalance(group, p.subject, body), w)))
 
 
 @blp.route("/stats", methods=["GET"])

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from .. import ledger, schemas as s
 from ..http import READ, SECURED, WRITE, Blueprint, read, write
-from ..views import table_view
+from ..commands import NewHand, OpenTable
+from ..views import hand_view, table_view
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/groups/<group>/tables", description="Tables and their hands")
 
@@ -15,8 +16,9 @@ blp = Blueprint("tables", __name__, url_prefix="/v1/groups/<group>/tables", desc
 @blp.doc(**SECURED)
 def open_table(body, group):
     """Open a table (admin only): `{"game": "kop", "rules": {}, "seats": [4 member ids], "stake": "0.50"}`."""
-    return write(group, lambda w, p: ledger.open_table(w, group, p.subject, body), admin=True,
-                 location=lambda t: f"/v1/groups/{group}/tables/{t['id']}")
+    def opened(w, p):
+        return table_view(ledger.handle(OpenTable(group, p.subject, body), w), ledger.group_row(w, group), [])
+    return write(group, opened, admin=True, location=lambda t: f"/v1/groups/{group}/tables/{t['id']}")
 
 
 @blp.route("/<table>", methods=["GET"])
@@ -36,5 +38,5 @@ def get_table(group, table):
 @blp.doc(**SECURED)
 def new_hand(body, group, table):
     """Log a hand: the deal, and optionally its calls and tricks. All of it is appended or none."""
-    return write(group, lambda w, p: ledger.new_hand(w, group, p.subject, table, body),
+    return write(group, lambda w, p: hand_view(ledger.handle(NewHand(group, p.subject, table, body), w).hand),
                  location=lambda h: f"/v1/groups/{group}/hands/{h['id']}")

@@ -17,7 +17,7 @@ from urllib.parse import urlencode, urlsplit, urlunsplit, parse_qsl
 from flask import redirect, request
 
 from events.canonical import canonical_bytes
-from events.errors import BadRequest
+from events.errors import Invalid
 from events.store import Writer
 from ..http import store
 
@@ -37,7 +37,7 @@ def write(group: str, what: str, body, act: Callable[[Writer], str]):
     a key seen before goes where its first sending went, marked as sent before."""
     sent = request.form.get(FIELD, "")
     if not _KEY.fullmatch(sent):
-        raise BadRequest("this form has lost its one-time key; open the page again and resend it")
+        raise Invalid("this form has lost its one-time key; open the page again and resend it")
     fingerprint = hashlib.sha256(what.encode() + b"\n" + canonical_bytes(body)).hexdigest()
     with store().writing(group) as w:
         seen = w.remembered(group, sent)

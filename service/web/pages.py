@@ -11,12 +11,15 @@ from typing import Callable
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 
 from events.checkpoint import published
-from events.errors import BadRequest, Forbidden, NotFound, Problem
+from events.errors import DomainError, Invalid, NotFound, Refused
 from events.types import EVENT_TYPES
 from projections import audit as audit_trail
 from projections.groups import member_name
 from projections.ledger_views import MONEY_EVENTS, balance_steps
+from projections.hands import game_of
 from .. import auth, ledger
+from ..commands import NewHand, Play
+from ..problems import status_of
 from ..http import checkpoint, inclusion_proofs, store
 from ..views import balances_view, hand_view, settle_up_view
 from . import once, session
@@ -25,8 +28,6 @@ from .chart import aligned, balance_chart, legend
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                static_url_path="/static")
-DEAL_GAMES = ("kop", "baska")  # dealt on the page: each seat's cards, nothing else
-TRICK_GAMES = ("kop", "baska", "bisca")  # logged trick by trick: the card-by-card page builds each trick
 
 
 class Preview(Exception):
@@ -42,9 +43,16 @@ def _card(code: str) -> dict:
     return face(code)
 
 
-@bp.errorhandler(Problem)
-def _problem_page(e: Problem):
-    return render_template("error.html", status=e.status, title=e.title, detail=e.detail), e.status
+@bp.app_template_filter("game_title")
+def _game_title(name: str) -> str:
+    """A game as people write it ("Baśka"), from its name in a table's row."""
+    return game_of(name).title
+
+
+@bp.errorhandler(DomainError)
+def _problem_page(e: DomainError):
+    status, title, _ = status_of(e)
+    return render_template("error.html", status=status, title=title, detail=e.detail), status
 
 
 def _page(group: str, view: Callable) -> Response | str:
@@ -73,7 +81,7 @@ def _writer_of(group: str):
 
 def _own_group(principal, group: str) -> None:
     if principal.group != group:
-        raise Forbidden("this page belongs to another group; sign out and in with a token of that group")
+        raise Refused("this page belongs to another group; sign out and in with a token of that group")
 
 
 @bp.get("/")
@@ -98,7 +106,7 @@ def sign_in():
     with store().reading() as r:
         try:
             principal = auth.resolve(r, f"Bearer {token}")
-        except Problem:
+        except DomainError:
             return _sign_in_form("That token is not known here: paste the whole token the group's admin gave you.",
                                  "", 401)
     target = request.form.get("next", "")
@@ -125,8 +133,9 @@ def group_page(group):
         for t in grow["tables"]:
             trow = r.row("table", group, t["id"])
             seats = [member_name(grow, m) for m in trow["seats"]]
-            tables.append({"row": trow, "seats": seats, "trick_game": trow["game"] in TRICK_GAMES,
-                           "deal_game": trow["game"] in DEAL_GAMES})
+            can = game_of(trow["game"]).capabilities
+            tables.append({"row": trow, "seats": seats, "trick_game": can.logged_by == "tricks",
+                           "deal_game": can.deal_on_page})
         names = [m["name"] for m in grow["members"]]
         series = _balance_series(r, group, [m["id"] for m in grow["members"]])
         chart = balance_chart(names, series, grow["digits"], grow["currency"])
@@ -156,11 +165,13 @@ def hand_page(group, hand):
             raise NotFound(f"there is no hand {hand!r} in this group")
         trow = r.row("table", group, events[0].table)
         trail = audit_trail.trail(events, trow, grow)
-        state = hand_view(ledger.hand_model(r, group, hand))
+        model = ledger.hand_model(r, group, hand)
+        state = hand_view(model)
         seats = [member_name(grow, m) for m in trow["seats"]]
         return render_template("hand.html", group=grow, principal=principal, form_token=form_token, hand=state,
-                               trail=trail, seats=seats, table=trow,
-                               can_play=state["phase"] in ("auction", "play") and trow["game"] in TRICK_GAMES)
+                               trail=trail, seats=seats, table=trow, title=model.rules.title,
+                               can_play=state["phase"] in ("auction", "play")
+                               and model.rules.capabilities.logged_by == "tricks")
     return _page(group, view)
 
 
@@ -192,17 +203,18 @@ def deal_page(group, table):
         hands = [v.replace(",", " ").split() for k, v in sorted(values.items()) if k in request.form]
         def deal(w):
             dealer = ledger.table_row(w, group, table)["next_dealer"]
-            made = ledger.new_hand(w, group, principal.subject, table, {"deal": {"dealer": dealer, "hands": hands}})
-            return url_for("web.play_page", group=group, hand=made["id"])
+            made = ledger.handle(NewHand(group, principal.subject, table, {"deal": {"dealer": dealer, "hands": hands}}),
+                                 w)
+            return url_for("web.play_page", group=group, hand=made.hand.id)
         try:
             return once.write(group, f"deal {table}", hands, deal)
-        except Problem as e:
+        except DomainError as e:
             problem, errors = e.detail, _deal_errors(e.detail, hands)
 
     def view(r, grow, principal, form_token):
         trow = ledger.table_row(r, group, table)
-        if trow["game"] not in DEAL_GAMES:
-            raise NotFound(f"a {trow['game']} deal (its stock and trump card too) is logged through the API; "
+        if not game_of(trow["game"]).capabilities.deal_on_page:
+            raise NotFound(f"a {trow['game']} deal (its stock and table or trump cards too) is logged through the API; "
                            "its tricks can then be tapped in here")
         seats = [member_name(grow, m) for m in trow["seats"]]
         return render_template("deal.html", group=grow, principal=principal, form_token=form_token, table=trow,
@@ -224,55 +236,54 @@ def play_page(group, hand):
                 bid = {"seat": whole("seat", request.form.get("seat", "")), "call": request.form["call"]}
                 if request.form.get("jack"):
                     bid["jack"] = request.form["jack"]
-                ledger.add_bid(w, group, principal.subject, hand, bid)
+                ledger.handle(Play(group, principal.subject, hand, "bid", bid), w)
                 return url_for("web.play_page", group=group, hand=hand)
             cards = [c for c in request.form.get("cards", "").split(",") if c]
-            after = ledger.add_trick(w, group, principal.subject, hand, {"cards": cards})["hand"]
-            done = after["phase"] not in ("auction", "play")
+            after = ledger.handle(Play(group, principal.subject, hand, "trick", {"cards": cards}), w).hand
+            done = after.phase not in ("auction", "play")
             return url_for("web.hand_page" if done else "web.play_page", group=group, hand=hand)
         try:
             return once.write(group, f"play {hand}", dict(request.form), play)
-        except Problem as e:
+        except DomainError as e:
             problem = e.detail
 
     def view(r, grow, principal, form_token):
         model = ledger.hand_model(r, group, hand)
         trow = ledger.table_row(r, group, model.table)
-        if trow["game"] not in TRICK_GAMES:
+        game, state = model.rules, model.state
+        if game.capabilities.logged_by != "tricks":
             raise NotFound(f"{trow['game']} hands are logged play by play through the API, not on this page")
-        state, module = model.state, model.module
         shown = hand_view(model)
         if shown["phase"] not in ("auction", "play"):
             return redirect(url_for("web.hand_page", group=group, hand=hand))
         partial = [c for c in request.args.get("cards", "").split(",") if c]
-        seats = len(state.held)
-        wrong = _first_illegal(module, state, partial)
+        held, leader = game.held(state), game.turn(state)
+        seats = len(held)
+        wrong = _first_illegal(game, state, partial)
         if wrong:
             problem_now, partial = wrong, []
         else:
             problem_now = problem
-        seat = (state.leader + len(partial)) % seats
-        legal = set(module.legal_cards(state, seat, tuple(partial)))
+        seat = (leader + len(partial)) % seats
+        legal = set(game.legal_cards(state, seat, tuple(partial)))
         names = [member_name(grow, m) for m in trow["seats"]]
-        ladder = getattr(state.rules, "ladder", None)
-        calls = (["pass", *ladder.contracts, *ladder.doubles, ladder.extra_double]
-                 if ladder is not None and not shown.get("tricks") else [])
         return render_template("play.html", group=grow, principal=principal, form_token=form_token, hand=shown,
                                table=trow, seats=names, seat=seat, partial=partial,
-                               held=[c for c in state.held[seat] if c not in partial], legal=legal,
-                               last=len(partial) == seats - 1, problem=problem_now, calls=calls, once=once.key())
+                               held=[c for c in held[seat] if c not in partial], legal=legal,
+                               last=len(partial) == seats - 1, problem=problem_now, calls=game.calls(state),
+                               once=once.key())
     page = _page(group, view)
     return (page, 422) if problem and isinstance(page, str) else page
 
 
-def _first_illegal(module, state, partial: list[str]) -> str | None:
+def _first_illegal(game, state, partial: list[str]) -> str | None:
     """Why the trick in the address cannot stand (edited by hand, or stale), or None."""
-    seats = len(state.held)
+    seats, leader = len(game.held(state)), game.turn(state)
     if len(partial) >= seats:
         return f"a trick has {seats} cards; start it again"
     for i, card in enumerate(partial):
-        seat = (state.leader + i) % seats
-        if card not in module.legal_cards(state, seat, tuple(partial[:i])):
+        seat = (leader + i) % seats
+        if card not in game.legal_cards(state, seat, tuple(partial[:i])):
             return f"{card} cannot be seat {seat}'s card here; start the trick again"
     return None
 
@@ -283,7 +294,7 @@ def whole(name: str, text: str) -> int:
     text = text.strip()
     digits = text.removeprefix("-")
     if not (digits.isascii() and digits.isdigit()) or len(digits) > 6:
-        raise BadRequest(f"{name} must be a whole number, not {text!r}", errors={name: ["Not a whole number."]})
+        raise Invalid(f"{name} must be a whole number, not {text!r}", errors={name: ["Not a whole number."]})
     return int(text)
 
 

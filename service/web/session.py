@@ -13,7 +13,7 @@ import secrets
 
 from flask import Response, request
 
-from events.errors import Forbidden, Problem
+from events.errors import DomainError, Refused
 from .. import auth
 
 COOKIE = "bitka_token"
@@ -28,7 +28,7 @@ def signed_in(reader) -> tuple[auth.Principal, str] | None:
         return None
     try:
         return auth.resolve(reader, f"Bearer {token}"), token
-    except Problem:
+    except DomainError:
         return None
 
 
@@ -49,7 +49,7 @@ def form_token(token: str) -> str:
 
 def check_form(token: str) -> None:
     if not hmac.compare_digest(request.form.get("form_token", ""), form_token(token)):
-        raise Forbidden("this form is not from your session; open the page again and resend it")
+        raise Refused("this form is not from your session; open the page again and resend it")
 
 
 def sign_in_token() -> str:
@@ -70,5 +70,5 @@ def check_sign_in() -> None:
     Otherwise a stranger's site could sign this browser in to the stranger's group."""
     cookie = request.cookies.get(SIGN_IN_COOKIE, "")
     if not cookie or not hmac.compare_digest(request.form.get("signin_token", ""), cookie):
-        raise Forbidden("this sign-in form is not from this browser's visit to bitka; open the sign-in page "
+        raise Refused("this sign-in form is not from this browser's visit to bitka; open the sign-in page "
                         "again and sign in there")

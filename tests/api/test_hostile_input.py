@@ -152,6 +152,7 @@ def test_a_token_rotated_while_a_write_waited_for_the_lock_appends_nothing(kop_t
     import threading
     import time
     from service import ledger
+    from service.commands import RotateToken
     t = kop_table
     a, b = t["members"][0], t["members"][1]
     answers = []
@@ -161,7 +162,7 @@ def test_a_token_rotated_while_a_write_waited_for_the_lock_appends_nothing(kop_t
     with store.writing(t["group"]) as w:
         waiting.start()
         time.sleep(0.5)  # the payment passed the check before the lock, and now waits for it
-        ledger.rotate_token(w, t["group"], b["id"])
+        ledger.handle(RotateToken(t["group"], b["id"]), w)
         before = w.version(t["group"])
     waiting.join(timeout=30)
     assert answers[0].status_code == 401, answers[0].json

@@ -175,13 +175,14 @@ def test_idempotency_key_replays_the_original_and_refuses_another_body(kop_table
 
 
 def test_a_store_level_race_is_a_409(store):
-    from events.errors import Conflict
+    from events.errors import VersionConflict
     from events.store import NewEvent
+    from service.problems import status_of
     with store.writing() as w:
         w.append("g1", [NewEvent("group_created", {"name": "x", "currency": "PLN"})], "admin")
-    with pytest.raises(Conflict) as raised, store.writing() as w:
+    with pytest.raises(VersionConflict) as raised, store.writing() as w:
         w.append("g1", [NewEvent("member_added", {"member": "m1", "name": "a"})], "admin", expected_version=0)
-    assert raised.value.status == 409 and raised.value.extra["version"] == 1
+    assert status_of(raised.value)[0] == 409 and raised.value.extra["version"] == 1
     with store.reading() as r:
         assert r.version("g1") == 1
 

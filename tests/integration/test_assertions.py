@@ -5,8 +5,9 @@ store is tampered so that it no longer holds."""
 from tests.command import run
 from events.database import Store
 from projections.projector import project
+from events.money import format_amount
 from service import ledger
-from service.auth import Principal
+from service.commands import AssertBalance
 from tests.tampering import rewrite_log
 
 
@@ -19,8 +20,8 @@ def test_an_assertion_that_no_longer_holds_is_found_by_verify_and_replay(tmp_pat
         member = r.row("group", group, "")["members"][0]["id"]
         balance = r.row("balances", group, "")["members"][member]
     with store.writing() as w:
-        agreed = ledger.assert_balance(w, group, Principal(group, "admin"), {"member": member,
-                                                                          "balance": f"{balance / 100:.2f}"})
+        agreed = ledger.handle(AssertBalance(group, "admin", {"member": member,
+                                                              "balance": format_amount(balance, 2)}), w)
     assert run("--db", db, "verify").exit_code == 0 and run("--db", db, "replay").exit_code == 0
     # Rewrite one earlier payment (and every hash after it): the chain holds again, the assertion does not.
     with store.reading() as r:
@@ -33,6 +34,6 @@ def test_an_assertion_that_no_longer_holds_is_found_by_verify_and_replay(tmp_pat
 
     rewrite_log(db, nobody_paid, restore_triggers=False)
     verified = run("--db", db, "verify")
-    assert verified.exit_code == 1 and f"seq {agreed['seq']}: the agreed balance of {member}" in verified.output
+    assert verified.exit_code == 1 and f"seq {agreed.seq}: the agreed balance of {member}" in verified.output
     replayed = run("--db", db, "replay")
     assert replayed.exit_code == 1 and "no longer holds" in replayed.output

@@ -59,14 +59,14 @@ def test_migrations_are_numbered_from_one_without_gaps():
 
 
 def test_the_store_url_picks_the_backend(tmp_path):
-    from events.errors import BadRequest
+    from events.errors import Invalid
     from events.pgstore import PostgresStore
     from events.database import SQLiteStore, sqlite_path
     assert sqlite_path("club.db") == "club.db"
     assert sqlite_path("sqlite:///club.db") == "club.db"
     assert sqlite_path("sqlite:////srv/bitka/club.db") == "/srv/bitka/club.db"
     for bad in ("sqlite://club.db", "sqlite:///", "mysql://u@h/db"):
-        with pytest.raises(BadRequest):
+        with pytest.raises(Invalid):
             sqlite_path(bad)
     assert isinstance(open_store(f"sqlite:///{tmp_path}/a.db"), SQLiteStore)
     assert isinstance(open_store("postgresql://u@h/db"), PostgresStore)  # nothing connects until it is used

@@ -10,12 +10,19 @@ from games import baska
 from projections import tables
 from projections.projector import project
 from service import ledger
+from service.commands import AddMember, CreateGroup, NewHand, OpenTable
+from service.views import hand_view
 from tests.command import run
 from tests.tampering import rewrite_log
 
 OLD_BYTOW = {"contract": "normal", "stare": [0, 2], "doubles": [1, 0, 3, 2], "points": 0, "tricks": 0}
 OLD_GRAN_TIE = {"contract": "gran", "declarer": 1, "doubles": [], "points": 52, "tricks": 2}
 OLD_CLASSIC_WESELE = {"contract": "wesele", "declarer": 0, "partner": 2, "doubles": [0], "points": 60, "tricks": 2}
+
+
+def _group(w, name):
+    group = ledger.handle(CreateGroup(name, "PLN"), w).id
+    return group, [ledger.handle(AddMember(group, "admin", n), w).id for n in ("Ala", "Bolek", "Cela", "Darek")]
 
 
 @pytest.fixture
@@ -25,11 +32,11 @@ def old_store(tmp_path, monkeypatch):
     db = str(tmp_path / "old.db")
     store = open_store(db, projector=project).setup()
     with store.writing() as w:
-        group = ledger.create_group(w, "Stara", "PLN")["id"]
-        seats = [ledger.add_member(w, group, "admin", n)["id"] for n in ("Ala", "Bolek", "Cela", "Darek")]
-        bytow = ledger.open_table(w, group, "admin", {"game": "baska", "rules": {}, "seats": seats, "stake": "1.00"})
-        classic = ledger.open_table(w, group, "admin", {"game": "baska", "rules": {"variant": "classic"},
-                                                        "seats": seats, "stake": "1.00"})
+        group, seats = _group(w, "Stara")
+        bytow = ledger.handle(OpenTable(group, "admin", {"game": "baska", "rules": {}, "seats": seats,
+                                                         "stake": "1.00"}), w)
+        classic = ledger.handle(OpenTable(group, "admin", {"game": "baska", "rules": {"variant": "classic"},
+                                                           "seats": seats, "stake": "1.00"}), w)
     old_terms = tables.terms
     monkeypatch.setattr(ledger, "table_terms", lambda row, digits: replace(old_terms(row, digits), rules_version=1))
     monkeypatch.setattr(baska.BaskaRules, "declarer_may_double_first", lambda self, contract: contract == "wesele")
@@ -37,7 +44,7 @@ def old_store(tmp_path, monkeypatch):
     with store.writing() as w:
         for name, table, result in (("ceiling", bytow, OLD_BYTOW), ("tie", bytow, OLD_GRAN_TIE),
                                     ("wesele", classic, OLD_CLASSIC_WESELE)):
-            hands[name] = ledger.new_hand(w, group, "admin", table["id"], {"result": result})
+            hands[name] = hand_view(ledger.handle(NewHand(group, "admin", table["id"], {"result": result}), w).hand)
     monkeypatch.undo()
     store.close()
     return db, group, hands
@@ -78,10 +85,10 @@ def test_a_settlement_made_today_records_its_rules_and_replays_without_a_note(tm
     db = str(tmp_path / "new.db")
     store = open_store(db, projector=project).setup()
     with store.writing() as w:
-        group = ledger.create_group(w, "Nowa", "PLN")["id"]
-        seats = [ledger.add_member(w, group, "admin", n)["id"] for n in ("Ala", "Bolek", "Cela", "Darek")]
-        table = ledger.open_table(w, group, "admin", {"game": "baska", "rules": {}, "seats": seats, "stake": "1.00"})
-        hand = ledger.new_hand(w, group, "admin", table["id"], {"result": OLD_BYTOW})
+        group, seats = _group(w, "Nowa")
+        table = ledger.handle(OpenTable(group, "admin", {"game": "baska", "rules": {}, "seats": seats,
+                                                         "stake": "1.00"}), w)
+        hand = hand_view(ledger.handle(NewHand(group, "admin", table["id"], {"result": OLD_BYTOW}), w).hand)
     store.close()
     assert hand["settlement"]["rules_version"] == 2
     result = run("--db", db, "replay")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from games import kop
 from games.base import RULES_VERSION, Command, Event, TableTerms
-from games.registry import game
+from games.registry import game as game_of
 
 MEMBERS = ("m0", "m1", "m2", "m3")
 
@@ -31,21 +31,21 @@ def start(hands, dealer: int = 0, rules: dict | None = None, calls=(), module=ko
 
 
 def bid(state, call):
-    module = game(state.rules.game)
+    module = game_of(state.rules.game)
     for event in module.decide(state, Command("bid", call)):
         state = module.evolve(state, event)
     return state
 
 
 def trick(state, cards):
-    module = game(state.rules.game)
+    module = game_of(state.rules.game)
     [event] = module.decide(state, Command("trick", {"cards": cards}))
     return module.evolve(state, event), event.data
 
 
 def scored(state, results: list[tuple[int, int]]):
     """Record tricks by (winner, card points) alone: for tests of scoring, not of play."""
-    module = game(state.rules.game)
+    module = game_of(state.rules.game)
     for number, (winner, points) in enumerate(results, 1):
         state = module.evolve(state, Event("trick", {"trick": number, "leader": 0, "cards": [],
                                                      "winner": winner, "points": points}))
@@ -53,4 +53,4 @@ def scored(state, results: list[tuple[int, int]]):
 
 
 def settle(state, stake: int = 100, bok_runda: bool = False, rules_version: int = RULES_VERSION):
-    return game(state.rules.game).settle(state, TableTerms(stake, MEMBERS, bok_runda, rules_version=rules_version))
+    return game_of(state.rules.game).settle(state, TableTerms(stake, MEMBERS, bok_runda, rules_version=rules_version))

@@ -4,7 +4,7 @@ Expected amounts are worked out by hand from the rules file, stake B = 100 minor
 """
 import pytest
 
-from projections.tables import NO_BOK, after_hand
+from games.table import NO_BOK, after_hand
 
 from .baskakit import deal, scored, settle, start
 

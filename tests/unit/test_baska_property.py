@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from games import baska
 from games.base import Command, TableTerms
 from games.errors import RuleViolation
-from projections.tables import NO_BOK, after_hand
+from games.table import NO_BOK, after_hand
 from tests.baska_oracle import baska_amounts, bok_due
 from tests.kop_oracle import oracle_may_play
 

@@ -158,10 +158,10 @@ def test_impossible_scopa_results_are_refused_saying_why(raw, why):
     ("kop", {}, {}, ("contract",)),
 ])
 def test_a_result_without_a_field_that_applies_names_each_missing_field(game, rules, raw, missing):
-    from games.registry import game as module_of
-    module = module_of(game)
+    from games.registry import game as game_of
+    played = game_of(game)
     with pytest.raises(Incomplete) as found:
-        module.result_event(module.parse_rules(rules), 0, raw)
+        played.parse_result(played.parse_rules(rules), 0, raw)
     assert found.value.fields == missing
 
 

@@ -1,0 +1,86 @@
+"""What a game is, to the rest of bitka: one ``Game`` value per game (the Decider pattern).
+
+A game parses its table's rules, checks a deal (or a result) and starts a hand from it,
+``decide``s each command of the hand into the events it makes (or a RuleViolation),
+``evolve``s the hand's state by each event, knows when the hand is over and ``settle``s
+it. What spans hands (the dealer, Baśka's bok-rundy, Scopa's and Bisca's game and match
+scores) is the table decider's (games/table.py), which the game configures with its
+``TableRules``. What the pages and the API need to show or ask of a hand is declared here
+too (``Capabilities``, the score sheet's fields, the words for each event), so that the
+service, the projections and the pages never name a game nor ask ``hasattr`` of one.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from .base import Command, Event, Settlement, TableTerms
+
+State = Any  # each game's own frozen state
+Rules = Any  # each game's own frozen rules
+Who = Callable[[int], str]  # a seat as a sentence names it: "seat 1 (Ala)"
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """How a game's hands are logged, for the pages and the API to offer the right forms."""
+    entries: frozenset[str] = frozenset({"deal", "result"})  # a deal (card by card) or a result alone
+    logged_by: str = "tricks"  # "tricks": whole tricks, leader first; "plays": one card and its capture
+    deal_on_page: bool = False  # the deal is each seat's cards and nothing else (typed on a page)
+    claims: bool = False  # the hand takes claims (Scopa's chiamarsi fuori, Kop's throwing in)
+
+
+@dataclass(frozen=True)
+class TableRules:
+    """What the table decider needs to know of a game's rules."""
+    bok_rundy: Callable[[Rules], bool] = lambda rules: False  # Baśka's doubled rounds
+    target: Callable[[Rules], int | None] = lambda rules: None  # a game or match played to a score
+    sides: Callable[[Rules], tuple[tuple[int, ...], ...]] = lambda rules: ()  # who scores together
+    carries_match_into_deal: bool = False  # the hand must know the match score (a bonus may end it)
+
+
+@dataclass(frozen=True)
+class ResultField:
+    """One field of a game's score sheet, as the pages ask for it and the API names it.
+
+    ``kind``: ``choice`` (one of ``options``), ``seat`` / ``seats`` (players, by name; with
+    ``count``), ``doubles`` (seats in order, each giving the next double of ``options``),
+    ``number`` (``low``..``high``), ``side`` (a side, or with ``tie`` nobody),
+    ``per-side`` (a number for each side). ``when`` says, from the values so far, whether
+    the field applies (None: always)."""
+    name: str
+    kind: str
+    label: str
+    options: tuple = ()
+    count: int = 1
+    low: int = 0
+    high: int = 999
+    tie: bool = False
+    default: str = ""
+    when: Callable[[Mapping[str, Any]], bool] | None = None
+
+
+@dataclass(frozen=True)
+class Game:
+    name: str
+    title: str  # as people write it: "Baśka"
+    capabilities: Capabilities
+    table: TableRules
+    parse_rules: Callable[[Mapping | None], Rules]
+    seat_count: Callable[[Rules], int]
+    parse_deal: Callable[[Rules, Mapping], Event]  # the deal event's data, checked and canonical
+    initial_state: Callable[[Rules, Mapping], State]  # from a deal event's data
+    decide: Callable[[State, Command], list[Event]]
+    evolve: Callable[[State, Event], State]
+    is_terminal: Callable[[State], bool]
+    settle: Callable[[State, TableTerms], Settlement]
+    parse_result: Callable[[Rules, int, Mapping], Event]  # a hand logged by its result alone
+    result_state: Callable[[Rules, Mapping], State]
+    view: Callable[[State], dict]  # the hand as clients see it
+    turn: Callable[[State], int | None]  # the seat to play next (None when the hand is over)
+    legal_cards: Callable[[State, int, tuple], list[str]]  # what a seat may play next
+    calls: Callable[[State], list[str]]  # the calls a seat may make now (empty: no auction now)
+    describe: Callable[[str, Mapping, Who], str]  # an event of a hand, in words
+    superseded: Callable[[State, int], list[str]]  # what today's rules refuse that rules N allowed
+    result_fields: Callable[[Rules], Sequence[ResultField]]
+    held: Callable[[State], Sequence[Sequence[str]]] = field(default=lambda state: state.held)

@@ -1,0 +1,45 @@
+"""The events of a hand in words, for its audit trail: what each game's ``describe`` is made
+of. ``who(seat)`` names a seat as the group knows it ("seat 1 (Ala)")."""
+from __future__ import annotations
+
+import json
+from typing import Callable, Mapping
+
+Who = Callable[[int], str]
+
+
+def rules_text(rules: Mapping) -> str:
+    return ", ".join(f"{k} {json.dumps(v)}" for k, v in sorted(rules.items()))
+
+
+def dealt(d: Mapping, who: Who, shown: str = "") -> str:
+    """A deal: who dealt which game under which rules, and each seat's cards; ``shown`` adds
+    what else the game deals (table cards, a stock, a trump card)."""
+    hands = "; ".join(f"{who(s)}: {' '.join(h)}" for s, h in enumerate(d["hands"]))
+    return f"{who(d['dealer'])} deals {d['game']} ({rules_text(d['rules'])}). {hands}{shown}"
+
+
+def result(d: Mapping, who: Who) -> str:
+    shown = ", ".join(f"{k} {json.dumps(v)}" for k, v in d["result"].items())
+    return f"{who(d['dealer'])} deals {d['game']}; the hand is logged by its result alone, without its cards: {shown}"
+
+
+def call(d: Mapping, who: Who) -> str:
+    jack = f" with the holder of {d['jack']}" if d.get("jack") else ""
+    return f"{who(d['seat'])} calls {d['call']}{jack}"
+
+
+def trick(d: Mapping, who: Who) -> str:
+    return (f"trick {d['trick']}: {who(d['leader'])} leads; cards {' '.join(d['cards'])}; "
+            f"{who(d['winner'])} wins {d['points']} card points")
+
+
+def thrown_in(d: Mapping, who: Who) -> str:
+    counted = "; ".join(f"trick {t['trick']} {' '.join(t['cards'])}" for t in d["tricks"])
+    return (f"{who(d['seat'])} throws in: every legal way to play the last {len(d['tricks'])} trick(s) settles "
+            f"alike; counted as {counted} (not played)")
+
+
+def any_event(kind: str, d: Mapping, who: Who) -> str:
+    """An event a game has no words of its own for."""
+    return kind

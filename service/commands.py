@@ -1,0 +1,110 @@
+"""What a client can ask of a group's ledger, as values: the commands ``ledger.handle`` takes,
+and the domain results it gives back (routes, pages and ``bitka demo`` make their answers
+from these; nothing here knows HTTP)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from projections.hands import HandModel
+
+
+@dataclass(frozen=True)
+class CreateGroup:
+    name: str
+    currency: str
+
+
+@dataclass(frozen=True)
+class AddMember:
+    group: str
+    actor: str
+    name: str
+
+
+@dataclass(frozen=True)
+class RotateToken:
+    group: str
+    member: str
+
+
+@dataclass(frozen=True)
+class OpenTable:
+    group: str
+    actor: str
+    body: Mapping[str, Any]  # game, rules, seats, stake
+
+
+@dataclass(frozen=True)
+class NewHand:
+    group: str
+    actor: str
+    table: str
+    body: Mapping[str, Any]  # a deal with its calls, tricks or plays; or a result alone
+
+
+@dataclass(frozen=True)
+class Play:
+    """A command to a hand being played: ``kind`` is bid, trick, play or claim."""
+    group: str
+    actor: str
+    hand: str
+    kind: str
+    body: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class VoidHand:
+    group: str
+    actor: str
+    hand: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Pay:
+    group: str
+    actor: str
+    body: Mapping[str, Any]  # from, to, amount
+
+
+@dataclass(frozen=True)
+class AssertBalance:
+    group: str
+    actor: str
+    body: Mapping[str, Any]  # member, balance
+
+
+@dataclass(frozen=True)
+class GroupCreated:
+    id: str
+    name: str
+    currency: str
+    admin_token: str
+
+
+@dataclass(frozen=True)
+class Credential:
+    """A member and the token just minted for them (shown once)."""
+    id: str
+    name: str
+    token: str
+
+
+@dataclass(frozen=True)
+class HandMoved:
+    """A hand after a command: its model, and the events the command appended (a deal, a
+    trick, a play, a claim, and the settlement when it ended the hand)."""
+    hand: HandModel
+    appended: tuple = field(default=())
+
+    def first(self, kind: str) -> Mapping[str, Any]:
+        """The data of the first appended event of ``kind``."""
+        return next(e.data for e in self.appended if e.type == kind)
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A fact about money appended at ``seq`` (a payment, an agreed balance)."""
+    seq: int
+    data: Mapping[str, Any]
