@@ -62,23 +62,30 @@ def winner_index(trick: Sequence[str], ranking: Ranking) -> int:
 
 def legal_cards(hand: Sequence[str], trick: Sequence[str], ranking: Ranking) -> list[str]:
     """The cards of ``hand`` that may be played to a trick that holds ``trick`` so far."""
+    return _follow(hand, trick, ranking)[0]
+
+
+def _follow(hand: Sequence[str], trick: Sequence[str], ranking: Ranking) -> tuple[list[str], str, str | None]:
+    """The legal cards, which rule chose them (``lead``, ``follow``, ``beat``, ``trump``,
+    ``overtrump``, ``any``) and the card they had to beat, if any."""
     if not trick:
-        return list(hand)
+        return list(hand), "lead", None
     led = ranking.suit_of(trick[0])
     best = trick[winner_index(trick, ranking)]
     same = [c for c in hand if ranking.suit_of(c) == led]
     if same:
         overtaking = [c for c in same if ranking.beats(c, best, led)]
-        return overtaking or same
+        return (overtaking, "beat", best) if overtaking else (same, "follow", None)
     trumps = [c for c in hand if ranking.is_trump(c)]
     if trumps:
         played = [c for c in trick if ranking.is_trump(c)]
         if played:
             top = _highest(played, ranking)
             overtaking = [c for c in trumps if ranking.beats(c, top, TRUMP)]
-            return overtaking or trumps
-        return trumps
-    return list(hand)
+            if overtaking:
+                return overtaking, "overtrump", top
+        return trumps, "trump", None
+    return list(hand), "any", None
 
 
 def _highest(cards: Sequence[str], ranking: Ranking) -> str:
@@ -87,20 +94,17 @@ def _highest(cards: Sequence[str], ranking: Ranking) -> str:
 
 def why_illegal(card: str, seat: int, hand: Sequence[str], trick: Sequence[str], ranking: Ranking) -> str:
     """A sentence saying which follow rule forbids ``card`` (assumes it is illegal)."""
+    legal, rule, beaten = _follow(hand, trick, ranking)
     led = ranking.suit_of(trick[0])
-    best = _highest(trick, ranking)
     same = [c for c in hand if ranking.suit_of(c) == led]
-    if same:
-        overtaking = [c for c in same if ranking.beats(c, best, led)]
-        if ranking.suit_of(card) != led:
-            return f"seat {seat} holds {_listing(same)} and must follow {suit_name(led)}"
-        return f"seat {seat} holds {_listing(overtaking)}, which beats {best}, and must play it to take the trick"
+    if same and ranking.suit_of(card) != led:
+        return f"seat {seat} holds {_listing(same)} and must follow {suit_name(led)}"
+    if rule == "beat":
+        return f"seat {seat} holds {_listing(legal)}, which beats {beaten}, and must play it to take the trick"
+    if rule == "overtrump" and ranking.is_trump(card):
+        return f"seat {seat} holds {_listing(legal)}, which beats {beaten}, and must trump over it"
     trumps = [c for c in hand if ranking.is_trump(c)]
-    if not ranking.is_trump(card):
-        return f"seat {seat} has no {suit_name(led)} but holds {_listing(trumps)} and must play a trump"
-    top = _highest([c for c in trick if ranking.is_trump(c)], ranking)
-    overtaking = [c for c in trumps if ranking.beats(c, top, TRUMP)]
-    return f"seat {seat} holds {_listing(overtaking)}, which beats {top}, and must trump over it"
+    return f"seat {seat} has no {suit_name(led)} but holds {_listing(trumps)} and must play a trump"
 
 
 def _listing(cards: Sequence[str]) -> str:
