@@ -12,15 +12,13 @@ from flask import Response, current_app, request
 from webargs.core import missing
 from webargs.flaskparser import FlaskParser, is_json_request
 
-from events import merkle
 from events.canonical import canonical_bytes
-from events.checkpoint import sign as signed
 from events.database import StoreBase
-from events.envelope import utc_now
 from events.errors import Invalid, Unprocessable
 from events.store import Reader, Writer, precondition
 from . import auth
 from .ledger import group_row
+from .evidence import signed_head
 from .schemas import Problem
 
 MAX_KEY_LENGTH = 200
@@ -103,24 +101,6 @@ SECURED = {"security": [{"bearer": []}]}
 
 def store() -> StoreBase:
     return current_app.extensions["bitka.store"]
-
-
-def checkpoint(reader: Reader, group: str, size: int | None = None) -> dict:
-    """The group's tree head at ``size`` (now, if None), signed with the server's key."""
-    size = reader.version(group) if size is None else size
-    return signed_head(group, size, reader.merkle_root(group, size))
-
-
-def inclusion_proofs(reader: Reader, group: str, seqs, size: int) -> dict[int, dict]:
-    """Each event's inclusion proof (RFC 9162) in the group's tree of ``size`` events: its
-    leaf and audit path, in hex."""
-    nodes = reader.merkle_nodes(group)
-    return {seq: {"leaf": nodes(0, seq - 1).hex(), "size": size,
-                  "path": [h.hex() for h in merkle.inclusion_path(nodes, seq - 1, size)]} for seq in seqs}
-
-
-def signed_head(group: str, size: int, root: bytes) -> dict:
-    return signed(current_app.extensions["bitka.key"], group, size, root, utc_now())
 
 
 def json_response(body: Any, status: int = 200, version: int | None = None) -> Response:

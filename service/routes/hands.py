@@ -5,7 +5,8 @@ from flask import Response, request
 
 from projections import audit
 from .. import ledger, schemas as s
-from ..http import READ, SECURED, WRITE, Blueprint, checkpoint, inclusion_proofs, read, write
+from ..evidence import checkpoint, inclusions
+from ..http import READ, SECURED, WRITE, Blueprint, read, write
 from ..commands import Play, VoidHand
 from ..views import appended_result, hand_view, trick_result
 
@@ -94,9 +95,10 @@ def get_audit(group, hand):
         # checked on its own, without the rest of the log.
         cp = checkpoint(r, group)
         trail["checkpoint"] = cp
-        proofs = inclusion_proofs(r, group, [e.seq for e in events], cp["size"])
+        proofs = inclusions(r, group, [e.seq for e in events], cp["size"])
         for shown in trail["events"]:
-            shown["proof"] = proofs[shown["seq"]]
+            proof = proofs[shown["seq"]]
+            shown["proof"] = {"leaf": proof["leaf"], "size": proof["size"], "path": proof["path"]}
         if request.accept_mimetypes.best_match(["application/json", "text/plain"]) == "text/plain":
             return Response(audit.as_text(trail), mimetype="text/plain")
         return trail

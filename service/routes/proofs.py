@@ -2,14 +2,12 @@
 consistency proofs (RFC 9162), as API.md's proofs section defines them."""
 from __future__ import annotations
 
-from flask import current_app
 from marshmallow import Schema, fields, validate
 
-from events import merkle
-from events.checkpoint import published
 from events.errors import Unprocessable
 
-from ..http import READ, SECURED, Blueprint, checkpoint, json_response, read
+from .. import evidence
+from ..http import READ, SECURED, Blueprint, json_response, read
 
 blp = Blueprint("proofs", __name__, url_prefix="/v1", description="Signed checkpoints and Merkle proofs")
 BIG = 2 ** 62
@@ -66,7 +64,7 @@ class Consistency(Schema):
 @blp.response(200, Keys)
 def keys():
     """The server's public key; checkpoints name it by its id. Needs no token."""
-    return json_response({"keys": [published(current_app.extensions["bitka.key"])]})
+    return json_response({"keys": [evidence.public_key()]})
 
 
 def _size(reader, group: str, size: int | None, what: str = "size") -> int:
@@ -85,7 +83,7 @@ def _size(reader, group: str, size: int | None, what: str = "size") -> int:
 @blp.doc(**SECURED)
 def get_checkpoint(query, group):
     """The group's signed tree head, now or at ``size``."""
-    return read(group, lambda r, _: checkpoint(r, group, _size(r, group, query.get("size"))))
+    return read(group, lambda r, _: evidence.checkpoint(r, group, _size(r, group, query.get("size"))))
 
 
 @blp.route("/groups/<group>/proofs/inclusion", methods=["GET"])
@@ -100,9 +98,7 @@ def inclusion(query, group):
         seq = query["seq"]
         if not 1 <= seq <= size:
             raise Unprocessable(f"seq must be from 1 to size, {size}; not {seq}")
-        nodes = r.merkle_nodes(group)
-        return {"seq": seq, "size": size, "leaf": nodes(0, seq - 1).hex(),
-                "path": [h.hex() for h in merkle.inclusion_path(nodes, seq - 1, size)]}
+        return evidence.inclusions(r, group, [seq], size)[seq]
     return read(group, view)
 
 
@@ -118,8 +114,7 @@ def consistency(query, group):
         old = query["from_"]
         if not 1 <= old <= new:
             raise Unprocessable(f"from must be from 1 to to, {new}; not {old}")
-        path = merkle.consistency_path(r.merkle_nodes(group), old, new)
-        return {"from": old, "to": new, "path": [h.hex() for h in path]}
+        return evidence.consistency(r, group, old, new)
     return read(group, view)
 
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Response, redirect, render_template, request, url_for
 
-from events.checkpoint import published
 from events.errors import DomainError, Invalid, NotFound, Refused
 from events.types import EVENT_TYPES
 from projections import audit as audit_trail
@@ -20,7 +19,8 @@ from projections.hands import game_of
 from .. import auth, ledger
 from ..commands import NewHand, Play
 from ..problems import status_of
-from ..http import checkpoint, inclusion_proofs, store
+from ..evidence import checkpoint, inclusions, public_key
+from ..http import store
 from ..views import balances_view, hand_view, settle_up_view
 from . import once, session
 from .cards import face
@@ -185,9 +185,8 @@ def hand_evidence(group, hand):
         if not events:
             raise NotFound(f"there is no hand {hand!r} in this group")
         size = r.version(group)
-        proofs = inclusion_proofs(r, group, [e.seq for e in events], size)
-        return {"group": group, "size": size, "checkpoint": checkpoint(r, group, size),
-                "key": published(current_app.extensions["bitka.key"]),
+        proofs = inclusions(r, group, [e.seq for e in events], size)
+        return {"group": group, "size": size, "checkpoint": checkpoint(r, group, size), "key": public_key(),
                 "events": [{**e.public(), "proof": proofs[e.seq]["path"]} for e in events]}
     return _page(group, view)
 
