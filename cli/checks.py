@@ -3,7 +3,8 @@
 A log is checked in slices side by side: verify splits each group's seqs into ranges (a
 link into a range is checked from the hash before it); replay runs in two processes, one
 rebuilding the projection rows and re-deriving a fifth of the hands' settlements, the
-other re-deriving the rest (a split that keeps both busy for about as long on Kop logs).
+other re-deriving the rest (a split that keeps both busy for about as long on logs of whole
+hands).
 Small logs stay in one process, where starting workers would cost more than it saves. Workers report how far they are in
 shared counters, so the parent can draw one progress bar.
 """

@@ -96,7 +96,7 @@ class BitkaGroup(click.Group):
 @click.version_option(package_name="bitka", prog_name="bitka")
 @click.pass_context
 def bitka(ctx, db):
-    """bitka: a hash-chained scoring ledger for Kop, Baśka, Scopa and Bisca tables.
+    """bitka: a hash-chained scoring ledger for card tables that play for money.
 
     \b
     Examples:

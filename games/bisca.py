@@ -16,7 +16,7 @@ from typing import Mapping
 from . import bisca_result, bisca_scoring
 from . import words
 from .base import Command, Event, TableTerms, named_rules
-from .contract import Capabilities, Game, TableRules
+from .contract import DEALT, Capabilities, DealField, Game, TableRules
 from .cards import SUIT_NAMES, check_exact_pack, dealt, pack, parse_card, parse_cards
 from .errors import RuleViolation
 
@@ -376,4 +376,7 @@ GAME = Game(
     parse_rules=parse_rules, seat_count=seat_count, parse_deal=deal_event, initial_state=new_hand, decide=decide,
     evolve=evolve, is_terminal=is_over, settle=settle, parse_result=result_event, result_state=result_state,
     view=view, turn=lambda state: None if is_over(state) else state.leader, legal_cards=legal_cards, calls=calls,
-    describe=describe, superseded=superseded, result_fields=bisca_result.result_fields)
+    describe=describe, superseded=superseded, result_fields=bisca_result.result_fields,
+    deal_fields=(*DEALT, DealField("stock", "cards", "the undealt cards, top first"),
+                 DealField("trump", "card", "the face-up trump card, drawn last; null for a capixaba knock"),
+                 DealField("trump_suit", "suit", "a capixaba knock: \"H\" with \"trump\": null")))

@@ -61,6 +61,19 @@ class ResultField:
 
 
 @dataclass(frozen=True)
+class DealField:
+    """A field of a game's deal, for the API's schema and documentation. ``kind``: ``seat``,
+    ``hands`` (a list of cards per seat), ``cards``, ``card`` (or null), ``suit``."""
+    name: str
+    kind: str
+    doc: str
+
+
+DEALT = (DealField("dealer", "seat", "the seat that deals (the table's next_dealer)"),
+         DealField("hands", "hands", "each seat's cards, in seat order"))
+
+
+@dataclass(frozen=True)
 class Game:
     name: str
     title: str  # as people write it: "Baśka"
@@ -84,3 +97,5 @@ class Game:
     superseded: Callable[[State, int], list[str]]  # what today's rules refuse that rules N allowed
     result_fields: Callable[[Rules], Sequence[ResultField]]
     held: Callable[[State], Sequence[Sequence[str]]] = field(default=lambda state: state.held)
+    deal_fields: tuple[DealField, ...] = DEALT
+    docs: Mapping[str, str] = field(default_factory=dict)  # "play", "claim": what those requests do here

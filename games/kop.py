@@ -328,7 +328,10 @@ def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, sup
         decide=decide_, evolve=evolve, is_terminal=is_over_, settle=settle_,
         parse_result=partial(kop_result.result_event, engine), result_state=partial(kop_result.result_state, engine),
         view=view_, turn=turn, legal_cards=legal_cards, calls=calls, describe=describe, superseded=superseded_,
-        result_fields=kop_result.result_fields)
+        result_fields=kop_result.result_fields,
+        docs={"claim": "throwing in: when every legal way to play the remaining tricks settles alike, the hand is "
+                       "settled at once (the tricks not played are counted as one such way, marked \"played\": "
+                       "false); otherwise a 422 names a card after which it would end otherwise"})
 
 
 ENGINE = kop_result.Engine(new_hand, decide, evolve)

@@ -16,7 +16,7 @@ from typing import Mapping, Sequence
 from . import scopa_result, scopa_scoring
 from . import words
 from .base import Command, Event, TableTerms, named_rules
-from .contract import Capabilities, Game, TableRules
+from .contract import DEALT, Capabilities, DealField, Game, TableRules
 from .cards import check_exact_pack, dealt, pack, parse_card, parse_cards
 from .errors import RuleViolation
 
@@ -316,7 +316,7 @@ def view(state: ScopaState) -> dict:
         "stock_left": len(state.stock),
         "captured": [len(c) for c in state.captured],
         "scopas": list(state.scopas),
-        "plays": [p.to_data() for p in state.plays],
+        "plays": [{**p.to_data(), "note": "scopa" if p.scopa else None} for p in state.plays],
         "claim": state.claim,
         "sides": [{"seats": list(seats)} for seats in state.rules.sides],
         "phase": "done" if over else "play",
@@ -369,4 +369,9 @@ GAME = Game(
     parse_rules=parse_rules, seat_count=seat_count, parse_deal=deal_event, initial_state=new_hand, decide=decide,
     evolve=evolve, is_terminal=is_over, settle=settle, parse_result=result_event, result_state=result_state,
     view=view, turn=lambda state: None if is_over(state) else state.turn, legal_cards=legal_cards,
-    calls=lambda state: [], describe=describe, superseded=superseded, result_fields=scopa_result.result_fields)
+    calls=lambda state: [], describe=describe, superseded=superseded, result_fields=scopa_result.result_fields,
+    deal_fields=(*DEALT, DealField("table", "cards", "the cards dealt face up (empty for scientifico)"),
+                 DealField("stock", "cards", "the undealt cards, top first: later rounds are dealt from it")),
+    docs={"play": "the player to move puts a card down: {\"card\": \"QD\", \"capture\": [\"4C\", \"5S\"]} (capture "
+                  "left out: the only legal one; a 422 lists them when several)",
+          "claim": "chiamarsi fuori: a true claim wins the game at once, a false one loses it"})

@@ -8,6 +8,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from events import names
 from events.money import MINOR_DIGITS
+from games.registry import GAMES
 
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
@@ -100,7 +101,8 @@ class Group(Schema):
 
 
 class TableCreate(Schema):
-    game = fields.String(required=True, validate=validate.Length(min=1, max=32), metadata={"example": "kop"})
+    game = fields.String(required=True, validate=validate.Length(min=1, max=32),
+                         metadata={"example": next(iter(GAMES)), "description": "one of " + ", ".join(GAMES)})
     rules = fields.Dict(keys=fields.String(), load_default=dict,
                         metadata={"description": "the game's rules; omitted rules take their defaults"})
     seats = fields.List(Id(), required=True, validate=validate.Length(min=1, max=8),
@@ -126,7 +128,7 @@ class Table(Schema):
     closed = fields.Boolean()
     match = fields.Dict(allow_none=True)
     bok = fields.Dict(allow_none=True, metadata={
-        "description": "Baśka (bytow-2005): running, hands_left in the running bok-runda, queued after it"})
+        "description": "at a table with bok-rundy: running, hands_left in the running bok-runda, queued after it"})
 
 
 class Bid(Schema):
@@ -142,15 +144,38 @@ class TrickIn(Schema):
                                            "example": ["AH", "QH", "QS", "JD"]})
 
 
-class Deal(Schema):
-    dealer = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=7))
-    hands = fields.List(Cards(), required=True, validate=validate.Length(min=1, max=8))
-    table = Cards(metadata={"description": "scopa: the cards dealt face up (empty for scientifico)"})
-    stock = Cards(metadata={"description": "scopa, bisca: the undealt cards, top first"})
-    trump = fields.String(allow_none=True, validate=validate.Length(max=8), metadata={
-        "description": "bisca: the face-up trump card, drawn last; null for a capixaba knock"})
-    trump_suit = fields.String(validate=validate.Length(max=2), metadata={
-        "description": "bisca capixaba knock: \"H\" with \"trump\": null"})
+def _deal_field(kind: str, required: bool, doc: str):
+    said = {"description": doc}
+    match kind:
+        case "seat":
+            return fields.Integer(required=required, strict=True, validate=validate.Range(min=0, max=7), metadata=said)
+        case "hands":
+            return fields.List(Cards(), required=required, validate=validate.Length(min=1, max=8), metadata=said)
+        case "cards":
+            return Cards(required=required, metadata=said)
+        case "card":
+            return fields.String(allow_none=True, validate=validate.Length(max=8), metadata=said)
+        case "suit":
+            return fields.String(validate=validate.Length(max=2), metadata=said)
+    raise ValueError(f"no deal field of kind {kind!r}")
+
+
+def _deal_schema() -> type[Schema]:
+    """A deal's fields, as the registered games declare them: each field's description says
+    which games take it and what it is in each."""
+    declared: dict[str, list] = {}
+    for game in GAMES.values():
+        for f in game.deal_fields:
+            declared.setdefault(f.name, []).append((game, f))
+    common = [name for name, uses in declared.items() if len(uses) == len(GAMES)]
+    made = {}
+    for name, uses in declared.items():
+        doc = uses[0][1].doc if name in common else "; ".join(f"{g.title}: {f.doc}" for g, f in uses)
+        made[name] = _deal_field(uses[0][1].kind, name in common, doc)
+    return Schema.from_dict(made, name="Deal")
+
+
+Deal = _deal_schema()
 
 
 class PlayIn(Schema):

@@ -3,10 +3,18 @@ from __future__ import annotations
 
 from events.money import format_amount
 from games import table as table_decider
+from games.registry import GAMES
 from projections import hands as hand_fold
 from projections.groups import member_name
 from projections.settle_up import plan
 from .commands import Credential, GroupCreated, HandMoved, Recorded
+
+
+def games_say(request: str, opening: str) -> str:
+    """What a request does in each game that documents it, after an opening sentence (for
+    the OpenAPI document: the games speak for themselves)."""
+    said = [f"{g.title}: {g.docs[request]}." for g in GAMES.values() if request in g.docs]
+    return " ".join([opening, *said])
 
 
 def hand_view(model: hand_fold.HandModel) -> dict:

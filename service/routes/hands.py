@@ -8,7 +8,7 @@ from .. import ledger, schemas as s
 from ..evidence import checkpoint, inclusions
 from ..http import READ, SECURED, WRITE, Blueprint, read, write
 from ..commands import Play, VoidHand
-from ..views import appended_result, hand_view, trick_result
+from ..views import appended_result, games_say, hand_view, trick_result
 
 blp = Blueprint("hands", __name__, url_prefix="/v1/groups/<group>/hands", description="Hands: bids, tricks, audit")
 
@@ -46,9 +46,9 @@ def add_trick(body, group, hand):
 @blp.arguments(s.PlayIn)
 @blp.response(201, s.PlayResult)
 @blp.problems(*WRITE, why={422: "A card or capture against the rules; a wrong capture lists the legal ones"})
-@blp.doc(**SECURED)
+@blp.doc(**SECURED, description=games_say("play", "One card of a game logged play by play."))
 def add_play(body, group, hand):
-    """Scopa: the player to move puts a card down, `{"card": "QD", "capture": ["4C", "5S"]}`."""
+    """One card of a game logged play by play."""
     body = {k: v for k, v in body.items() if v is not None}
     return write(group, lambda w, p: appended_result(ledger.handle(Play(group, p.subject, hand, "play", body), w),
                                                      "play"))
@@ -57,14 +57,11 @@ def add_play(body, group, hand):
 @blp.route("/<hand>/claims", methods=["POST"])
 @blp.arguments(s.ClaimIn)
 @blp.response(201, s.ClaimResult)
-@blp.problems(*WRITE, why={422: "Scopa: claims are off at this table. Kop, Baśka: a way to play on that would "
-                                "change the result (named in detail)"})
-@blp.doc(**SECURED)
+@blp.problems(*WRITE, why={422: "A claim the game refuses: claims off at the table, or a way to play on that "
+                                "would change the result (named in detail)"})
+@blp.doc(**SECURED, description=games_say("claim", "A claim `{\"seat\": 1}`, where the game takes one."))
 def add_claim(body, group, hand):
-    """A claim `{"seat": 1}`. Scopa: chiamarsi fuori; a true claim wins the game at once, a
-    false one loses it. Kop and Baśka: throwing in; when every legal way to play the
-    remaining tricks settles alike, the hand is settled at once (the tricks not played are
-    counted as one such way, marked `"played": false`)."""
+    """A claim `{"seat": 1}`, where the game takes one."""
     return write(group, lambda w, p: appended_result(ledger.handle(Play(group, p.subject, hand, "claim", body), w),
                                                      "claim"))
 

@@ -15,7 +15,7 @@ blp = Blueprint("tables", __name__, url_prefix="/v1/groups/<group>/tables", desc
 @blp.problems(*WRITE, why={422: "Unknown game, bad rules or seats"})
 @blp.doc(**SECURED)
 def open_table(body, group):
-    """Open a table (admin only): `{"game": "kop", "rules": {}, "seats": [4 member ids], "stake": "0.50"}`."""
+    """Open a table (admin only): `{"game": <a game>, "rules": {}, "seats": [member ids], "stake": "0.50"}`."""
     def opened(w, p):
         return table_view(ledger.handle(OpenTable(group, p.subject, body), w), ledger.group_row(w, group), [])
     return write(group, opened, admin=True, location=lambda t: f"/v1/groups/{group}/tables/{t['id']}")

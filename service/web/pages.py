@@ -45,7 +45,7 @@ def _card(code: str) -> dict:
 
 @bp.app_template_filter("game_title")
 def _game_title(name: str) -> str:
-    """A game as people write it ("Baśka"), from its name in a table's row."""
+    """A game as people write it (with its diacritics), from its name in a table's row."""
     return game_of(name).title
 
 
