@@ -23,7 +23,7 @@ from psycopg import errors as pg_errors
 from psycopg.pq import TransactionStatus
 
 from . import migrations
-from .database import StoreBase
+from .unit_of_work import StoreBase
 from .errors import Contention, VersionConflict
 from .store import Backend
 
