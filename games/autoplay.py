@@ -1,40 +1,44 @@
-"""Playing a trick game's hand to the end with a chooser: for demos and property tests."""
+"""Playing a hand to the end with a chooser, through a game's ``Game`` contract: for the
+demo, the bench and the property tests."""
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from .base import Command
+from .contract import Game
 
-Chooser = Callable[[Sequence[str]], str]
-
-
-def first_legal(cards: Sequence[str]) -> str:
-    return cards[0]
+Chooser = Callable[[Sequence[Any]], Any]
 
 
-def play_scopa(module, state, choose=lambda plays: plays[0]) -> tuple[object, list[dict]]:
-    """Play a Scopa hand to its end, each play chosen among the legal (card, capture) pairs."""
-    plays = []
-    while not module.is_over(state):
-        card, capture = choose(module.legal_plays(state))
-        play = {"card": card, "capture": list(capture)}
-        for event in module.decide(state, Command("play", play)):
-            state = module.evolve(state, event)
-        plays.append(play)
-    return state, plays
+def first_legal(options: Sequence[Any]) -> Any:
+    return options[0]
+
+
+def play_through(game: Game, state, choose: Chooser = first_legal) -> tuple[Any, list[Command]]:
+    """Play every remaining trick (card by card, each among the legal ones) or play (each
+    among the legal plays) until the hand is over; the final state and the commands made."""
+    commands = []
+    while not game.is_terminal(state):
+        if game.capabilities.logged_by == "tricks":
+            leader, seats, cards = game.turn(state), len(game.held(state)), []
+            for i in range(seats):
+                cards.append(choose(game.legal_cards(state, (leader + i) % seats, tuple(cards))))
+            command = Command("trick", {"cards": cards})
+        else:
+            command = Command("play", dict(choose(game.legal_plays(state))))
+        for event in game.decide(state, command):
+            state = game.evolve(state, event)
+        commands.append(command)
+    return state, commands
 
 
 def play_out(module, state, choose: Chooser = first_legal) -> tuple[object, list[list[str]]]:
-    """Play every remaining trick, each card chosen among the legal ones.
+    """A trick game's hand played out: the final state and the tricks as card lists."""
+    state, commands = play_through(module.GAME, state, choose)
+    return state, [c.data["cards"] for c in commands]
 
-    Returns the final state and the tricks as card lists in play order."""
-    tricks = []
-    while not module.is_over(state):
-        leader, played = state.leader, []
-        for i in range(len(state.held)):
-            seat = (leader + i) % len(state.held)
-            played.append(choose(module.legal_cards(state, seat, tuple(played))))
-        for event in module.decide(state, Command("trick", {"cards": played})):
-            state = module.evolve(state, event)
-        tricks.append(played)
-    return state, tricks
+
+def play_scopa(module, state, choose: Chooser = first_legal) -> tuple[object, list[dict]]:
+    """A Scopa hand played out: the final state and its plays."""
+    state, commands = play_through(module.GAME, state, choose)
+    return state, [c.data for c in commands]

@@ -97,5 +97,6 @@ class Game:
     superseded: Callable[[State, int], list[str]]  # what today's rules refuse that rules N allowed
     result_fields: Callable[[Rules], Sequence[ResultField]]
     held: Callable[[State], Sequence[Sequence[str]]] = field(default=lambda state: state.held)
+    legal_plays: Callable[[State], list[dict]] = lambda state: []  # logged by plays: each legal play now
     deal_fields: tuple[DealField, ...] = DEALT
     docs: Mapping[str, str] = field(default_factory=dict)  # "play", "claim": what those requests do here

@@ -370,6 +370,7 @@ GAME = Game(
     evolve=evolve, is_terminal=is_over, settle=settle, parse_result=result_event, result_state=result_state,
     view=view, turn=lambda state: None if is_over(state) else state.turn, legal_cards=legal_cards,
     calls=lambda state: [], describe=describe, superseded=superseded, result_fields=scopa_result.result_fields,
+    legal_plays=lambda state: [{"card": card, "capture": list(taken)} for card, taken in legal_plays(state)],
     deal_fields=(*DEALT, DealField("table", "cards", "the cards dealt face up (empty for scientifico)"),
                  DealField("stock", "cards", "the undealt cards, top first: later rounds are dealt from it")),
     docs={"play": "the player to move puts a card down: {\"card\": \"QD\", \"capture\": [\"4C\", \"5S\"]} (capture "

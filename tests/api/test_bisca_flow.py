@@ -6,7 +6,7 @@ import pytest
 
 from games import bisca
 from games.autoplay import play_out
-from tests.bisca_oracle import game_points
+from tests.oracles.bisca import game_points
 
 
 def _members(t, client, n):

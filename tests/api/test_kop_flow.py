@@ -3,6 +3,7 @@ import hashlib
 import json
 
 from tests.conftest import KOP_HANDS, KOP_TRICKS
+from tests.money import minor
 
 
 def new_hand(t, body=None):
@@ -88,7 +89,7 @@ def test_payments_move_balances_and_settle_up_zeroes_them(kop_table):
     new_hand(t, {"deal": {"dealer": 0, "hands": KOP_HANDS}, "tricks": [{"cards": c} for c in KOP_TRICKS]})
     ids = [m["id"] for m in t["members"]]
     transfers = t["member"].get(f"{t['base']}/settle-up").json["transfers"]
-    assert sum(float(x["amount"]) for x in transfers) == 6.0 and len(transfers) == 2
+    assert sum(minor(x["amount"]) for x in transfers) == 600 and len(transfers) == 2
     for x in transfers:
         receiver = t["admin"].as_(next(m["token"] for m in t["members"] if m["id"] == x["to"]))
         r = receiver.post(f"{t['base']}/payments", {"from": x["from"], "to": x["to"], "amount": x["amount"]})

@@ -9,6 +9,7 @@ import pytest
 from events import merkle
 from service.web.chart import aligned, balance_chart
 from tests.conftest import KOP_HANDS, KOP_TRICKS
+from tests.money import minor
 
 
 def _sign_in_form(client):
@@ -215,7 +216,7 @@ def test_the_score_sheet_offers_each_games_own_choices(client, kop_table, game, 
     assert logged.status_code == 303
     hand = logged.headers["Location"].rsplit("/", 1)[1]
     settled = kop_table["admin"].get(f"/v1/groups/{gid}/hands/{hand}").json
-    assert settled["phase"] == "done" and sum(float(p["amount"]) for p in settled["settlement"]["payouts"]) == 0
+    assert settled["phase"] == "done" and sum(minor(p["amount"]) for p in settled["settlement"]["payouts"]) == 0
     page = client.http.get(f"/g/{gid}/hands/{hand}").get_data(as_text=True)
     assert "the cards were not logged" in page and "Why it paid what it paid" in page
 

@@ -7,7 +7,8 @@ from games import kop
 from games.autoplay import play_out
 from games.base import Command
 from games.errors import RuleViolation
-from tests.kop_oracle import CALLS, oracle_amounts
+from tests.money import minor
+from tests.oracles.kop import CALLS, oracle_amounts
 
 
 def _random_hand(rng: random.Random, dealer: int):
@@ -41,11 +42,11 @@ def test_forty_random_hands_pay_what_the_rules_say(kop_table):
         r = t["member"].post(f"{t['base']}/tables/{t['table']}/hands", body)
         assert r.status_code == 201, r.json
         expected = oracle_amounts(hands, accepted, won, 100)
-        paid = [round(float(p["amount"]) * 100) for p in r.json["settlement"]["payouts"]]
+        paid = [minor(p["amount"]) for p in r.json["settlement"]["payouts"]]
         assert paid == expected, (number, accepted, won)
         running = [a + b for a, b in zip(running, expected, strict=True)]
     balances = t["member"].get(f"{t['base']}/balances").json
-    assert [round(float(b["balance"]) * 100) for b in balances["balances"]] == running
+    assert [minor(b["balance"]) for b in balances["balances"]] == running
     assert balances["total"] == "0.00"
 
 
@@ -77,7 +78,7 @@ def _random_baska_hand(rng: random.Random, dealer: int):
 
 
 def test_forty_random_baska_hands_pay_what_the_rules_say_bok_rundy_and_all(kop_table):
-    from tests.baska_oracle import baska_amounts
+    from tests.oracles.baska import baska_amounts
     t, rng = kop_table, random.Random(5)
     seats = [m["id"] for m in t["members"]]
     table = t["admin"].post(f"{t['base']}/tables", {"game": "baska", "seats": seats, "stake": "1.00"}).json
@@ -90,7 +91,7 @@ def test_forty_random_baska_hands_pay_what_the_rules_say_bok_rundy_and_all(kop_t
         r = t["member"].post(f"{t['base']}/tables/{table['id']}/hands", body)
         assert r.status_code == 201, r.json
         s = r.json["settlement"]
-        paid = [round(float(p["amount"]) * 100) for p in s["payouts"]]
+        paid = [minor(p["amount"]) for p in s["payouts"]]
         assert paid == baska_amounts(hands, accepted, won, "bytow-2005", left > 0, 100), (number, accepted, won)
         doubled += left > 0
         contract = s["contract"]

@@ -197,9 +197,9 @@ def _table(t, game, rules, n):
 
 
 def test_random_kop_and_bisca_results_are_logged_exactly_when_the_brute_force_search_finds_them(kop_table):
-    """The API against tests/result_oracle.py: every result some arrangement of the pack
+    """The API against tests/oracles/results.py: every result some arrangement of the pack
     gives is logged (201), every other one refused (422), and a refusal appends nothing."""
-    from tests import result_oracle as oracle
+    from tests.oracles import results as oracle
     t, rng = kop_table, random.Random(15)
     kop_table_id = _table(t, "kop", {}, 4)
     for _ in range(40):
@@ -221,7 +221,7 @@ def test_random_kop_and_bisca_results_are_logged_exactly_when_the_brute_force_se
 def test_random_scopa_results_are_logged_exactly_when_the_forward_search_finds_them(kop_table):
     from games import scopa as scopa_game
     from games.scopa_result import play_order
-    from tests import result_oracle as oracle
+    from tests.oracles import results as oracle
     t, rng = kop_table, random.Random(16)
     table = _table(t, "scopa", {"players": 4, "target": 61}, 4)
     rules = scopa_game.parse_rules({"players": 4})

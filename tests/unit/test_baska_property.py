@@ -1,7 +1,7 @@
 """Random legal Baśka hands, both rule sets, hand after hand at one table (hypothesis):
-every card legal by the rules text (tests/kop_oracle.py), 104 card points in a played
+every card legal by the rules text (tests/oracles/kop.py), 104 card points in a played
 hand, payouts summing to zero and equal to a second reading of the money rules
-(tests/baska_oracle.py), and the bok-runda counts never negative."""
+(tests/oracles/baska.py), and the bok-runda counts never negative."""
 import math
 
 from hypothesis import given, settings, strategies as st
@@ -10,8 +10,9 @@ from games import baska
 from games.base import Command, TableTerms
 from games.errors import RuleViolation
 from games.table import NO_BOK, after_hand
-from tests.baska_oracle import baska_amounts, bok_due
-from tests.kop_oracle import oracle_may_play
+from tests.oracles.baska import baska_amounts, bok_due
+from tests.oracles.harness import play_hand as played_through
+from tests.oracles.kop import oracle_may_play
 
 CALLS = ["pass", "wesele", "gran", "zolo", "zolla", "gran-du", "zolo-du", "baska",
          "kontra", "rekontra", "hirsch", "bok"]
@@ -28,22 +29,16 @@ def play_hand(order, dealer, variant, attempts, picks):
             continue
         state = baska.evolve(state, event)
         accepted.append((seat, event.data["call"], event.data.get("jack")))
-    pick = iter(picks)
-    while not baska.is_over(state):
-        leader, played = state.leader, []
-        ranking = "gran" if state.auction.contract in ("gran", "gran-du") else "as-dycha"
-        for i in range(4):
-            seat = (leader + i) % 4
-            legal = baska.legal_cards(state, seat, tuple(played))
-            for card in state.held[seat]:
-                assert (card in legal) == oracle_may_play(card, state.held[seat], played, ranking)
-            played.append(legal[next(pick) % len(legal)])
-        try:
-            [event] = baska.decide(state, Command("trick", {"cards": played}))
-        except RuleViolation as e:
-            assert "53 against every defence" in str(e)  # the unlosable cicha
-            return None, None
-        state = baska.evolve(state, event)
+    ranking = "gran" if state.auction.contract in ("gran", "gran-du") else "as-dycha"
+
+    def each(state, seat, played, legal, chosen):
+        for card in state.held[seat]:
+            assert (card in legal) == oracle_may_play(card, state.held[seat], played, ranking)
+    try:
+        state, _ = played_through(baska.GAME, state, picks, on_card=each)
+    except RuleViolation as e:
+        assert "53 against every defence" in str(e)  # the unlosable cicha
+        return None, None
     return state, accepted
 
 

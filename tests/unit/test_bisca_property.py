@@ -1,13 +1,13 @@
 """Random legal Bisca hands of every variant (hypothesis): 120 card points in all, every
 card of the pack played exactly once (so drawn once), payouts summing to zero, and the
-game points those of a second reading of the rules (tests/bisca_oracle.py)."""
+game points those of a second reading of the rules (tests/oracles/bisca.py)."""
 from hypothesis import given, settings, strategies as st
 
 from games import bisca
-from games.autoplay import play_out
 from games.base import TableTerms
 from games.errors import RuleViolation
-from tests.bisca_oracle import game_points
+from tests.oracles.bisca import game_points
+from tests.oracles.harness import play_hand
 
 
 @settings(max_examples=150, deadline=None)
@@ -30,13 +30,14 @@ def test_random_bisca_hands(variant, seed, knock, match, majority):
         assert "ace or a 7" in str(e)
         return
     state = bisca.new_hand(rules, {**event.data, "match_before": list(match)})
-    state, tricks = play_out(bisca, state, lambda legal: seed.choice(list(legal)))
-    played = sorted(c for t in tricks for c in t)
+    state, commands = play_hand(bisca.GAME, state, [seed.randrange(100) for _ in range(40)])
+    played = sorted(c for command in commands for c in command.data["cards"])
     ended_early = bisca.bisca_scoring.match_won_by_bonuses(state)
     if not ended_early:
         assert played == sorted(bisca.PACKS[v.pack])
         assert sum(t.points for t in state.tricks) == 120
     s = bisca.settle(state, TableTerms(100, tuple(f"m{i}" for i in range(n))))
     assert sum(s.amounts) == 0
+    tricks = [command.data["cards"] for command in commands]
     expected, ended = game_points(variant, 0, n, state.trump_suit, tricks, match, majority_bonus=majority)
     assert s.extra["match"]["hand"] == expected and s.extra["match"]["game_over"] == ended

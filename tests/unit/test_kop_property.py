@@ -9,7 +9,8 @@ from hypothesis import given, settings, strategies as st
 from games import kop
 from games.base import Command, TableTerms
 from games.errors import RuleViolation
-from tests.kop_oracle import CALLS, oracle_amounts, oracle_may_play
+from tests.oracles.harness import play_hand
+from tests.oracles.kop import CALLS, oracle_amounts, oracle_may_play
 
 @settings(max_examples=300, deadline=None)
 @given(
@@ -31,19 +32,11 @@ def test_random_legal_hands_total_104_and_pay_what_the_rules_say(order, dealer, 
             continue
         state = kop.evolve(state, event)
         accepted.append((seat, event.data["call"], event.data.get("jack")))
-    pick = iter(picks)
-    while not kop.is_over(state):
-        leader, played = state.leader, []
-        for i in range(4):
-            seat = (leader + i) % 4
-            legal = kop.legal_cards(state, seat, tuple(played))
-            card = legal[next(pick) % len(legal)]
-            assert oracle_may_play(card, state.held[seat], played, ranking)
-            for other in state.held[seat]:
-                assert (other in legal) == oracle_may_play(other, state.held[seat], played, ranking)
-            played.append(card)
-        [event] = kop.decide(state, Command("trick", {"cards": played}))
-        state = kop.evolve(state, event)
+    def each(state, seat, played, legal, card):
+        assert oracle_may_play(card, state.held[seat], played, ranking)
+        for other in state.held[seat]:
+            assert (other in legal) == oracle_may_play(other, state.held[seat], played, ranking)
+    state, _ = play_hand(kop.GAME, state, picks, on_card=each)
     assert sum(t.points for t in state.tricks) == 104
     assert sorted(c for t in state.tricks for c in t.cards) == sorted(kop.PACK)
     s = kop.settle(state, TableTerms(stake, ("a", "b", "c", "d")))

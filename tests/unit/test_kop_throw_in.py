@@ -1,15 +1,15 @@
 """Throwing in (rules/kop.md, "Throwing in"; Baśka "as in Kop"): a claim settles the hand at
 once when every legal continuation settles alike, else it is refused naming one that would
 not. Checked against every continuation enumerated with the rules read a second time
-(tests/kop_oracle.py), not with games/."""
+(tests/oracles/kop.py), not with games/."""
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from games import baska, kop
 from games.base import Command
 from games.errors import RuleViolation
-from tests.baska_oracle import baska_amounts, bok_due
-from tests.kop_oracle import oracle_amounts, oracle_may_play, oracle_winner
+from tests.oracles.baska import baska_amounts, bok_due
+from tests.oracles.kop import oracle_amounts, oracle_may_play, oracle_winner
 
 from .kopkit import settle, start, trick
 

@@ -1,6 +1,6 @@
 """Could a score sheet's result happen? games/ answers with a subset-sum table (Kop, Baśka,
 Bisca) and a bound on the plays that can sweep (Scopa); each is held here against a
-brute-force search over small packs, and against tests/result_oracle.py over the real ones."""
+brute-force search over small packs, and against tests/oracles/results.py over the real ones."""
 from itertools import combinations
 
 import pytest
@@ -11,7 +11,7 @@ from games.base import Event
 from games.errors import Incomplete, RuleViolation
 from games.possible import totals, why_impossible
 from games.scopa_result import cards_possible, play_order, scopas_possible
-from tests import result_oracle as oracle
+from tests.oracles import results as oracle
 
 
 @settings(max_examples=300, deadline=None)

@@ -2,27 +2,12 @@
 ends captured or left on the table exactly once, a hand scores at most 4 category points
 plus its scopas, each capture is one a second reading of the rules allows, and a game's
 payouts sum to zero."""
-from itertools import combinations
-
 from hypothesis import given, settings, strategies as st
 
 from games import scopa
-from games.base import Command, TableTerms
-
-VALUES = {"A": 1, "J": 8, "Q": 9, "K": 10}
-
-
-def worth(card):
-    return VALUES.get(card[:-1]) or int(card[:-1])
-
-
-def oracle_captures(card, table):
-    """rules/scopa.md again: one card of the same value, else any set of 2+ summing to it."""
-    same = [{c} for c in table if worth(c) == worth(card)]
-    if same:
-        return same
-    return [set(combo) for n in range(2, len(table) + 1) for combo in combinations(table, n)
-            if sum(map(worth, combo)) == worth(card)]
+from games.base import TableTerms
+from tests.oracles.harness import play_hand
+from tests.oracles.scopa import oracle_captures
 
 
 SETUPS = [(2, "standard"), (3, "standard"), (4, "standard"), (4, "scopone"), (4, "scientifico")]
@@ -42,15 +27,11 @@ def test_random_scopa_hands(order, setup, dealer, picks, before):
         return  # a redeal
     deal = {"dealer": dealer % players, "hands": hands, "table": table, "stock": order[players * in_hand + face_up:]}
     state = scopa.new_hand(rules, scopa.deal_event(rules, deal).data)
-    for pick in picks:
-        if scopa.is_over(state):
-            break
-        legal = scopa.legal_plays(state)
-        card, capture = legal[pick % len(legal)]
-        allowed = oracle_captures(card, state.table)
-        assert (set(capture) in allowed) if allowed else capture == ()
-        [event] = scopa.decide(state, Command("play", {"card": card, "capture": list(capture)}))
-        state = scopa.evolve(state, event)
+
+    def each(state, legal, play):
+        allowed = oracle_captures(play["card"], state.table)
+        assert (set(play["capture"]) in allowed) if allowed else play["capture"] == []
+    state, _ = play_hand(scopa.GAME, state, picks, on_play=each)
     assert scopa.is_over(state)
     captured = [c for cards in state.captured for c in cards]
     assert sorted(captured + list(state.table)) == sorted(scopa.PACK)
