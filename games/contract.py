@@ -83,7 +83,7 @@ class Game:
     seat_count: Callable[[Rules], int]
     parse_deal: Callable[[Rules, Mapping], Event]  # the deal event's data, checked and canonical
     initial_state: Callable[[Rules, Mapping], State]  # from a deal event's data
-    decide: Callable[[State, Command], list[Event]]
+    decide: Callable[[State, Command], list[Event]]  # a trick event: trick (number), leader, cards, winner, points
     evolve: Callable[[State, Event], State]
     is_terminal: Callable[[State], bool]
     settle: Callable[[State, TableTerms], Settlement]

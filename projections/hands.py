@@ -22,6 +22,7 @@ class HandModel:
     voided: dict | None = None
     seqs: tuple[int, ...] = ()
     result: dict | None = None  # a hand logged by its result alone, not card by card
+    opened: dict | None = None  # its deal (or result) event's data: the dealer and the rules it was played by
 
     @property
     def rules(self) -> Game:
@@ -43,8 +44,9 @@ def start(envelope) -> HandModel:
     rules = parsed_rules(d["game"], d["rules"])
     if envelope.type == "result":
         return HandModel(envelope.hand, envelope.table, d["game"], game.result_state(rules, d),
-                         seqs=(envelope.seq,), result=d["result"])
-    return HandModel(envelope.hand, envelope.table, d["game"], game.initial_state(rules, d), seqs=(envelope.seq,))
+                         seqs=(envelope.seq,), result=d["result"], opened=d)
+    return HandModel(envelope.hand, envelope.table, d["game"], game.initial_state(rules, d), seqs=(envelope.seq,),
+                     opened=d)
 
 
 def game_of(name: str) -> Game:
@@ -78,7 +80,7 @@ def apply(model: HandModel | None, envelope) -> HandModel:
         voided = envelope.data
     else:
         state = model.rules.evolve(state, envelope)  # evolve reads only .type and .data
-    return HandModel(model.id, model.table, model.game, state, settlement, voided, seqs, model.result)
+    return HandModel(model.id, model.table, model.game, state, settlement, voided, seqs, model.result, model.opened)
 
 
 def fold(envelopes: Iterable) -> HandModel | None:
@@ -91,7 +93,7 @@ def fold(envelopes: Iterable) -> HandModel | None:
 def render(model: HandModel) -> dict:
     """The hand state of API.md: id, table, game, phase, and the game's own view."""
     if model.result is not None:  # no cards were logged: show the result, not stand-in cards
-        view = {"dealer": model.state.dealer, "rules": model.state.rules.to_data(), "cards_logged": False,
+        view = {"dealer": model.opened["dealer"], "rules": model.opened["rules"], "cards_logged": False,
                 "result": model.result}
     else:
         view = model.rules.view(model.state)

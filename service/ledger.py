@@ -204,7 +204,7 @@ def plan_hand(reader: Reader, group: str, table: str, body: Mapping, hand: str):
                     for i, item in enumerate(body.get(f"{kind}s") or [])]
     else:
         raise Invalid("a hand needs a deal", errors={"deal": ["Missing data for required field."]})
-    model = hand_fold.HandModel(hand, table, trow["game"], state, result=(first.data.get("result")))
+    model = hand_fold.HandModel(hand, table, trow["game"], state, result=first.data.get("result"), opened=first.data)
     return _played(reader, group, trow, model, commands, [replace(first, hand=hand, table=table)])
 
 
