@@ -13,7 +13,7 @@ from typing import Mapping
 from .base import Event
 from .cards import SUIT_NAMES
 from .contract import ResultField
-from .errors import RuleViolation, require
+from .errors import Malformed, RuleViolation, require, whole_number
 from .possible import pack_values, why_impossible
 
 FIELDS = ("points", "tricks", "bonus", "trump_suit")
@@ -25,7 +25,7 @@ def result_event(rules, dealer: int, raw: Mapping, pack, points_of) -> Event:
     """The ``result`` event of a checked result; ``pack`` is the variant's cards and
     ``points_of`` their card points by rank."""
     if not isinstance(raw, Mapping):
-        raise RuleViolation("result must be an object with points, tricks and bonus")
+        raise Malformed("", "result must be an object with points, tricks and bonus")
     unknown = sorted(set(raw) - set(FIELDS))
     if unknown:
         raise RuleViolation(f"a bisca result has points, tricks, bonus and trump_suit, not {', '.join(unknown)}")
@@ -34,7 +34,11 @@ def result_event(rules, dealer: int, raw: Mapping, pack, points_of) -> Event:
     n, per_trick = len(rules.sides), rules.players
     tricks_in_hand = len(pack) // per_trick
     points, tricks = _counts(raw, "points", n), _counts(raw, "tricks", n)
-    bonus = _counts(raw, "bonus", n) if raw.get("bonus") is not None else [0] * n
+    bonus = _counts(raw, "bonus", n) if capixaba or raw.get("bonus") is not None else [0] * n
+    suit = _suit(raw.get("trump_suit"))
+    if not capixaba and raw.get("trump_suit") is not None:
+        raise RuleViolation(f"only capixaba names trump_suit (hearts double its game points); a {rules.variant} "
+                            "hand's trump changes nothing in its score")
     if sum(points) != TOTAL_POINTS:
         raise RuleViolation(f"the card points must add up to {TOTAL_POINTS}, not {sum(points)}")
     if sum(tricks) != tricks_in_hand:
@@ -45,7 +49,6 @@ def result_event(rules, dealer: int, raw: Mapping, pack, points_of) -> Event:
         if why:
             raise RuleViolation(f"side {side} cannot take {points[side]} card points in {tricks[side]} trick(s): "
                                 f"{why}")
-    suit = _suit(raw.get("trump_suit"))
     if any(bonus) and not capixaba:
         raise RuleViolation("only capixaba scores bonuses")
     why = why_not_bonus(bonus, suit == "H")
@@ -72,19 +75,21 @@ def why_not_bonus(bonus: list[int], hearts: bool) -> str | None:
 
 def _counts(raw: Mapping, name: str, n: int) -> list[int]:
     value = raw.get(name)
-    if (not isinstance(value, list) or len(value) != n
-            or any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in value)):
-        raise RuleViolation(f"{name} must list {n} whole numbers, one per side")
+    if not isinstance(value, list) or len(value) != n:
+        raise Malformed(name, f"{name} must list {n} whole numbers, one per side")
+    for v in value:
+        if whole_number(v, name, f"a list of {n} whole numbers") < 0:
+            raise RuleViolation(f"{name} cannot be negative: {value}")
     return value
 
 
 def _suit(raw) -> str | None:
+    """The trump suit a Capixaba result names: absent (or null) when it was not hearts."""
     if raw is None or raw == "":
         return None
-    suit = str(raw).upper()
-    if suit not in SUIT_NAMES:
-        raise RuleViolation("trump_suit is C, S, H or D")
-    return suit
+    if not isinstance(raw, str) or raw.upper() not in SUIT_NAMES:
+        raise Malformed("trump_suit", "trump_suit is one of C, S, H and D (H when hearts were trump)")
+    return raw.upper()
 
 
 SUITS = (("C", "clubs"), ("S", "spades"), ("H", "hearts"), ("D", "diamonds"))

@@ -1,5 +1,5 @@
-"""The errors the rules raise: a move or fact the game does not allow, and a result that
-leaves out what it must say."""
+"""The errors the rules raise: a move or fact the game does not allow, a result that leaves
+out what it must say, and a field of the wrong kind."""
 from __future__ import annotations
 
 from typing import Iterable
@@ -17,18 +17,45 @@ class Incomplete(Exception):
     """A result (or command) without fields it must have: a malformed request, not a rule.
     ``fields`` names them, in the order the form lists them."""
 
-    def __init__(self, fields: Iterable[str], what: str = "the result"):
+    def __init__(self, fields: Iterable[str], what: str = "the result", ties: bool = False):
         self.fields = tuple(fields)
         self.detail = (f"{what} is missing {_listed(self.fields)}: every field that applies to the hand is "
-                       "required (null is how a tie is said)")
+                       "required" + (" (null is how a tie is said)" if ties else ""))
         super().__init__(self.detail)
 
 
-def require(raw, fields: Iterable[str], what: str = "the result") -> None:
-    """Raise Incomplete naming each of ``fields`` that ``raw`` leaves out."""
+class Malformed(Exception):
+    """A field of the wrong kind (text where a number belongs, null where nothing can tie):
+    a malformed request, the API's 400, not a rule. ``field`` names it."""
+
+    def __init__(self, field: str, detail: str):
+        super().__init__(detail)
+        self.field = field
+        self.fields = (field,)
+        self.detail = detail
+
+
+def require(raw, fields: Iterable[str], what: str = "the result", ties: bool = False) -> None:
+    """Raise Incomplete naming each of ``fields`` that ``raw`` leaves out; ``ties`` when
+    some of them say a tie with null."""
     missing = [f for f in fields if f not in raw]
     if missing:
-        raise Incomplete(missing, what)
+        raise Incomplete(missing, what, ties)
+
+
+def whole_number(value, field: str, what: str = "a whole number") -> int:
+    """``value`` when it is a JSON integer (not a boolean); else Malformed."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise Malformed(field, f"{field} must be {what}, not {_shown(value)}")
+    return value
+
+
+def _shown(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return {str: "text", list: "a list", dict: "an object", float: "a fraction"}.get(type(value), "that")
 
 
 def _listed(names: tuple[str, ...]) -> str:

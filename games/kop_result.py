@@ -17,7 +17,7 @@ from typing import Callable, Mapping
 from . import auction as auc
 from .base import Command, Event
 from .contract import ResultField
-from .errors import RuleViolation, require
+from .errors import Malformed, RuleViolation, require, whole_number
 from .kop_pack import CARD_POINTS, PACK
 from .possible import pack_values, why_impossible
 
@@ -47,12 +47,14 @@ class Engine:
 def result_event(module: Engine, rules, dealer: int, raw: Mapping) -> Event:
     """Check a result and return it, normalised, as the ``result`` event."""
     if not isinstance(raw, Mapping):
-        raise RuleViolation("result must be an object with contract, points and tricks")
+        raise Malformed("", "result must be an object with contract, points and tricks")
     unknown = sorted(set(raw) - set(FIELDS))
     if unknown:
         raise RuleViolation(f"a {rules.game} result has {', '.join(FIELDS)}, not {', '.join(unknown)}")
     require(raw, ("contract",))
     contract = raw["contract"]
+    if not isinstance(contract, str):
+        raise Malformed("contract", "contract must be the name of a contract, such as \"normal\"")
     known = ("normal", "cicha", *rules.ladder.contracts)
     if contract not in known:
         raise RuleViolation(f"contract must be one of {', '.join(known)}")
@@ -61,7 +63,8 @@ def result_event(module: Engine, rules, dealer: int, raw: Mapping) -> Event:
     if foreign:
         raise RuleViolation(f"a {contract} result has no {' or '.join(foreign)}: it names "
                             f"{', '.join(applies(contract))}")
-    result = {"contract": contract, "doubles": _seats(raw.get("doubles") or [], "doubles")}
+    doubled = "doubles" in applies(contract)
+    result = {"contract": contract, "doubles": _seats(raw["doubles"], "doubles") if doubled else []}
     if contract == "normal":
         stare = _seats(raw.get("stare"), "stare")
         if len(stare) != 2 or stare[0] == stare[1]:
@@ -82,22 +85,23 @@ def result_event(module: Engine, rules, dealer: int, raw: Mapping) -> Event:
 
 
 def _seat(value, name: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 4:
+    if not 0 <= whole_number(value, name, "a seat from 0 to 3") < 4:
         raise RuleViolation(f"{name} must be a seat from 0 to 3")
     return value
 
 
 def _seats(value, name: str) -> list[int]:
     if not isinstance(value, list):
-        raise RuleViolation(f"{name} must be a list of seats")
+        raise Malformed(name, f"{name} must be a list of seats ([] for none)")
     return [_seat(v, name) for v in value]
 
 
 def _points_and_tricks(raw: Mapping) -> tuple[int, int]:
-    points, tricks = raw.get("points"), raw.get("tricks")
-    if not isinstance(tricks, int) or isinstance(tricks, bool) or not 0 <= tricks <= 4:
+    points = whole_number(raw["points"], "points", "a whole number from 0 to 104")
+    tricks = whole_number(raw["tricks"], "tricks", "a whole number from 0 to 4")
+    if not 0 <= tricks <= 4:
         raise RuleViolation("tricks (the declaring side's) must be from 0 to 4")
-    if not isinstance(points, int) or isinstance(points, bool) or not 0 <= points <= 104:
+    if not 0 <= points <= 104:
         raise RuleViolation("points (the declaring side's) must be from 0 to 104: there are 104 in the pack")
     why = possible(points, tricks)
     if why:

@@ -14,7 +14,7 @@ from typing import Mapping, Sequence
 
 from .base import Event
 from .contract import ResultField
-from .errors import RuleViolation, require
+from .errors import Malformed, RuleViolation, require, whole_number
 
 CATEGORIES = ("cards", "coins", "primiera", "settebello")
 FIELDS = (*CATEGORIES, "scopas")
@@ -25,11 +25,11 @@ def result_data(rules, dealer: int, raw: Mapping, face_up: int) -> dict:
     """The result as the ``result`` event keeps it, checked; ``face_up`` is how many cards
     the table's deal puts face up (every other card is played once)."""
     if not isinstance(raw, Mapping):
-        raise RuleViolation("result must be an object with cards, coins, primiera, settebello and scopas")
+        raise Malformed("", "result must be an object with cards, coins, primiera, settebello and scopas")
     unknown = sorted(set(raw) - set(FIELDS))
     if unknown:
         raise RuleViolation(f"a scopa result has {', '.join(FIELDS)}, not {', '.join(unknown)}")
-    require(raw, FIELDS)
+    require(raw, FIELDS, ties=True)
     sides = len(rules.sides)
     result: dict = {}
     for category in CATEGORIES:
@@ -37,17 +37,20 @@ def result_data(rules, dealer: int, raw: Mapping, face_up: int) -> dict:
         if side is None and category != "settebello":
             result[category] = None  # a tie: nobody scores it
             continue
-        if not isinstance(side, int) or isinstance(side, bool) or not 0 <= side < sides:
+        said = "a side" + (", or null for a tie" if category != "settebello" else " (the settebello never ties)")
+        if not 0 <= whole_number(side, category, said) < sides:
             raise RuleViolation(f"{category} names the side that took it, from 0 to {sides - 1}"
                                 + (", or null for a tie" if category != "settebello" else ""))
         result[category] = side
     scopas = raw["scopas"]
-    if (not isinstance(scopas, list) or len(scopas) != sides
-            or any(not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 36 for n in scopas)):
+    if not isinstance(scopas, list) or len(scopas) != sides:
+        raise Malformed("scopas", f"scopas must list {sides} counts, one per side")
+    if any(not 0 <= whole_number(n, "scopas", f"a list of {sides} whole numbers") <= 36 for n in scopas):
         raise RuleViolation(f"scopas must list {sides} counts, one per side, each from 0 to 36")
     result["scopas"] = scopas
     order = play_order(rules, dealer, face_up)
-    why = why_not_scopas(scopas, order, face_up > 0) or why_not_cards(scopas, result["cards"])
+    why = (why_not_scopas(scopas, order, face_up > 0) or why_not_cards(scopas, result["cards"])
+           or why_not_taken(result, order, face_up > 0))
     if why:
         raise RuleViolation(why)
     return result
@@ -96,6 +99,51 @@ def why_not_scopas(scopas: Sequence[int], order: Sequence[int], first_can_sweep:
     return (f"scopas {list(scopas)} cannot happen in a hand of {len(order)} plays: a scopa clears the table, so the "
             "play after it takes nothing, and the last play never is one; side by side the most each can make is "
             f"{alone}, and all together {(len(order) - (0 if first_can_sweep else 1)) // 2}")
+
+
+def empty_handed(scopas: Sequence[int], order: Sequence[int], first_can_sweep: bool) -> list[int]:
+    """The sides that cannot have taken a single card: none of their own scopas, and every
+    way of placing everybody's scopas leaves the table empty at each of their plays (each
+    comes straight after a scopa, or first onto a table dealt empty)."""
+    key = (tuple(order), first_can_sweep, tuple(scopas))
+    return [side for side, made in enumerate(scopas)
+            if not made and not _chance(*key, 0, False, side, False)]
+
+
+@lru_cache(maxsize=4096)
+def _chance(order: tuple[int, ...], first_can_sweep: bool, need: tuple[int, ...], at: int, swept_before: bool,
+            side: int, had: bool) -> bool:
+    """Can the scopas still needed be placed from play ``at`` on so that ``side`` plays
+    onto a table with cards at least once (``had``: it already did)?"""
+    if at == len(order):
+        return had and not any(need)
+    if sum(need) > (len(order) - at) // 2 + 1:
+        return False
+    mover = order[at]
+    cards_on_table = not swept_before and (at > 0 or first_can_sweep)
+    had = had or (mover == side and cards_on_table)
+    if cards_on_table and at < len(order) - 1 and need[mover]:
+        taken = need[:mover] + (need[mover] - 1,) + need[mover + 1:]
+        if _chance(order, first_can_sweep, taken, at + 1, True, side, had):
+            return True
+    return _chance(order, first_can_sweep, need, at + 1, False, side, had)
+
+
+def why_not_taken(result: Mapping, order: Sequence[int], first_can_sweep: bool) -> str | None:
+    """A side that took no card wins no category, and where only one side took cards it
+    took every category (nothing can tie)."""
+    idle = empty_handed(result["scopas"], order, first_can_sweep)
+    if not idle:
+        return None
+    takers = [s for s in range(len(result["scopas"])) if s not in idle]
+    for category in CATEGORIES:
+        named = result[category]
+        if named in idle or (named is None and len(takers) < 2):
+            held = f"side {takers[0]} took every card" if len(takers) == 1 else "they took no card"
+            return (f"with scopas {list(result['scopas'])}, side(s) {', '.join(map(str, idle))} only ever played "
+                    f"onto an empty table (each play straight after a scopa), so {held}: "
+                    f"{category} cannot be {'a tie' if named is None else f'side {named}'}")
+    return None
 
 
 def _only(side: int, count: int, sides: int) -> tuple[int, ...]:

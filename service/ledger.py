@@ -18,7 +18,7 @@ from events.money import MoneyError, format_amount, minor_digits, parse_amount
 from events.store import NewEvent, Reader, Writer
 from games import table as table_decider
 from games.base import Command
-from games.errors import Incomplete, RuleViolation
+from games.errors import Incomplete, Malformed, RuleViolation
 from games.registry import GAMES, PLANNED
 from projections import balances, hands as hand_fold
 from projections.settlements import settled
@@ -190,6 +190,9 @@ def plan_hand(reader: Reader, group: str, table: str, body: Mapping, hand: str):
     game = GAMES[trow["game"]]
     rules = game.parse_rules(trow["rules"])
     context = table_decider.deal_context(game, rules, trow["match"])  # what the hand must know of its table
+    if "result" in body and "deal" in body:
+        raise Invalid("a hand is logged by its deal (and its play) or by its result alone, not both",
+                      errors={"result": ["Give either deal or result."]})
     if "result" in body:
         first, state = _result_start(game, rules, trow, body, context)
         commands = []
@@ -232,6 +235,9 @@ def _decided(where: str | None, decide, *args):
         prefix = f"{where}." if where else ""
         missing = {prefix + name: ["Missing data for required field."] for name in e.fields}
         raise Invalid(e.detail, errors=missing) from None
+    except Malformed as e:
+        field = ".".join(part for part in (where, e.field) if part)
+        raise Invalid(f"{where}: {e.detail}" if where else e.detail, errors={field: [e.detail]}) from None
 
 
 def _played(reader: Reader, group: str, trow: dict, model, commands, first=()):

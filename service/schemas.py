@@ -203,7 +203,13 @@ class HandCreate(Schema):
     bids = fields.List(fields.Nested(Bid), validate=validate.Length(max=64))
     tricks = fields.List(fields.Nested(TrickIn), validate=validate.Length(max=20))
     plays = fields.List(fields.Nested(PlayIn), validate=validate.Length(max=64))
-    result = fields.Dict()
+    result = fields.Dict(metadata={"description": (
+        "A hand logged by its result alone (not with deal). kop, baska: contract, declarer, partner, stare, "
+        "doubles, points, tricks (the declaring side's). scopa: cards, coins, primiera (a side, or null for a "
+        "tie), settebello, scopas (one count per side). bisca: points, tricks (one per side), bonus (capixaba); "
+        "capixaba also takes trump_suit \"H\" when hearts were trump (absent: another suit). Every field that "
+        "applies is required; a missing one or one of the wrong kind is a 400 naming it, an impossible result "
+        "a 422.")})
     dealer = fields.Integer(strict=True)
 
 

@@ -14,7 +14,7 @@ import hashlib
 from flask import redirect, render_template, request, url_for
 
 from events.canonical import canonical_bytes
-from events.errors import DomainError
+from events.errors import DomainError, Invalid
 from projections.groups import member_name
 from projections.hands import game_of, parsed_rules
 from .. import ledger
@@ -36,11 +36,12 @@ def result_page(group, table):
         if principal is None:
             return redirect(url_for("web.sign_in_page"))
         with store().reading() as r:
-            fields = _fields(ledger.table_row(r, group, table))
-        if "double" in request.form or "undo" in request.form:
-            _tap_double(values)
-        else:
-            try:
+            trow = ledger.table_row(r, group, table)
+        fields = _fields(trow)
+        try:
+            if "double" in request.form or "undo" in request.form:
+                _tap_double(values, len(trow["seats"]))
+            else:
                 body = {"result": result_body(fields, values)}
                 seen = _fingerprint(body)
                 if request.form.get("confirm") == "yes" and request.form.get("previewed") == seen:
@@ -48,9 +49,9 @@ def result_page(group, table):
                 with store().reading() as r:  # shown again if edited since
                     _, preview = ledger.plan_hand(r, group, table, body, "preview")
                 values["previewed"] = [seen]
-            except DomainError as e:
-                problem, status = e.detail, status_of(e)[0]
-                errors = _errors(e, fields)
+        except DomainError as e:
+            problem, status = e.detail, status_of(e)[0]
+            errors = _errors(e, fields)
 
     def view(r, grow, principal, form_token):
         trow = ledger.table_row(r, group, table)
@@ -60,7 +61,7 @@ def result_page(group, table):
         return render_template(
             "result.html", group=grow, principal=principal, form_token=form_token, table=trow, seats=seats,
             sides=sides, fields=_fields(trow), values=values, errors=errors, problem=problem, preview=preview,
-            once=once.key(), v=lambda name: first(values, name), doubles=_doubles(values))
+            once=once.key(), v=lambda name: first(values, name), doubles=_shown_doubles(values, len(seats)))
     page = _page(group, view)
     return (page, status) if isinstance(page, str) else page
 
@@ -78,18 +79,33 @@ def first(values: dict, name: str) -> str:
     return (values.get(name) or [""])[0]
 
 
-def _tap_double(values: dict) -> None:
+def _tap_double(values: dict, seats: int) -> None:
+    """One more double (by the seat of the name tapped), or the last one taken back."""
     doubles = _doubles(values)
     if "undo" in request.form:
         doubles = doubles[:-1]
     else:
-        doubles.append(whole("double", request.form["double"]))
+        seat = whole("double", request.form["double"])
+        if not 0 <= seat < seats:
+            raise Invalid(f"a double is given by one of the {seats} seats, not seat {seat}",
+                          errors={"doubles": ["Not a seat at this table."]})
+        doubles.append(seat)
     values["doubles"] = [" ".join(map(str, doubles))]
     values.pop("previewed", None)
 
 
 def _doubles(values: dict) -> list[int]:
     return [whole("doubles", s) for s in first(values, "doubles").split()]
+
+
+def _shown_doubles(values: dict, seats: int) -> list[int]:
+    """The doubles the form carries, for the page: nothing when tampered with (the preview
+    says what is wrong with them)."""
+    try:
+        doubles = _doubles(values)
+    except DomainError:
+        return []
+    return doubles if all(0 <= seat < seats for seat in doubles) else []
 
 
 def _log(w, group: str, principal, table: str, body: dict) -> str:

@@ -139,6 +139,25 @@ def test_doubles_are_tapped_by_name_in_order_and_logged_as_seats(client, kop_tab
     assert result["doubles"] == [2, 1] and result["stare"] == [1, 3]
 
 
+def test_a_tampered_double_or_a_form_without_its_key_is_a_400_and_names_nobody(client, kop_table):
+    gid, table = kop_table["group"], kop_table["table"]
+    _signed_in(client, kop_table["members"][0]["token"])
+    path = f"/g/{gid}/tables/{table}/result"
+    form = {**_sheet(client, path), "contract": "normal", "stare": ["1", "3"], "points": "29", "tricks": "2"}
+    tampered = client.http.post(path, data={**form, "double": "-3"})
+    page = tampered.get_data(as_text=True)
+    assert tampered.status_code == 400 and "not seat -3" in page, page
+    assert 'class="doubles"' not in page  # no name shown for a seat that is not at the table
+    forged = client.http.post(path, data={**form, "doubles": "-3 9"})
+    assert forged.status_code == 422 and 'class="doubles"' not in forged.get_data(as_text=True)
+    shown = client.http.post(path, data={**form, "doubles": "", "confirm": "no"}).get_data(as_text=True)
+    keyless = {k: v for k, v in form.items() if k != "once"}
+    lost = client.http.post(path, data={**keyless, "doubles": "", "confirm": "yes",
+                                        "previewed": _hidden(shown, "previewed")})
+    assert lost.status_code == 400 and "lost its one-time key" in lost.get_data(as_text=True)
+    assert kop_table["admin"].get(f"/v1/groups/{gid}/events").json["events"][-1]["type"] == "table_opened"
+
+
 def test_a_score_sheet_sent_twice_logs_one_hand_and_answers_the_second_with_the_first(client, kop_table):
     gid, table = kop_table["group"], kop_table["table"]
     _signed_in(client, kop_table["members"][0]["token"])

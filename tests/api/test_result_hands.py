@@ -135,8 +135,9 @@ IMPOSSIBLE = [
      "a zolo result has no partner"),
     ("baska", {"variant": "bytow-2005"}, 4, {"contract": "baska", "declarer": 1}, "contract must be"),
     ("scopa", {}, 2, {"cards": 2, "coins": 0, "primiera": 0, "settebello": 0, "scopas": [0, 0]}, "from 0 to 1"),
-    ("scopa", {}, 2, {"cards": 0, "coins": 0, "primiera": 0, "settebello": 0, "scopas": [1]}, "2 counts"),
-    ("scopa", {}, 2, {"cards": 0, "coins": 0, "primiera": 0, "settebello": None, "scopas": [0, 0]}, "settebello"),
+    # Side 1 sweeps at each of its 18 plays: side 0 only plays onto an empty table and takes nothing.
+    ("scopa", {}, 2, {"cards": 1, "coins": 0, "primiera": 1, "settebello": 1, "scopas": [0, 18]}, "coins cannot be"),
+    ("scopa", {}, 2, {"cards": 1, "coins": 1, "primiera": None, "settebello": 1, "scopas": [0, 18]}, "a tie"),
     ("scopa", {}, 2, {"cards": 0, "coins": 0, "primiera": 0, "settebello": 0, "scopas": [19, 0]}, "cannot happen"),
     ("bisca", {}, 2, {"points": [60, 61], "tricks": [10, 10]}, "add up to 120"),
     ("bisca", {}, 2, {"points": [60, 60], "tricks": [10, 9]}, "has 20 tricks"),
@@ -144,6 +145,7 @@ IMPOSSIBLE = [
     ("bisca", {}, 2, {"points": [110, 10], "tricks": [20, 0]}, "40 cards of the 40-card pack hold 120 card points"),
     ("bisca", {}, 2, {"points": [100, 20], "tricks": [1, 19]}, "cannot take 100 card points in 1"),
     ("bisca", {"variant": "capixaba"}, 4, {"points": [70, 50], "tricks": [6, 4], "bonus": [2, 1]}, "one bonus"),
+    ("bisca", {}, 2, {"points": [60, 60], "tricks": [10, 10], "trump_suit": "H"}, "only capixaba names trump_suit"),
 ]
 
 
@@ -174,8 +176,40 @@ def test_an_incomplete_result_is_a_400_naming_every_missing_field(kop_table, gam
     r = t["member"].post(f"{t['base']}/tables/{table['id']}/hands", {"result": result})
     assert r.status_code == 400 and r.mimetype == "application/problem+json", r.json
     assert sorted(r.json["errors"]) == sorted(f"result.{f}" for f in missing)
-    assert all(f in r.json["detail"] for f in missing) and "null is how a tie is said" in r.json["detail"]
+    assert all(f in r.json["detail"] for f in missing)
+    assert ("null is how a tie is said" in r.json["detail"]) == (game == "scopa")  # only Scopa's fields tie
     assert t["member"].get(f"{t['base']}").json["version"] == before
+
+
+@pytest.mark.parametrize("game, rules, n, result, field", [
+    ("kop", {}, 4, {"contract": "normal", "stare": [1, 3], "doubles": None, "points": 60, "tricks": 2}, "doubles"),
+    ("kop", {}, 4, {"contract": "normal", "stare": [1, 3], "doubles": False, "points": 60, "tricks": 2}, "doubles"),
+    ("kop", {}, 4, {"contract": "normal", "stare": [1, 3], "doubles": {}, "points": 60, "tricks": 2}, "doubles"),
+    ("kop", {}, 4, {"contract": "normal", "stare": None, "doubles": [], "points": 60, "tricks": 2}, "stare"),
+    ("baska", {}, 4, {"contract": "zolo", "declarer": 1, "doubles": [], "points": None, "tricks": 2}, "points"),
+    ("scopa", {}, 2, {"cards": 0, "coins": 0, "primiera": 0, "settebello": None, "scopas": [0, 0]}, "settebello"),
+    ("scopa", {}, 2, {"cards": 0, "coins": 0, "primiera": 0, "settebello": 0, "scopas": [1]}, "scopas"),
+    ("scopa", {}, 2, {"cards": 0, "coins": 0, "primiera": 0, "settebello": 0, "scopas": None}, "scopas"),
+    ("bisca", {"variant": "capixaba"}, 4, {"points": [70, 50], "tricks": [6, 4], "bonus": None}, "bonus"),
+    ("bisca", {}, 2, {"points": [60, "60"], "tricks": [10, 10]}, "points"),
+])
+def test_a_field_of_the_wrong_kind_is_a_400_naming_it_not_a_guess(kop_table, game, rules, n, result, field):
+    """null, false or {} where the doubles belong are not "no doubles": the request is
+    malformed, and nothing is logged."""
+    t = kop_table
+    table = _table(t, game, rules, n)
+    before = t["member"].get(f"{t['base']}").json["version"]
+    r = t["member"].post(f"{t['base']}/tables/{table}/hands", {"result": result})
+    assert r.status_code == 400 and r.mimetype == "application/problem+json", r.json
+    assert list(r.json["errors"]) == [f"result.{field}"] and field in r.json["detail"]
+    assert t["member"].get(f"{t['base']}").json["version"] == before
+
+
+def test_a_hand_with_both_a_deal_and_a_result_is_a_400(kop_table):
+    t = kop_table
+    r = t["member"].post(f"{t['base']}/tables/{t['table']}/hands", {"deal": {"dealer": 0, "hands": KOP_HANDS}, "result": {
+        "contract": "normal", "stare": [1, 3], "doubles": [], "points": 60, "tricks": 2}})
+    assert r.status_code == 400 and "not both" in r.json["detail"], r.json
 
 
 def test_the_bytow_result_of_the_issue_pays_192_each_not_128(kop_table):

@@ -48,3 +48,19 @@ def scopas_possible(scopas: list[int], sides_in_turn: list[int], table_starts_em
                 nxt.add((True, made[:side] + (made[side] + 1,) + made[side + 1:]))
         reach = nxt
     return any(made == tuple(scopas) for _, made in reach)
+
+
+def sides_that_may_take(scopas: list[int], sides_in_turn: list[int], table_starts_empty: bool) -> set[int]:
+    """The sides that, in some placing of these scopas, play at least once onto a table with
+    cards on it (the same forward walk, also keeping who has had such a play)."""
+    reach = {(table_starts_empty, tuple(0 for _ in scopas), frozenset())}
+    last = len(sides_in_turn) - 1
+    for at, side in enumerate(sides_in_turn):
+        nxt = set()
+        for empty, made, had in reach:
+            now = had if empty else had | {side}
+            nxt.add((False, made, now))
+            if not empty and at < last and made[side] < scopas[side]:
+                nxt.add((True, made[:side] + (made[side] + 1,) + made[side + 1:], now))
+        reach = nxt
+    return set().union(*(had for _, made, had in reach if made == tuple(scopas)))

@@ -8,9 +8,9 @@ from hypothesis import given, settings, strategies as st
 
 from games import bisca, kop_result, scopa
 from games.base import Event
-from games.errors import Incomplete, RuleViolation
+from games.errors import Incomplete, Malformed, RuleViolation
 from games.possible import totals, why_impossible
-from games.scopa_result import cards_possible, play_order, scopas_possible
+from games.scopa_result import cards_possible, empty_handed, play_order, scopas_possible
 from tests.oracles import results as oracle
 
 
@@ -78,11 +78,16 @@ def _captures(card_value, table):
 def _reachable_scopas(hands, table, first):
     """Every scopas-per-player a tiny two-player Scopa hand can end with, by trying every
     card and every capture (rules/scopa.md), one round and no stock."""
+    return {made for made, _ in _reachable_ends(hands, table, first)}
+
+
+def _reachable_ends(hands, table, first):
+    """Every (scopas per player, players who captured something) a tiny hand can end with."""
     found = set()
 
-    def play(hands, table, turn, made, left):
+    def play(hands, table, turn, made, left, took=frozenset()):
         if left == 0:
-            found.add(made)
+            found.add((made, took))
             return
         for i, value in enumerate(hands[turn]):
             for taken in _captures(value, table):
@@ -92,7 +97,7 @@ def _reachable_scopas(hands, table, first):
                 mine = hands[turn][:i] + hands[turn][i + 1:]
                 new_hands = (mine, hands[1]) if turn == 0 else (hands[0], mine)
                 bumped = tuple(n + (scopa_now and s == turn) for s, n in enumerate(made))
-                play(new_hands, after, 1 - turn, bumped, left - 1)
+                play(new_hands, after, 1 - turn, bumped, left - 1, took | ({turn} if taken else set()))
     play(tuple(tuple(h) for h in hands), tuple(table), first, (0, 0), sum(map(len, hands)))
     return found
 
@@ -121,6 +126,32 @@ def test_the_scopa_bound_agrees_with_a_forward_search_of_the_plays(players, deal
     assert scopas_possible(wanted, order, face_up > 0) == oracle.scopas_possible(wanted, list(order), face_up == 0)
 
 
+@settings(max_examples=60, deadline=None)
+@given(values=st.lists(st.integers(1, 4), min_size=8, max_size=8), face_up=st.sampled_from([0, 2]),
+       first=st.integers(0, 1))
+def test_a_player_who_took_a_card_in_a_small_hand_is_never_called_empty_handed(values, face_up, first):
+    hands = [values[:3], values[3:6]]
+    order = [(first + i) % 2 for i in range(6)]
+    for made, took in _reachable_ends(hands, values[6:6 + face_up], first):
+        assert not took & set(empty_handed(made, order, face_up > 0)), (hands, made, took)
+
+
+@settings(max_examples=300, deadline=None)
+@given(players=st.sampled_from([2, 3, 4]), deal=st.sampled_from(["standard", "scientifico"]),
+       dealer=st.integers(0, 3), scopas=st.lists(st.integers(0, 20), min_size=3, max_size=3))
+def test_who_must_have_taken_nothing_agrees_with_a_forward_search_of_the_plays(players, deal, dealer, scopas):
+    if deal == "scientifico" and players != 4:
+        deal = "standard"
+    rules = scopa.parse_rules({"players": players, "deal": deal})
+    face_up = scopa.DEALS[deal][1]
+    order = play_order(rules, dealer % players, face_up)
+    wanted = scopas[:len(rules.sides)]
+    if not scopas_possible(wanted, order, face_up > 0):
+        return
+    may_take = oracle.sides_that_may_take(wanted, list(order), face_up == 0) | {s for s, n in enumerate(wanted) if n}
+    assert set(empty_handed(wanted, order, face_up > 0)) == set(range(len(wanted))) - may_take
+
+
 def test_two_players_a_standard_hand_holds_at_most_18_scopas_and_never_two_in_a_row():
     rules = scopa.parse_rules({})
     order = play_order(rules, 0, 4)  # seat 1 plays first, 36 plays
@@ -142,6 +173,10 @@ def test_each_scopa_takes_two_cards_which_bounds_who_took_most(least, winner, ok
     ({"cards": 0, "coins": 0, "primiera": 0, "settebello": 0, "scopas": [0, 19]}, "cannot happen in a hand of 36"),
     ({"cards": 1, "coins": 0, "primiera": 0, "settebello": 0, "scopas": [11, 0]}, "cannot have taken the most"),
     ({"cards": None, "coins": 0, "primiera": 0, "settebello": 0, "scopas": [11, 0]}, "cannot end in a tie"),
+    # Side 1 sweeps at each of its 18 plays, so side 0 only ever plays onto an empty table and takes nothing.
+    ({"cards": 1, "coins": 0, "primiera": 1, "settebello": 1, "scopas": [0, 18]}, "coins cannot be side 0"),
+    ({"cards": 1, "coins": None, "primiera": 1, "settebello": 1, "scopas": [0, 18]}, "coins cannot be a tie"),
+    ({"cards": 1, "coins": 1, "primiera": 1, "settebello": 0, "scopas": [0, 18]}, "settebello cannot be side 0"),
 ])
 def test_impossible_scopa_results_are_refused_saying_why(raw, why):
     with pytest.raises(RuleViolation, match=why):
@@ -163,6 +198,41 @@ def test_a_result_without_a_field_that_applies_names_each_missing_field(game, ru
     with pytest.raises(Incomplete) as found:
         played.parse_result(played.parse_rules(rules), 0, raw)
     assert found.value.fields == missing
+
+
+def test_a_side_that_swept_at_every_play_took_every_category():
+    raw = {"cards": 1, "coins": 1, "primiera": 1, "settebello": 1, "scopas": [0, 18]}
+    assert scopa.result_event(scopa.parse_rules({}), 0, raw).data["result"] == raw
+    # One play fewer swept leaves side 0 a play onto cards, and so a chance at anything.
+    assert scopa.result_event(scopa.parse_rules({}), 0, {**raw, "coins": None, "settebello": 0, "scopas": [0, 17]})
+
+
+@pytest.mark.parametrize("game, rules, raw, field", [
+    ("kop", {}, {"contract": "normal", "stare": [0, 2], "doubles": None, "points": 60, "tricks": 2}, "doubles"),
+    ("kop", {}, {"contract": "normal", "stare": [0, 2], "doubles": 0, "points": 60, "tricks": 2}, "doubles"),
+    ("kop", {}, {"contract": "normal", "stare": [0, 2], "doubles": [], "points": None, "tricks": 2}, "points"),
+    ("kop", {}, {"contract": "normal", "stare": None, "doubles": [], "points": 60, "tricks": 2}, "stare"),
+    ("kop", {}, {"contract": "zolo", "declarer": "1", "doubles": [], "points": 60, "tricks": 2}, "declarer"),
+    ("kop", {}, {"contract": 3}, "contract"),
+    ("scopa", {}, {"cards": 0, "coins": 0, "primiera": 0, "settebello": None, "scopas": [0, 0]}, "settebello"),
+    ("scopa", {}, {"cards": "0", "coins": 0, "primiera": 0, "settebello": 0, "scopas": [0, 0]}, "cards"),
+    ("scopa", {}, {"cards": 0, "coins": 0, "primiera": 0, "settebello": 0, "scopas": None}, "scopas"),
+    ("bisca", {"variant": "capixaba"}, {"points": [70, 50], "tricks": [6, 4], "bonus": None}, "bonus"),
+    ("bisca", {"variant": "capixaba"}, {"points": [70, 50], "tricks": [6, 4], "bonus": [0, 0], "trump_suit": 7},
+     "trump_suit"),
+    ("bisca", {}, {"points": None, "tricks": [10, 10]}, "points"),
+])
+def test_a_field_of_the_wrong_kind_is_malformed_not_read_as_something_else(game, rules, raw, field):
+    from games.registry import game as game_of
+    played = game_of(game)
+    with pytest.raises(Malformed) as found:
+        played.parse_result(played.parse_rules(rules), 0, raw)
+    assert found.value.field == field
+
+
+def test_only_capixaba_names_a_trump_suit():
+    with pytest.raises(RuleViolation, match="only capixaba names trump_suit"):
+        bisca.result_event(bisca.parse_rules({}), 0, {"points": [70, 50], "tricks": [12, 8], "trump_suit": "H"})
 
 
 def test_a_scopa_tie_is_said_with_null_and_counts_for_nobody():
