@@ -1,7 +1,8 @@
 """The event vocabulary of API.md, and which events belong to a hand."""
 
 EVENT_TYPES = frozenset({
-    "group_created", "member_added", "table_opened", "deal", "bid", "trick", "play", "claim",
+    "group_created", "member_added", "table_opened", "deal", "seat_cards", "bid", "trick", "play", "claim",
     "result", "settlement", "hand_voided", "payment", "assertion", "table_closed",
 })
-HAND_EVENTS = frozenset({"deal", "bid", "trick", "play", "claim", "result", "settlement", "hand_voided"})
+HAND_EVENTS = frozenset({"deal", "seat_cards", "bid", "trick", "play", "claim", "result", "settlement",
+                         "hand_voided"})

@@ -86,8 +86,8 @@ def decide(state: KopState, command: Command) -> list[Event]:
         if event.data["call"] == "baska":
             _check_four_queens(state, event.data["seat"])
         return [event]
-    if command.kind in ("trick", "claim") and not state.tricks:
-        _check_cicha(state)
+    if command.kind in ("trick", "play", "claim") and state.complete and not state.tricks and not state.current:
+        _check_cicha(state)  # before the hand's first card
     return kop.decide(state, command)
 
 

@@ -10,10 +10,10 @@ Scoring and money: games/bisca_scoring.py.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping
 
-from . import bisca_result, bisca_scoring
+from . import bisca_result, bisca_scoring, bisca_seen
 from . import words
 from .base import Command, Event, TableTerms, named_rules
 from .contract import DEALT, Capabilities, DealField, Game, TableRules
@@ -129,15 +129,29 @@ class BiscaState:
     swapped: bool = False
     result: Mapping | None = None  # a hand logged by its result alone
     cut: str | None = None  # the card turned face up at the deal, which named the trump suit
+    trump_seen: bool = True  # dealt seat by seat: whether the trump card (or the knock) is logged
+    pile_left: int | None = None  # dealt seat by seat: cards left to draw, seen or not (else: the draw pile's)
+    owed: tuple[int, ...] = ()  # dealt seat by seat: the seats that owe the cards they hold, in drawing order
+    current: tuple[tuple[int, str], ...] = ()  # (seat, card) of the trick being played a card at a time
 
     @property
     def leader(self) -> int:
         return self.tricks[-1].winner if self.tricks else (self.dealer + 1) % self.rules.players
 
     @property
+    def turn(self) -> int:
+        return (self.leader + len(self.current)) % self.rules.players
+
+    @property
     def draw_pile(self) -> tuple[str, ...]:
-        """What is left to draw, top first: the stock, then the trump card."""
+        """What is left to draw, top first, as far as it is known: the stock, then the trump card."""
         return self.stock + ((self.trump_card,) if self.trump_card else ())
+
+    @property
+    def pile(self) -> int:
+        """How many cards are left to draw, seen or not."""
+        return len(self.draw_pile) if self.pile_left is None else self.pile_left
+
 
     @property
     def bonus_points(self) -> tuple[int, ...]:
@@ -151,7 +165,16 @@ class BiscaState:
 
 
 def deal_event(rules: BiscaRules, raw: Mapping) -> Event:
+    """A deal: whole (hands, trump card, stock), or, naming only the dealer, seat by seat
+    (games/bisca_seen.py)."""
     variant = VARIANTS[rules.variant]
+    if isinstance(raw, Mapping) and (set(raw) == {"dealer"} or (raw.get("trump") is None and "trump_suit" not in raw
+                                                               and not any(raw.get("hands") or [[]])
+                                                               and not raw.get("stock"))):
+        dealer, _ = dealt({"dealer": raw.get("dealer"), "hands": [[]] * rules.players}, ("dealer", "hands"),
+                          rules.players, 0, f"bisca {rules.variant}")
+        return Event("deal", {"dealer": dealer, "hands": [[] for _ in range(rules.players)], "trump": None,
+                              "stock": []})
     dealer, parsed = dealt(raw, ("dealer", "hands", "trump", "trump_suit", "stock"), rules.players, variant.hand,
                            f"bisca {rules.variant}")
     trump, suit = _trump(rules, raw)
@@ -173,16 +196,24 @@ def _trump(rules: BiscaRules, raw: Mapping) -> tuple[str | None, str]:
     if raw.get("trump_suit") is not None:
         raise RuleViolation("trump_suit goes with a knock (\"trump\": null); a cut trump card names its own suit")
     trump = parse_card(raw["trump"])
+    _cut_allowed(rules, trump)
+    return trump, trump[-1]
+
+
+def _cut_allowed(rules: BiscaRules, trump: str) -> None:
     if rules.variant == "capixaba" and rank(trump) in ("A", "7"):
         raise RuleViolation(f"the cut trump card {trump} is an ace or a 7, which capixaba never leaves face up: redeal")
-    return trump, trump[-1]
 
 
 def new_hand(rules: BiscaRules, deal: Mapping) -> BiscaState:
     match = tuple(deal.get("match_before") or [0] * len(rules.sides))
     trump = deal.get("trump")
-    return BiscaState(rules, deal["dealer"], tuple(tuple(h) for h in deal["hands"]), tuple(deal["stock"]),
-                      trump, trump[-1] if trump else deal.get("trump_suit", "H"), match, cut=trump)
+    state = BiscaState(rules, deal["dealer"], tuple(tuple(h) for h in deal["hands"]), tuple(deal["stock"]),
+                       trump, trump[-1] if trump else deal.get("trump_suit", "H"), match, cut=trump)
+    if bisca_seen.is_opened_empty(deal):
+        variant = VARIANTS[rules.variant]
+        return bisca_seen.starting(state, len(PACKS[variant.pack]), variant.hand)
+    return state
 
 
 def beats(card: str, best: str, trump: str) -> bool:
@@ -204,7 +235,7 @@ def legal_cards(state: BiscaState, seat: int, played: tuple = ()) -> list[str]:
     """Any card, but in nove, once nothing is left to draw, a trump lead must be answered
     with a trump by a player who has one."""
     hand = list(state.held[seat])
-    if state.rules.variant == "nove" and played and not state.draw_pile and played[0][-1] == state.trump_suit:
+    if state.rules.variant == "nove" and played and state.pile == 0 and played[0][-1] == state.trump_suit:
         trumps = [c for c in hand if c[-1] == state.trump_suit]
         return trumps or hand
     return hand
@@ -213,12 +244,50 @@ def legal_cards(state: BiscaState, seat: int, played: tuple = ()) -> list[str]:
 def decide(state: BiscaState, command: Command) -> list[Event]:
     if is_over(state):
         raise RuleViolation("the hand is over")
+    if command.kind == "cards":
+        variant = VARIANTS[state.rules.variant]
+        return [bisca_seen.decide_cards(state, command.data, PACKS[variant.pack], variant.hand, _cut_allowed)]
+    waiting = bisca_seen.waiting(state)
+    if waiting:
+        raise RuleViolation(waiting)
     match command:
         case Command(kind="bid", data=data):
             return [_decide_swap(state, data)]
         case Command(kind="trick", data=data):
+            if state.current:
+                raise RuleViolation("this trick is being played a card at a time: play its other cards one by one")
             return [Event("trick", _decide_trick(state, data).to_data())]
-    raise RuleViolation(f"bisca hands take tricks (and, in capixaba, the swap-2 call), not {command.kind}s")
+        case Command(kind="play", data=data):
+            return _decide_play(state, data)
+    raise RuleViolation(f"bisca hands take cards, tricks, plays (and, in capixaba, the swap-2 call), "
+                        f"not {command.kind}s")
+
+
+def _decide_play(state: BiscaState, data: Mapping) -> list[Event]:
+    """One card, by the seat whose turn it is; the trick's event comes with its last card."""
+    n = state.rules.players
+    extra = sorted(set(data) - {"seat", "card"})
+    if extra:
+        raise RuleViolation(f"a card played is {{\"seat\", \"card\"}}, not {', '.join(extra)}")
+    seat, card = data.get("seat", state.turn), parse_card(data.get("card"))
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+        raise RuleViolation(f"seat must be a seat from 0 to {n - 1}, not {seat!r}")
+    played = {c: s for s, c in state.current} | {c: (t.leader + t.cards.index(c)) % n
+                                                  for t in state.tricks for c in t.cards}
+    if card in played:
+        raise RuleViolation(f"{card} was already played, by seat {played[card]}")
+    if seat != state.turn:
+        raise RuleViolation(f"it is seat {state.turn}'s turn to play, not seat {seat}'s")
+    trick = tuple(c for _, c in state.current)
+    if card not in state.held[seat]:
+        raise RuleViolation(f"{card} is not in seat {seat}'s hand")
+    if card not in legal_cards(state, seat, trick):
+        raise RuleViolation(f"seat {seat} holds a trump and must answer the trump lead with one: "
+                            "nothing is left to draw")
+    events = [Event("play", {"seat": seat, "card": card})]
+    if len(trick) == n - 1:
+        events.append(Event("trick", _trick_of(state, [*trick, card]).to_data()))
+    return events
 
 
 def _decide_swap(state: BiscaState, data: Mapping) -> Event:
@@ -248,8 +317,15 @@ def _decide_trick(state: BiscaState, data: Mapping) -> Trick:
         if card not in legal_cards(state, seat, tuple(cards[:i])):
             raise RuleViolation(f"seat {seat} holds a trump and must answer the trump lead with one: "
                                 "nothing is left to draw")
+    return _trick_of(state, cards)
+
+
+def _trick_of(state: BiscaState, cards: list[str]) -> Trick:
+    """The trick of cards already judged: its winner, card points, the draws after it (when
+    the stock is known) and, in Capixaba, the bonus it scores."""
+    n, leader = state.rules.players, state.leader
     winner = (leader + winner_index(cards, state.trump_suit)) % n
-    pile = state.draw_pile
+    pile = state.draw_pile if state.pile_left is None else ()
     draws = tuple(((winner + i) % n, pile[i]) for i in range(n)) if pile else ()
     trick = Trick(len(state.tricks) + 1, leader, tuple(cards), winner, sum(map(points, cards)), draws)
     if state.rules.variant == "capixaba":
@@ -280,6 +356,10 @@ def evolve(state: BiscaState, event) -> BiscaState:
                               state.match_before, state.tricks, True, cut=state.cut)
         case "trick", d:
             return _after_trick(state, d)
+        case "play", d:
+            return replace(state, current=(*state.current, (d["seat"], d["card"])))
+        case "seat_cards", d:
+            return bisca_seen.after_cards(state, d)
     return state
 
 
@@ -293,12 +373,17 @@ def _after_trick(state: BiscaState, d: Mapping) -> BiscaState:
     stock, trump_card = state.stock[drawn:], state.trump_card
     if drawn > len(state.stock):
         trump_card = None  # the trump card was the last card drawn
-    return BiscaState(state.rules, state.dealer, tuple(held), stock, trump_card, state.trump_suit,
-                      state.match_before, (*state.tricks, trick), state.swapped, cut=state.cut)
+    owed = ()
+    if state.pile_left is not None and state.pile_left:  # seat by seat: each seat owes the card it draws
+        owed = tuple((trick.winner + i) % state.rules.players for i in range(state.rules.players))
+    return replace(state, held=tuple(held), stock=stock, trump_card=trump_card, tricks=(*state.tricks, trick),
+                   owed=owed, current=())
 
 
 def is_over(state: BiscaState) -> bool:
-    if state.result is not None or (not any(state.held) and not state.draw_pile):
+    if state.result is not None:
+        return True
+    if not any(state.held) and state.pile == 0 and state.trump_seen and not state.owed and not state.current:
         return True
     return bisca_scoring.match_won_by_bonuses(state)
 
@@ -327,14 +412,30 @@ def view(state: BiscaState) -> dict:
         won[state.rules.side_of(t.winner)] += t.points
     return {
         "dealer": state.dealer, "rules": state.rules.to_data(),
-        "leader": None if over else state.leader, "turn": None if over else state.leader,
-        "trump": state.trump_card, "trump_suit": state.trump_suit, "trump_name": SUIT_NAMES[state.trump_suit],
-        "held": [list(h) for h in state.held], "stock_left": len(state.draw_pile),
+        "leader": None if over else state.leader, "turn": None if over else state.turn,
+        "trump": state.trump_card, "trump_suit": state.trump_suit or None,
+        "trump_name": SUIT_NAMES.get(state.trump_suit), "held": [list(h) for h in state.held],
+        "deal": [[c for s, c in _played_by_seat(state) if s == seat] + list(hand)
+                 for seat, hand in enumerate(state.held)],  # each seat's cards this hand: played, then held
+        "stock_left": state.pile, "awaiting": list(state.owed), "trump_seen": state.trump_seen,
+        "current": [{"seat": s, "card": c} for s, c in state.current],
         "tricks": [t.to_data() for t in state.tricks],
         "sides": [{"seats": list(s), "points": won[i]} for i, s in enumerate(state.rules.sides)],
         "bonus_points": list(state.bonus_points), "match_before": list(state.match_before),
-        "phase": "done" if over else "play",
+        "phase": "done" if over else ("dealing" if bisca_seen.waiting(state) and not state.tricks else "play"),
     }
+
+
+def _played_by_seat(state: BiscaState) -> list[tuple[int, str]]:
+    """(seat, card) of every card played so far, in order."""
+    n = state.rules.players
+    return [((t.leader + i) % n, c) for t in state.tricks for i, c in enumerate(t.cards)] + list(state.current)
+
+
+def unseen(state: BiscaState) -> dict[str, int | None]:
+    """The cards nobody has played nor turned up: each in a seat's hand, or in the stock."""
+    held = {card: seat for seat, hand in enumerate(state.held) for card in hand}
+    return {**held, **{card: None for card in state.stock}}
 
 
 def superseded(state, version: int) -> list[str]:
@@ -375,8 +476,12 @@ GAME = Game(
                      carries_match_into_deal=True),
     parse_rules=parse_rules, seat_count=seat_count, parse_deal=deal_event, initial_state=new_hand, decide=decide,
     evolve=evolve, is_terminal=is_over, settle=settle, parse_result=result_event, result_state=result_state,
-    view=view, turn=lambda state: None if is_over(state) else state.leader, legal_cards=legal_cards, calls=calls,
-    describe=describe, superseded=superseded, result_fields=bisca_result.result_fields,
+    view=view, turn=lambda state: None if is_over(state) else state.turn, legal_cards=legal_cards, calls=calls,
+    describe=describe, superseded=superseded, result_fields=bisca_result.result_fields, unseen=unseen,
     deal_fields=(*DEALT, DealField("stock", "cards", "the undealt cards, top first"),
                  DealField("trump", "card", "the face-up trump card, drawn last; null for a capixaba knock"),
-                 DealField("trump_suit", "suit", "a capixaba knock: \"H\" with \"trump\": null")))
+                 DealField("trump_suit", "suit", "a capixaba knock: \"H\" with \"trump\": null")),
+    docs={"cards": "the dealer's member turns the trump card, {\"trump\": \"6S\"} (a capixaba knock: {\"trump\": "
+                   "null, \"trump_suit\": \"H\"}); each seat logs its first cards, and after each trick the one "
+                   "card it drew, in drawing order (the trick's winner first; the last to draw takes the face-up "
+                   "trump card and logs it too)"})

@@ -31,7 +31,7 @@ def rela_bonuses(state, trick) -> tuple[dict, ...]:
     cards = trick.cards
     seat_at = [(trick.leader + i) % rules.players for i in range(len(cards))]
     ace, seven = _index(cards, "A" + trump), _index(cards, "7" + trump)
-    last = not state.draw_pile and len(state.held[0]) == 1
+    last = state.pile == 0 and max(len(h) for h in state.held) <= 1  # a card each at most: the last trick
     found = None
     if seven is not None and ace is None:
         if seven == 0:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from .base import Command, Event, Settlement, TableTerms
+from . import seen
 
 State = Any  # each game's own frozen state
 Rules = Any  # each game's own frozen rules
@@ -67,10 +68,12 @@ class DealField:
     name: str
     kind: str
     doc: str
+    required: bool = False  # in every deal (where every game has the field)
 
 
-DEALT = (DealField("dealer", "seat", "the seat that deals (the table's next_dealer)"),
-         DealField("hands", "hands", "each seat's cards, in seat order"))
+DEALT = (DealField("dealer", "seat", "the seat that deals (the table's next_dealer)", required=True),
+         DealField("hands", "hands", "each seat's cards, in seat order; a deal of the dealer alone is dealt seat by "
+                                     "seat, each seat's cards coming later (POST .../hands/{h}/cards)"))
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,12 @@ class Game:
     superseded: Callable[[State, int], list[str]]  # what today's rules refuse that rules N allowed
     result_fields: Callable[[Rules], Sequence[ResultField]]
     held: Callable[[State], Sequence[Sequence[str]]] = field(default=lambda state: state.held)
+    # The cards nobody has played nor turned up, each with the seat holding it (None: the
+    # stock): what a reader of a hand in play may not see, but its own.
+    unseen: Callable[[State], Mapping[str, int | None]] = lambda state: {}
+    # The hand's view as a reader who may not see ``hidden`` gets it: each such card null,
+    # and nothing else that would tell where one is (Kop's sides, while the black queens hide).
+    conceal: Callable[[State, dict, frozenset[str]], dict] = lambda state, view, hidden: seen.mask(view, hidden)
     legal_plays: Callable[[State], list[dict]] = lambda state: []  # logged by plays: each legal play now
     deal_fields: tuple[DealField, ...] = DEALT
     docs: Mapping[str, str] = field(default_factory=dict)  # "play", "claim": what those requests do here

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from functools import cached_property, partial
 from typing import Mapping
 
-from . import auction as auc, words
+from . import auction as auc, seen, words
 from .base import Command, Event, TableTerms, named_rules
 from .contract import Capabilities, Game, TableRules
-from .cards import check_exact_pack, dealt, parse_cards
+from .cards import check_exact_pack, dealt, parse_card, parse_cards
 from .errors import RuleViolation
 from .tricks import Ranking, legal_cards as follow_rules, why_illegal, winner_index
 from . import kop_result, kop_scoring, throw_in
@@ -107,12 +107,23 @@ class KopState:
     auction: auc.Auction = auc.Auction()
     tricks: tuple[Trick, ...] = ()
     thrown_in_by: int | None = None  # the seat whose claim ended the hand before its last trick
+    current: tuple[tuple[int, str], ...] = ()  # (seat, card) of the trick being played a card at a time
 
     @cached_property
     def held(self) -> tuple[tuple[str, ...], ...]:
         """Each seat's cards not yet played (worked out when asked: replay never asks)."""
-        played = {c for t in self.tricks for c in t.cards}
+        played = {c for t in self.tricks for c in t.cards} | {c for _, c in self.current}
         return tuple(tuple(c for c in hand if c not in played) for hand in self.deal)
+
+    @property
+    def complete(self) -> bool:
+        """Every seat's cards are known (dealt whole, or logged seat by seat)."""
+        return all(len(hand) == TRICKS for hand in self.deal)
+
+    @property
+    def turn(self) -> int:
+        """The seat to play the next card."""
+        return (self.leader + len(self.current)) % SEATS
 
     @property
     def ranking(self) -> Ranking:
@@ -124,7 +135,11 @@ class KopState:
 
 
 def deal_event(rules: KopRules, raw: Mapping) -> Event:
-    """Check a deal and return it as the ``deal`` event (cards canonical)."""
+    """Check a deal and return it as the ``deal`` event (cards canonical). Without ``hands``
+    the hand is dealt seat by seat: each seat's cards come later, as it sees them."""
+    if isinstance(raw, Mapping) and "hands" not in raw:
+        dealer, _ = dealt({**raw, "hands": [[]] * SEATS}, ("dealer", "hands"), SEATS, 0, rules.game)
+        return Event("deal", {"dealer": dealer, "hands": [[] for _ in range(SEATS)]})
     dealer, parsed = dealt(raw, ("dealer", "hands"), SEATS, TRICKS, rules.game)
     check_exact_pack(parsed, PACK, f"16-card {rules.game} (A, 10, Q, J)")
     return Event("deal", {"dealer": dealer, "hands": parsed})
@@ -141,14 +156,65 @@ def new_hand(rules: KopRules, deal: Mapping) -> KopState:
 def decide(state: KopState, command: Command) -> list[Event]:
     if is_over(state):
         raise RuleViolation("the hand is over: all four tricks are logged")
+    if command.kind == "cards":
+        return [_decide_cards(state, command.data)]
+    if not state.complete:
+        waiting = ", ".join(str(s) for s, hand in enumerate(state.deal) if len(hand) < TRICKS)
+        raise RuleViolation(f"the deal is not complete: seat(s) {waiting} have not logged their cards yet")
     match command:
         case Command(kind="bid", data=data):
             return [_decide_bid(state, data)]
         case Command(kind="trick", data=data):
+            if state.current:
+                raise RuleViolation("this trick is being played a card at a time: play its other cards one by one")
             return [_decide_trick(state, data)]
+        case Command(kind="play", data=data):
+            return _decide_play(state, data)
         case Command(kind="claim", data=data):
-            return [_decide_throw_in(state, data)]
-    raise RuleViolation(f"{state.rules.game} hands take bids, tricks and claims (throwing in), not {command.kind}")
+            return [throw_in.decide_claim(state, data, evolve)]
+    raise RuleViolation(f"{state.rules.game} hands take cards, bids, tricks, plays and claims (throwing in), "
+                        f"not {command.kind}")
+
+
+def _decide_cards(state: KopState, data: Mapping) -> Event:
+    """A seat's own four cards, logged by that seat when it sees them."""
+    if "table" in data or "trump" in data:
+        raise RuleViolation(f"a {state.rules.game} hand has no table or trump cards: each seat logs its own four "
+                            "as {\"seat\", \"cards\"}")
+    seat = data.get("seat")
+    if isinstance(seat, int) and 0 <= seat < SEATS and state.deal[seat]:
+        raise RuleViolation(f"seat {seat} has logged its cards already")
+    seen_so_far = {c for hand in state.deal for c in hand}
+    return Event("seat_cards", seen.seat_cards(data, SEATS, TRICKS, PACK, seen_so_far, state.rules.game))
+
+
+def _decide_play(state: KopState, data: Mapping) -> list[Event]:
+    """One card, by the seat whose turn it is; the trick's event comes with its last card."""
+    extra = sorted(set(data) - {"seat", "card"})
+    if extra:
+        raise RuleViolation(f"a card played is {{\"seat\", \"card\"}}, not {', '.join(extra)}")
+    seat, card = data.get("seat", state.turn), parse_card(data.get("card"))
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < SEATS:
+        raise RuleViolation(f"seat must be a seat from 0 to {SEATS - 1}, not {seat!r}")
+    played = {c: s for s, c in state.current} | {c: (t.leader + t.cards.index(c)) % SEATS
+                                                  for t in state.tricks for c in t.cards}
+    if card in played:
+        return _refuse(f"{card} was already played, by seat {played[card]}")
+    if seat != state.turn:
+        return _refuse(f"it is seat {state.turn}'s turn to play, not seat {seat}'s")
+    hand, trick = state.held[seat], tuple(c for _, c in state.current)
+    if card not in hand:
+        return _refuse(f"{card} is not in seat {seat}'s hand")
+    if card not in follow_rules(hand, trick, state.ranking):
+        return _refuse(why_illegal(card, seat, hand, trick, state.ranking))
+    events = [Event("play", {"seat": seat, "card": card})]
+    if len(trick) == SEATS - 1:
+        events.append(_trick(state, [*trick, card]))
+    return events
+
+
+def _refuse(detail: str) -> list[Event]:
+    raise RuleViolation(detail)
 
 
 def _decide_bid(state: KopState, data: Mapping) -> Event:
@@ -179,28 +245,15 @@ def _decide_trick(state: KopState, data: Mapping) -> Event:
         legal = follow_rules(hand, cards[:i], ranking)
         if card not in legal:
             raise RuleViolation(why_illegal(card, seat, hand, cards[:i], ranking))
+    return _trick(state, cards)
+
+
+def _trick(state: KopState, cards: list[str]) -> Event:
+    """The trick event of four cards already judged: its winner and card points."""
+    leader, ranking = state.leader, state.ranking
     winner = (leader + winner_index(cards, ranking)) % SEATS
     points = sum(CARD_POINTS[c[:-1]] for c in cards)
     return Event("trick", Trick(len(state.tricks) + 1, leader, tuple(cards), winner, points).to_data())
-
-
-def _decide_throw_in(state: KopState, data: Mapping) -> Event:
-    """Throwing in: the hand ends now if every legal way to play the rest settles alike; the
-    event records the way counted (each player's first legal card, in the deal's order)."""
-    extra = sorted(set(data) - {"seat"})
-    if extra:
-        raise RuleViolation(f"a claim (throwing in) has only seat, not {', '.join(extra)}")
-    seat = data.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < SEATS:
-        raise RuleViolation(f"seat must be a seat from 0 to {SEATS - 1}, not {seat!r}")
-    ranking, leader, first = state.ranking, state.leader, len(state.tricks) + 1
-
-    def settle_way(way):
-        counted = evolve(state, Event("claim", {"seat": seat, "tricks": throw_in.as_tricks(way, leader, first,
-                                                                                        ranking)}))
-        return state.rules.scoring.settle(counted, throw_in.unit_terms())
-    way = throw_in.counted_way(state.held, leader, ranking, kop_scoring.teams(state).stare, settle_way)
-    return Event("claim", {"seat": seat, "tricks": throw_in.as_tricks(way, leader, first, ranking)})
 
 
 def _not_held(state: KopState, card: str, seat: int, index: int, earlier: list[str]) -> str:
@@ -228,6 +281,12 @@ def evolve(state: KopState, event: Event) -> KopState:
         case "trick", d:
             trick = Trick(d["trick"], d["leader"], tuple(d["cards"]), d["winner"], d["points"])
             return KopState(state.rules, state.dealer, state.deal, state.calls, state.auction, (*state.tricks, trick))
+        case "play", d:
+            return KopState(state.rules, state.dealer, state.deal, state.calls, state.auction, state.tricks,
+                            state.thrown_in_by, (*state.current, (d["seat"], d["card"])))
+        case "seat_cards", d:
+            deal = tuple(tuple(d["cards"]) if s == d["seat"] else hand for s, hand in enumerate(state.deal))
+            return KopState(state.rules, state.dealer, deal, state.calls, state.auction, state.tricks)
         case "claim", d:
             counted = tuple(Trick(t["trick"], t["leader"], tuple(t["cards"]), t["winner"], t["points"], played=False)
                             for t in d["tricks"])
@@ -250,26 +309,31 @@ def settle(state: KopState, table: TableTerms):
 
 
 def view(state: KopState) -> dict:
-    """The hand as clients see it (no settlement: the hand projection adds that)."""
-    teams = kop_scoring.teams(state)
-    phase = "done" if is_over(state) else ("play" if state.tricks else "auction")
+    """The hand as clients see it (no settlement: the hand projection adds that). Until every
+    seat has logged its cards (a deal seat by seat) the phase is ``dealing`` and who plays
+    with whom is not known yet."""
+    over = is_over(state)
+    teams = kop_scoring.teams(state) if state.complete else None
+    phase = "done" if over else ("play" if state.tricks or state.current else
+                                 "auction" if state.complete else "dealing")
     points = [0] * SEATS
     for t in state.tricks:
         points[t.winner] += t.points
-    leader = None if is_over(state) else state.leader
     return {
         "dealer": state.dealer,
         "rules": state.rules.to_data(),
-        "leader": leader,
-        "turn": leader,  # whole tricks are logged, so the next to act is the next to lead
+        "leader": None if over else state.leader,
+        "turn": None if over else state.turn,  # the seat to play the next card
         "points": points,
-        "deal": [list(h) for h in state.deal],
+        "deal": [list(h) if h else [None] * TRICKS for h in state.deal],
         "held": [list(h) for h in state.held],
+        "awaiting": [s for s, h in enumerate(state.deal) if not h],  # seats whose cards are not logged yet
+        "current": [{"seat": s, "card": c} for s, c in state.current],
         "calls": [c.to_data() for c in state.calls],
-        "contract": teams.contract,
-        "declarer": teams.declarer,
+        "contract": teams.contract if teams else None,
+        "declarer": teams.declarer if teams else None,
         "doubles": [c.to_data() for c in state.auction.doubles],
-        "sides": [s.to_data() for s in kop_scoring.sides(state, teams)],
+        "sides": [s.to_data() for s in kop_scoring.sides(state, teams)] if teams else [],
         "tricks": [t.to_data() for t in state.tricks],
         "thrown_in_by": state.thrown_in_by,
         "phase": phase,
@@ -292,8 +356,34 @@ def superseded(state, version: int) -> list[str]:
 
 
 def turn(state: KopState) -> int | None:
-    """Whole tricks are logged, so the next to act is the next trick's leader."""
-    return None if is_over(state) else state.leader
+    """The seat to play next (a trick's leader, or the next seat of a trick being played)."""
+    return None if is_over(state) else state.turn
+
+
+def unseen(state: KopState) -> dict[str, int]:
+    """The cards nobody has played yet, each with the seat that holds it."""
+    return {card: seat for seat, hand in enumerate(state.held) for card in hand}
+
+
+def team_cards(state: KopState) -> set[str]:
+    """The cards whose holders make the sides: the black queens while no contract is called
+    (normal or cicha), the named jack of a wesele; none for a contract played alone."""
+    called = state.auction
+    if called.contract is None:
+        return set(auc.BLACK_QUEENS)
+    return {called.jack} if called.contract == "wesele" else set()
+
+
+def conceal(state: KopState, view: dict, hidden: frozenset[str]) -> dict:
+    """The view with each hidden card null; while a card that makes the sides is hidden,
+    who plays with whom is not shown either (the contract and declarer of a hand with no
+    call; the sides of a wesele until its jack is seen)."""
+    shown = seen.mask(view, hidden)
+    if hidden & team_cards(state):
+        shown["sides"] = []
+        if state.auction.contract is None:
+            shown["contract"] = shown["declarer"] = None
+    return shown
 
 
 def calls(state: KopState) -> list[str]:
@@ -328,7 +418,7 @@ def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, sup
         decide=decide_, evolve=evolve, is_terminal=is_over_, settle=settle_,
         parse_result=partial(kop_result.result_event, engine), result_state=partial(kop_result.result_state, engine),
         view=view_, turn=turn, legal_cards=legal_cards, calls=calls, describe=describe, superseded=superseded_,
-        result_fields=kop_result.result_fields,
+        result_fields=kop_result.result_fields, unseen=unseen, conceal=conceal,
         docs={"claim": "throwing in: when every legal way to play the remaining tricks settles alike, the hand is "
                        "settled at once (the tricks not played are counted as one such way, marked \"played\": "
                        "false); otherwise a 422 names a card after which it would end otherwise"})

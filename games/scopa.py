@@ -9,11 +9,11 @@ events alone. Scoring and money: games/scopa_scoring.py.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Mapping, Sequence
 
-from . import scopa_result, scopa_scoring
+from . import scopa_result, scopa_scoring, scopa_seen
 from . import words
 from .base import Command, Event, TableTerms, named_rules
 from .contract import DEALT, Capabilities, DealField, Game, TableRules
@@ -117,14 +117,29 @@ class ScopaState:
     last_capturer: int | None = None
     claim: Mapping | None = field(default=None)
     result: Mapping | None = None  # a hand logged by its result alone: the categories' winners
+    stock_left: int | None = None  # dealt seat by seat: the stock's cards not seen yet (else: the stock's)
+    table_seen: bool = True  # dealt seat by seat: whether the face-up cards are logged
+    owed: frozenset[int] = frozenset()  # dealt seat by seat: the seats that owe their cards
 
     @property
     def turn(self) -> int:
         return (self.dealer + 1 + len(self.plays)) % self.rules.players
 
+    @property
+    def remaining(self) -> int:
+        """How many cards the stock still holds, seen or not."""
+        return len(self.stock) if self.stock_left is None else self.stock_left
+
 
 def deal_event(rules: ScopaRules, raw: Mapping) -> Event:
+    """A deal: whole (hands, table, stock), or, naming only the dealer, seat by seat
+    (games/scopa_seen.py)."""
     in_hand, face_up = DEALS[rules.deal]
+    if isinstance(raw, Mapping) and set(raw) == {"dealer"}:
+        dealer, _ = dealt({"dealer": raw["dealer"], "hands": [[]] * rules.players}, ("dealer", "hands"),
+                          rules.players, 0, "scopa")
+        return Event("deal", {"dealer": dealer, "hands": [[] for _ in range(rules.players)], "table": [],
+                              "stock": []})
     dealer, parsed = dealt(raw, ("dealer", "hands", "table", "stock"), rules.players, in_hand,
                            f"scopa ({rules.deal})")
     table = parse_cards(raw.get("table", []))
@@ -140,8 +155,11 @@ def deal_event(rules: ScopaRules, raw: Mapping) -> Event:
 
 def new_hand(rules: ScopaRules, deal: Mapping) -> ScopaState:
     n = rules.players
-    return ScopaState(rules, deal["dealer"], tuple(tuple(h) for h in deal["hands"]), tuple(deal["table"]),
-                      tuple(deal["stock"]), tuple(() for _ in range(n)), tuple(0 for _ in range(n)))
+    state = ScopaState(rules, deal["dealer"], tuple(tuple(h) for h in deal["hands"]), tuple(deal["table"]),
+                       tuple(deal["stock"]), tuple(() for _ in range(n)), tuple(0 for _ in range(n)))
+    if scopa_seen.is_opened_empty(deal):
+        return scopa_seen.starting(state, *DEALS[rules.deal])
+    return state
 
 
 def captures(card: str, table: Sequence[str]) -> tuple[str, list[tuple[str, ...]]]:
@@ -159,7 +177,12 @@ def decide(state: ScopaState, command: Command) -> list[Event]:
     if is_over(state):
         raise RuleViolation("the hand is over")
     match command:
+        case Command(kind="cards", data=data):
+            return [scopa_seen.decide_cards(state, data, *DEALS[state.rules.deal], PACK)]
         case Command(kind="play", data=data):
+            waiting = scopa_seen.waiting(state)
+            if waiting:
+                raise RuleViolation(waiting)
             return [Event("play", _decide_play(state, data).to_data())]
         case Command(kind="claim", data=data):
             return [_decide_claim(state, data)]
@@ -167,19 +190,24 @@ def decide(state: ScopaState, command: Command) -> list[Event]:
 
 
 def _decide_play(state: ScopaState, data: Mapping) -> Play:
-    extra = sorted(set(data) - {"card", "capture"})
+    extra = sorted(set(data) - {"seat", "card", "capture"})
     if extra:
-        raise RuleViolation(f"a play has card and capture, not {', '.join(extra)}")
+        raise RuleViolation(f"a play has seat, card and capture, not {', '.join(extra)}")
     card, seat = parse_card(data.get("card")), state.turn
+    before = next((p for p in state.plays if p.card == card), None)
+    if before is not None:
+        raise RuleViolation(f"{card} was already played, by seat {before.seat}")
+    if "seat" in data and data["seat"] != seat:
+        raise RuleViolation(f"it is seat {seat}'s turn to play, not seat {data['seat']}'s")
     if card not in state.held[seat]:
         raise RuleViolation(_not_held(state, card, seat))
     by, options = captures(card, state.table)
     taken = _chosen(card, options, data.get("capture"), by)
     table = tuple(c for c in state.table if c not in taken) + (() if taken else (card,))
     held = tuple(tuple(c for c in h if c != card) if s == seat else h for s, h in enumerate(state.held))
-    last_play = not state.stock and not any(held)
+    last_play = state.remaining == 0 and not any(held)
     dealt, sweep = (), None
-    if not any(held) and state.stock:
+    if not any(held) and state.stock:  # dealt whole: bitka deals the next round from the stock
         dealt = _next_round(state)
     elif last_play:
         capturer = seat if taken else state.last_capturer
@@ -246,10 +274,11 @@ def _decide_claim(state: ScopaState, data: Mapping) -> Event:
 def evolve(state: ScopaState, event) -> ScopaState:
     match event.type, event.data:
         case "claim", d:
-            return ScopaState(state.rules, state.dealer, state.held, state.table, state.stock, state.captured,
-                              state.scopas, state.plays, state.last_capturer, dict(d))
+            return replace(state, claim=dict(d))
         case "play", d:
             return _played(state, Play.from_data(d))
+        case "seat_cards", d:
+            return scopa_seen.after_cards(state, d)
     return state
 
 
@@ -268,8 +297,11 @@ def _played(state: ScopaState, play: Play) -> ScopaState:
         captured[play.sweep[0]] = captured[play.sweep[0]] + play.sweep[1]
         table = ()
     scopas = tuple(n + (1 if play.scopa and s == play.seat else 0) for s, n in enumerate(state.scopas))
+    owed = state.owed
+    if state.stock_left is not None and not any(held) and state.stock_left:  # seat by seat: a new round is owed
+        owed = frozenset(range(state.rules.players))
     return ScopaState(state.rules, state.dealer, held, table, stock, tuple(captured), scopas,
-                      (*state.plays, play), last, state.claim)
+                      (*state.plays, play), last, state.claim, None, state.stock_left, state.table_seen, owed)
 
 
 def legal_plays(state: ScopaState) -> list[tuple[str, tuple[str, ...]]]:
@@ -286,7 +318,9 @@ def legal_cards(state: ScopaState, seat: int, played: tuple = ()) -> list[str]:
 
 
 def is_over(state: ScopaState) -> bool:
-    return state.result is not None or state.claim is not None or (not state.stock and not any(state.held))
+    if state.result is not None or state.claim is not None:
+        return True
+    return state.remaining == 0 and not any(state.held) and not state.owed and state.table_seen
 
 
 def result_event(rules: ScopaRules, dealer: int, raw: Mapping) -> Event:
@@ -312,15 +346,24 @@ def view(state: ScopaState) -> dict:
         "rules": state.rules.to_data(),
         "turn": None if over else state.turn,
         "held": [list(h) for h in state.held],
+        "deal": [[p.card for p in state.plays if p.seat == seat] + list(hand) for seat, hand in enumerate(state.held)],
         "table_cards": list(state.table),
-        "stock_left": len(state.stock),
+        "stock_left": state.remaining,
+        "awaiting": sorted(state.owed),  # seats that owe their cards (dealt seat by seat)
+        "table_seen": state.table_seen,
         "captured": [len(c) for c in state.captured],
         "scopas": list(state.scopas),
         "plays": [{**p.to_data(), "note": "scopa" if p.scopa else None} for p in state.plays],
         "claim": state.claim,
         "sides": [{"seats": list(seats)} for seats in state.rules.sides],
-        "phase": "done" if over else "play",
+        "phase": "done" if over else ("dealing" if state.owed or not state.table_seen else "play"),
     }
+
+
+def unseen(state: ScopaState) -> dict[str, int | None]:
+    """The cards nobody has played nor turned up: each in a seat's hand, or in the stock."""
+    held = {card: seat for seat, hand in enumerate(state.held) for card in hand}
+    return {**held, **{card: None for card in state.stock}}
 
 
 def superseded(state, version: int) -> list[str]:
@@ -371,8 +414,11 @@ GAME = Game(
     view=view, turn=lambda state: None if is_over(state) else state.turn, legal_cards=legal_cards,
     calls=lambda state: [], describe=describe, superseded=superseded, result_fields=scopa_result.result_fields,
     legal_plays=lambda state: [{"card": card, "capture": list(taken)} for card, taken in legal_plays(state)],
+    unseen=unseen,
     deal_fields=(*DEALT, DealField("table", "cards", "the cards dealt face up (empty for scientifico)"),
                  DealField("stock", "cards", "the undealt cards, top first: later rounds are dealt from it")),
     docs={"play": "the player to move puts a card down: {\"card\": \"QD\", \"capture\": [\"4C\", \"5S\"]} (capture "
                   "left out: the only legal one; a 422 lists them when several)",
-          "claim": "chiamarsi fuori: a true claim wins the game at once, a false one loses it"})
+          "claim": "chiamarsi fuori: a true claim wins the game at once, a false one loses it",
+          "cards": "the dealer's member turns the face-up cards, {\"table\": [...]}; each seat logs its first cards, "
+                   "and each later round of three once every hand is empty, {\"seat\": 1, \"cards\": [...]}"})

@@ -14,9 +14,10 @@ times what random hands thrown in before their first trick reached (bench/throw_
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
-from .base import TableTerms
+from . import kop_scoring
+from .base import Event, TableTerms
 from .errors import RuleViolation
 from .kop_pack import POINTS_OF, SEATS
 from .tricks import Ranking, legal_cards, winner_index
@@ -70,23 +71,45 @@ class Search:
         return found
 
 
+def decide_claim(state, data: Mapping, evolve) -> Event:
+    """Throwing in a Kop or Baśka hand: it ends now if every legal way to play the rest
+    (from the trick being played, if one is) settles alike; the ``claim`` event records the
+    way counted (each player's first legal card, in the deal's order)."""
+    extra = sorted(set(data) - {"seat"})
+    if extra:
+        raise RuleViolation(f"a claim (throwing in) has only seat, not {', '.join(extra)}")
+    seat = data.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < SEATS:
+        raise RuleViolation(f"seat must be a seat from 0 to {SEATS - 1}, not {seat!r}")
+    ranking, leader, first = state.ranking, state.leader, len(state.tricks) + 1
+    prefix = tuple(card for _, card in state.current)
+
+    def settle_way(way):
+        counted = evolve(state, Event("claim", {"seat": seat, "tricks": as_tricks(way, leader, first, ranking)}))
+        return state.rules.scoring.settle(counted, unit_terms())
+    declaring = kop_scoring.teams(state).stare
+    way = counted_way(state.held, leader, ranking, declaring, settle_way, prefix)
+    return Event("claim", {"seat": seat, "tricks": as_tricks(way, leader, first, ranking)})
+
+
 def counted_way(held: Sequence[Sequence[str]], leader: int, ranking: Ranking, declaring: Sequence[int],
-                settle_way: Callable[[Way], object]) -> Way:
-    """The way a thrown-in hand is counted as: every player's first legal card, in the deal's
-    order; refused (RuleViolation) when another way would settle differently."""
+                settle_way: Callable[[Way], object], prefix: Way = ()) -> Way:
+    """The way a thrown-in hand is counted as, from the cards already on the table
+    (``prefix``): every player's first legal card, in the deal's order; refused
+    (RuleViolation) when another way would settle differently."""
     held = tuple(tuple(h) for h in held)
     tried = {}
     for pick in (0, -1, 1):
-        way = _single_way(held, leader, ranking, pick)
+        way = _single_way(held, leader, ranking, pick, prefix)
         tried.setdefault(way, way)
     judge(dict(enumerate(tried)), settle_way, leader, ranking)
-    way, _ = judge(ways_to_end(held, leader, ranking, declaring), settle_way, leader, ranking)
+    way, _ = judge(ways_to_end(held, leader, ranking, declaring, prefix), settle_way, leader, ranking)
     return way
 
 
-def _single_way(held, leader: int, ranking: Ranking, pick: int) -> Way:
+def _single_way(held, leader: int, ranking: Ranking, pick: int, prefix: Way = ()) -> Way:
     """One way to play the rest: each player the legal card at ``pick`` (clamped)."""
-    held, way, trick = [list(h) for h in held], [], []
+    held, way, trick = [list(h) for h in held], list(prefix), list(prefix)
     while any(held):
         seat = (leader + len(trick)) % SEATS
         legal = legal_cards(held[seat], trick, ranking)
@@ -100,11 +123,13 @@ def _single_way(held, leader: int, ranking: Ranking, pick: int) -> Way:
 
 
 def ways_to_end(held: Sequence[Sequence[str]], leader: int, ranking: Ranking,
-                declaring: Sequence[int]) -> dict[Ending, Way]:
-    """Each ending of the remaining tricks, with one way to it; the first entry is the way
-    in which every player plays the first card the rules allow, in the order of the deal."""
+                declaring: Sequence[int], prefix: Way = ()) -> dict[Ending, Way]:
+    """Each ending of the remaining tricks, with one way to it (``prefix``, the cards of the
+    trick already on the table, first); the first entry is the way in which every player
+    plays the first card the rules allow, in the order of the deal."""
     search = Search(ranking, frozenset(declaring), {})
-    return search.endings(tuple(tuple(h) for h in held), leader, ())
+    found = search.endings(tuple(tuple(h) for h in held), leader, tuple(prefix))
+    return {ending: (*prefix, *way) for ending, way in found.items()}
 
 
 def as_tricks(way: Way, leader: int, first_number: int, ranking: Ranking) -> list[dict]:

@@ -15,8 +15,11 @@ def rules_text(rules: Mapping) -> str:
 def dealt(d: Mapping, who: Who, shown: str = "") -> str:
     """A deal: who dealt which game under which rules, and each seat's cards; ``shown`` adds
     what else the game deals (table cards, a stock, a trump card)."""
+    opened = f"{who(d['dealer'])} deals {d['game']} ({rules_text(d['rules'])})."
+    if not any(d["hands"]):
+        return f"{opened} The cards are logged seat by seat, as each seat sees them."
     hands = "; ".join(f"{who(s)}: {' '.join(h)}" for s, h in enumerate(d["hands"]))
-    return f"{who(d['dealer'])} deals {d['game']} ({rules_text(d['rules'])}). {hands}{shown}"
+    return f"{opened} {hands}{shown}"
 
 
 def result(d: Mapping, who: Who) -> str:
@@ -40,6 +43,19 @@ def thrown_in(d: Mapping, who: Who) -> str:
             f"alike; counted as {counted} (not played)")
 
 
+def seen(d: Mapping, who: Who) -> str:
+    """Cards logged as they are seen: a seat's, the face-up ones, or the trump card."""
+    if "table" in d:
+        return f"the face-up cards are turned: {' '.join(d['table'])}"
+    if "trump" in d:
+        return f"the trump card is turned: {d['trump']}" if d["trump"] else "a knock: hearts are trump"
+    return f"{who(d['seat'])} logs the cards it sees: {' '.join(d['cards'])}"
+
+
 def any_event(kind: str, d: Mapping, who: Who) -> str:
-    """An event a game has no words of its own for."""
+    """An event a game has no words of its own for: cards seen, a card played, else its type."""
+    if kind == "seat_cards":
+        return seen(d, who)
+    if kind == "play" and "seat" in d and "card" in d:
+        return f"{who(d['seat'])} plays {d['card']}"
     return kind

@@ -1,0 +1,100 @@
+"""Cards as they are seen: a seat's own cards logged by that seat, a card at a time, and
+what a reader of a hand in play may see of it.
+
+A hand dealt seat by seat starts without cards; each seat's cards come as a ``seat_cards``
+event when that seat sees them (and the face-up ones when they are turned). A card seen
+twice is refused without saying where it was seen: that would tell one player another's
+card. While a hand is in play, a reader sees the cards nobody has played yet only if they
+are its own seat's, or it logged them itself; ``mask`` puts None in the place of every
+other one, and ``cards_in`` finds the cards an event would show.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Collection, Iterable, Mapping
+
+from .cards import RANKS, SUITS, parse_cards
+from .errors import RuleViolation
+
+CARDS = frozenset(r + s for r in RANKS for s in SUITS)
+
+
+def seat_cards(raw: Mapping, seats: int, size: int | None, pack: Collection[str], seen: Collection[str],
+               game: str) -> dict:
+    """A seat's cards as the ``seat_cards`` event keeps them: ``{"seat", "cards"}``, checked
+    (``size`` cards when given, each of the pack and seen nowhere else)."""
+    extra = sorted(set(raw) - {"seat", "cards"})
+    if extra:
+        raise RuleViolation(f"a {game} seat's cards are {{\"seat\", \"cards\"}}, not {', '.join(extra)}")
+    seat = raw.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
+        raise RuleViolation(f"seat must be a seat from 0 to {seats - 1}, not {seat!r}")
+    cards = parse_cards(raw.get("cards"))
+    if size is not None and len(cards) != size:
+        raise RuleViolation(f"seat {seat} logs {len(cards)} cards here; it holds {size} now")
+    return {"seat": seat, "cards": fresh(cards, pack, seen, game)}
+
+
+def fresh(cards: list[str], pack: Collection[str], seen: Collection[str], game: str) -> list[str]:
+    """``cards``, each of the pack, none twice and none seen before in the hand."""
+    for i, card in enumerate(cards):
+        if card not in pack:
+            raise RuleViolation(f"{card} is not in the {game} pack")
+        if card in seen or card in cards[:i]:
+            raise RuleViolation(f"{card} was already seen in this hand: a card can be seen only once")
+    return cards
+
+
+# A call names a jack to find its holder (Kop's wesele): the name is said aloud at the table,
+# so it tells nobody where the card is and is never sealed.
+SAID_ALOUD = frozenset({"jack"})
+
+
+def cards_in(value: Any) -> set[str]:
+    """Every card named anywhere in ``value`` (an event's data, a view), but those said
+    aloud in a call."""
+    found: set[str] = set()
+    _collect(value, found)
+    return found
+
+
+def _collect(value: Any, found: set[str]) -> None:
+    if isinstance(value, str):
+        if value in CARDS:
+            found.add(value)
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            if key not in SAID_ALOUD:
+                _collect(item, found)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _collect(item, found)
+
+
+def mask(value: Any, hidden: Collection[str]) -> Any:
+    """``value`` with each card of ``hidden`` replaced by None, in the same place (a call's
+    jack stays: it was said aloud)."""
+    if isinstance(value, str):
+        return None if value in hidden else value
+    if isinstance(value, Mapping):
+        return {k: v if k in SAID_ALOUD else mask(v, hidden) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [mask(v, hidden) for v in value]
+    return value
+
+
+_CARD_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9AKQJ])[CSHD](?![0-9A-Za-z])")
+
+
+def mask_text(text: str, hidden: Collection[str]) -> str:
+    """A sentence with each card of ``hidden`` it names as "?" (a refusal must not tell a
+    player another's cards)."""
+    return _CARD_IN_TEXT.sub(lambda m: "?" if m.group(0) in hidden else m.group(0), text)
+
+
+def hidden_from(unseen: Mapping[str, int | None], seat: int | None, logged: Iterable[str]) -> set[str]:
+    """The cards a reader may not see: every card nobody has played and nobody may see (held
+    by a seat, or still in the stock), but those of the reader's own ``seat`` and those it
+    ``logged`` itself."""
+    own = set(logged)
+    return {card for card, holder in unseen.items() if (holder is None or holder != seat) and card not in own}
