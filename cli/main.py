@@ -165,13 +165,18 @@ def verify(obj: Context, group, saved, url, token, key_file):
     if url:
         if not group or not token:
             raise click.UsageError("--url needs --group and --token")
-        problems, now = proofs.check_remote(proofs.Remote(url, token), group, cp)
+        problems, now, sealed = proofs.check_remote(proofs.Remote(url, token), group, cp)
         for p in problems:
             click.echo(p)
         if problems:
             sys.exit(1)
         click.echo(f"ok: group {group} at {now['size']} events: every hash, link and signature holds"
                    + (f", and it extends the checkpoint of {cp['size']}" if cp else ""))
+        if sealed:
+            click.echo(f"{len(sealed)} event(s) are sealed from this token while their hands are in play "
+                       f"(seq {', '.join(map(str, sealed[:10]))}{', ...' if len(sealed) > 10 else ''}): their "
+                       "links and their place in the signed log hold; their own hashes can be checked once the "
+                       "hands end")
         return
     store = obj.store()
     if cp is not None:

@@ -2,20 +2,23 @@
 extends a checkpoint saved earlier, on the store or against a running server."""
 from __future__ import annotations
 
+import hashlib
 import json
 import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 import click
 
 from events import merkle
 from events.checkpoint import load_or_create_key, published, sign, signature_holds
 from events.envelope import utc_now
+from events.canonical import GENESIS
 from events.store import Envelope, RawEvent
-from events.verify import faults, raw
+from events.types import EVENT_TYPES
+from events.verify import Fault
 
 
 def key_path(db: str, key: str | None) -> str:
@@ -137,21 +140,26 @@ class Remote:
                     return
 
 
-def check_remote(remote: Remote, group: str, saved: dict | None) -> tuple[list[str], dict]:
+def check_remote(remote: Remote, group: str, saved: dict | None) -> tuple[list[str], dict, list[int]]:
     """Verify a server's log the way a member can: every hash and link recomputed from the
     events it serves, its signed checkpoint checked against the root of those events, and
     a saved checkpoint proved to be a prefix of it. Nothing the server says is taken on trust;
-    only the events up to its signed checkpoint are read, and of each only its leaf is kept."""
+    only the events up to its signed checkpoint are read, and of each only its leaf is kept.
+
+    An event sealed while its hand is in play (API.md) shows no data: its link is checked
+    and its leaf (given) goes into the tree whose root the server signed, but its own hash
+    can only be checked once the hand ends. The seqs of those are returned too."""
+    sealed: list[int] = []
     try:
         keys = {k["id"]: k["public_key"] for k in remote.get("/v1/keys")["keys"]}
         now = remote.get(f"/v1/groups/{group}/checkpoint")
         if now.get("group") != group or not signature_holds(now, keys.get(now.get("key_id"), "")):
-            return ["the server's checkpoint is not signed by the key it publishes"], now
+            return ["the server's checkpoint is not signed by the key it publishes"], now, sealed
         size = now["size"]
         if not isinstance(size, int) or isinstance(size, bool) or size < 1:
             raise ServerSaidNonsense("the server's checkpoint has no size")
         leaves: list[bytes] = []
-        problems = [str(f) for f in faults(map(raw, _envelopes(remote.events(group, size), group, leaves)))]
+        problems = chain_faults(remote.events(group, size), group, leaves, sealed)
         nodes = merkle.Leaves(leaves)
         if merkle.root(nodes, size).hex() != now["root"]:
             problems.append("the server's signed root is not the root of the events it serves")
@@ -159,15 +167,35 @@ def check_remote(remote: Remote, group: str, saved: dict | None) -> tuple[list[s
             problems += _check_saved(remote, group, saved, keys, nodes, now)
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise ServerSaidNonsense(f"the server's answers are not what bitka serves ({type(e).__name__}: {e})") from None
-    return problems, now
+    return problems, now, sealed
 
 
-def _envelopes(events, group: str, leaves: list[bytes]) -> Iterator[Envelope]:
+def chain_faults(events: Iterable[dict], group: str, leaves: list[bytes], sealed: list[int]) -> list[str]:
+    """The first fault of the chain of served ``events`` (in seq order from 1), each event's
+    Merkle leaf appended to ``leaves`` as it is checked, and each sealed one's seq to ``sealed``."""
+    prev = GENESIS
     for e in events:
-        env = Envelope(0, group, e["seq"], e["type"], e.get("hand"), e.get("table"), e["data"], e["actor"],
-                       e["recorded_at"], e["prev_hash"], e["hash"])
-        leaves.append(merkle.leaf_hash(env.canonical()))
-        yield env
+        seq = e["seq"]
+        if e["prev_hash"] != prev:
+            return [str(Fault(group, seq, "its prev_hash is not the hash of the event before it"))]
+        if e["type"] not in EVENT_TYPES:
+            return [str(Fault(group, seq, f"{e['type']!r} is not an event type"))]
+        if e.get("sealed") is True:
+            leaf = bytes.fromhex(e["leaf"])
+            if len(leaf) != 32 or e.get("data") != {}:
+                raise ServerSaidNonsense(f"the sealed event {seq} has no 32-byte leaf, or shows data")
+            sealed.append(seq)
+        else:
+            env = Envelope(0, group, seq, e["type"], e.get("hand"), e.get("table"), e["data"], e["actor"],
+                           e["recorded_at"], e["prev_hash"], e["hash"])
+            content = env.canonical()
+            if hashlib.sha256(content).hexdigest() != e["hash"]:
+                return [str(Fault(group, seq, "its contents do not match its hash (the event was changed after it "
+                                              "was written)"))]
+            leaf = merkle.leaf_hash(content)
+        leaves.append(leaf)
+        prev = e["hash"]
+    return []
 
 
 def _check_saved(remote: Remote, group: str, saved: dict, keys: dict, nodes, now: dict) -> list[str]:

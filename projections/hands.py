@@ -2,14 +2,15 @@
 hand's events, which an index finds) and the summary row the projector keeps for every hand."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from events.types import HAND_EVENTS
 from events.errors import Unprocessable
 from games.contract import Game
 from games.registry import GAMES
+from games.seen import cards_in
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,12 @@ class HandModel:
     seqs: tuple[int, ...] = ()
     result: dict | None = None  # a hand logged by its result alone, not card by card
     opened: dict | None = None  # its deal (or result) event's data: the dealer and the rules it was played by
+    logged_by: Mapping[str, frozenset[str]] = field(default_factory=dict)  # actor -> the cards its events named
+
+    @property
+    def ended(self) -> bool:
+        """Settled or voided: from then on nothing of the hand is sealed."""
+        return self.settlement is not None or self.voided is not None or self.result is not None
 
     @property
     def rules(self) -> Game:
@@ -46,7 +53,15 @@ def start(envelope) -> HandModel:
         return HandModel(envelope.hand, envelope.table, d["game"], game.result_state(rules, d),
                          seqs=(envelope.seq,), result=d["result"], opened=d)
     return HandModel(envelope.hand, envelope.table, d["game"], game.initial_state(rules, d), seqs=(envelope.seq,),
-                     opened=d)
+                     opened=d, logged_by=logged({}, envelope))
+
+
+def logged(logged_by: Mapping[str, frozenset[str]], envelope) -> Mapping[str, frozenset[str]]:
+    """Who has named which cards: a card a member logged is never sealed from that member."""
+    named = cards_in(envelope.data)
+    if not named:
+        return logged_by
+    return {**logged_by, envelope.actor: logged_by.get(envelope.actor, frozenset()) | named}
 
 
 def game_of(name: str) -> Game:
@@ -80,7 +95,8 @@ def apply(model: HandModel | None, envelope) -> HandModel:
         voided = envelope.data
     else:
         state = model.rules.evolve(state, envelope)  # evolve reads only .type and .data
-    return HandModel(model.id, model.table, model.game, state, settlement, voided, seqs, model.result, model.opened)
+    return HandModel(model.id, model.table, model.game, state, settlement, voided, seqs, model.result, model.opened,
+                     logged(model.logged_by, envelope) if settlement is None and voided is None else model.logged_by)
 
 
 def fold(envelopes: Iterable) -> HandModel | None:
@@ -114,9 +130,11 @@ def summarize(row: dict | None, event) -> dict | None:
     """The stored hand row, a pure fold that needs no game rules: phase, counts, outcome."""
     d = event.data
     if event.type in ("deal", "result"):
+        dealing = event.type == "deal" and not cards_in(d)  # dealt seat by seat: the cards come later
         return {"id": event.hand, "table": event.table, "game": d["game"], "dealer": d["dealer"],
-                "phase": "auction", "calls": 0, "tricks": 0, "plays": 0, "first_seq": event.seq,
-                "last_seq": event.seq, "result": None, "voided": None, "dealt_at": event.recorded_at}
+                "phase": "dealing" if dealing else "auction", "calls": 0, "tricks": 0, "plays": 0,
+                "first_seq": event.seq, "last_seq": event.seq, "result": None, "voided": None,
+                "dealt_at": event.recorded_at}
     if row is None:
         return None
     row = dict(row, last_seq=event.seq)

@@ -78,6 +78,8 @@ def _table_opened(rows, env, members, dealt) -> str | None:
     if not isinstance(seats, list) or len(seats) != game.seat_count(rules) or len(set(seats)) != len(seats) \
             or any(s not in members for s in seats):
         return f"the table's seats are not {game.seat_count(rules)} different members of the group"
+    if d.get("entry", "scorer") not in ("scorer", "seats"):
+        return f"the table's entry {d.get('entry')!r} is neither scorer nor seats"
     return _positive(d["stake"], rows[("group", "")]["digits"], "stake")
 
 

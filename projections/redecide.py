@@ -5,29 +5,55 @@ or a result no hand could give: the game's own ``decide`` refuses them.
 """
 from __future__ import annotations
 
-from typing import Mapping
+import re
+from typing import Mapping, Sequence
 
 from games import table as table_decider
-from games.base import Command
-from games.errors import Incomplete, RuleViolation
+from games.base import Command, Event
+from games.errors import Incomplete, Malformed, RuleViolation
+from games.seen import cards_in
 
-COMMAND_FIELDS = {"bid": ("seat", "call", "jack"), "trick": ("cards",), "play": ("card", "capture"),
-                  "claim": ("seat",)}
+# The command each hand event is the answer to, and the fields of the event it was sent with.
+COMMANDS = {"seat_cards": ("cards", ("seat", "cards", "table", "trump", "trump_suit")),
+            "bid": ("bid", ("seat", "call", "jack")), "trick": ("trick", ("cards",)),
+            "play": ("play", ("seat", "card", "capture")), "claim": ("claim", ("seat",))}
 RECORDED_BY_THE_TABLE = ("game", "rules", "match_before")  # what a deal carries beside the dealt cards
+SALT = re.compile(r"[0-9a-f]{32}")  # what the service adds to an event that names hidden cards
 
 
-def refused(game, state, env) -> str | None:
-    """Why the game would not append ``env`` to the hand in ``state`` (None when it would)."""
-    command = Command(env.type, {k: env.data[k] for k in COMMAND_FIELDS[env.type] if k in env.data})
+def unsalted(data: Mapping) -> tuple[dict | None, str | None]:
+    """An event's data without its salt, or why its salt is not one (16 bytes in hex)."""
+    if "salt" not in data:
+        return dict(data), None
+    salt = data["salt"]
+    if not isinstance(salt, str) or not SALT.fullmatch(salt):
+        return None, "the event's salt is not 16 random bytes in lowercase hex"
+    return {k: v for k, v in data.items() if k != "salt"}, None
+
+
+def refused(game, state, env, owed: Sequence[Event] = ()) -> tuple[str | None, tuple[Event, ...]]:
+    """Why the game would not append ``env`` to the hand in ``state`` (None when it would),
+    and the events the same decision made after it, which must follow it (a card that ends
+    a trick makes the trick too). ``owed``: those still due from the decision before."""
+    data, why = unsalted(env.data)
+    if why:
+        return why, ()
+    if owed:
+        if (owed[0].type, dict(owed[0].data)) != (env.type, data):
+            return (f"the {owed[0].type} that the event before makes is not the one recorded here"
+                    if owed[0].type == env.type else f"the event before makes a {owed[0].type}, not a {env.type}"), ()
+        return None, tuple(owed[1:])
+    kind, fields = COMMANDS[env.type]
+    command = Command(kind, {k: data[k] for k in fields if k in data})
     try:
         if game.is_terminal(state):
-            return f"the hand was already over when this {env.type} was logged"
+            return f"the hand was already over when this {env.type} was logged", ()
         events = game.decide(state, command)
-    except (RuleViolation, Incomplete) as e:
-        return e.detail
-    if [(e.type, dict(e.data)) for e in events] != [(env.type, dict(env.data))]:
-        return f"the {env.type} recorded is not the one its own cards make"
-    return None
+    except (RuleViolation, Incomplete, Malformed) as e:
+        return e.detail, ()
+    if not events or (events[0].type, dict(events[0].data)) != (env.type, data):
+        return f"the {env.type} recorded is not the one its own cards make", ()
+    return None, tuple(events[1:])
 
 
 def start_refused(game, env, table: Mapping | None) -> str | None:
@@ -47,9 +73,12 @@ def start_refused(game, env, table: Mapping | None) -> str | None:
             made = game.parse_result(rules, d["dealer"], d["result"]).data
             same = made["result"] == d["result"]
         else:
-            dealt = {k: v for k, v in d.items() if k not in RECORDED_BY_THE_TABLE}
-            made = game.parse_deal(rules, dealt).data
+            dealt, why = unsalted({k: v for k, v in d.items() if k not in RECORDED_BY_THE_TABLE})
+            if why:
+                return why
+            sent = dealt if cards_in(dealt) else {"dealer": dealt.get("dealer")}  # dealt seat by seat: the dealer alone
+            made = game.parse_deal(rules, sent).data
             same = made == dealt
-    except (RuleViolation, Incomplete) as e:
+    except (RuleViolation, Incomplete, Malformed) as e:
         return e.detail
     return None if same else f"the {env.type} recorded is not the one its own cards make"

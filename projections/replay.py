@@ -84,7 +84,7 @@ class GroupRebuild:
         # table rows are folded whatever the part.
         self.routes = projector.ROUTES if self.check_rows else _TABLE_ROUTES
         self.digits = 0
-        self.open: dict[str, tuple] = {}  # (Game, state) of the hands open at their tables
+        self.open: dict[str, tuple] = {}  # (Game, state, events owed) of the hands open at their tables
         self.at_table: dict[str, str] = {}
         self.done_hands: set[str] = set()
         self.dealt: set[str] = set()  # every hand id the group used (the rows part)
@@ -122,21 +122,24 @@ class GroupRebuild:
             if not in_share(env.hand, self.share):
                 return
             model = hands.start(env)
-            self.open[env.hand] = (model.rules, model.state)
+            self.open[env.hand] = (model.rules, model.state, ())
             self._refuse(env, redecide.start_refused(model.rules, env, self.rows.get((tables.NAME, env.table))))
             return
         if env.hand not in self.open:
             if env.type == "settlement" and in_share(env.hand, self.share):
                 self._check_settlement(None, None, env)  # a settlement of a hand never dealt
             return
-        game, state = self.open[env.hand]
+        game, state, owed = self.open[env.hand]
+        if owed and env.type in ("settlement", "hand_voided"):
+            self._refuse(env, f"the {owed[0].type} that the event before it makes is missing")
         if env.type == "settlement":
             self._check_settlement(game, state, env, self.refused.pop(env.hand, []))
         elif env.type == "hand_voided":
             self._judge_refused(game, state, env, None)
         else:
-            self._refuse(env, redecide.refused(game, state, env))
-            self.open[env.hand] = (game, game.evolve(state, env))
+            why, owed = redecide.refused(game, state, env, owed)
+            self._refuse(env, why)
+            self.open[env.hand] = (game, game.evolve(state, env), owed)
 
     def _refuse(self, env, why: str | None) -> None:
         if why:
@@ -225,7 +228,7 @@ class GroupRebuild:
 
     def finish(self) -> None:
         self._compare_hands()
-        for hand, (game, state) in list(self.open.items()):  # hands never settled nor voided
+        for hand, (game, state, _) in list(self.open.items()):  # hands never settled nor voided
             if hand in self.refused:
                 self._judge_refused(game, state, _Unsettled(hand), None)
         if not self.check_rows:

@@ -20,10 +20,11 @@ from games import table as table_decider
 from games.base import Command
 from games.errors import Incomplete, Malformed, RuleViolation
 from games.registry import GAMES, PLANNED
+from games import seen
 from projections import balances, hands as hand_fold
 from projections.settlements import settled
 from projections.tables import terms as table_terms
-from . import auth
+from . import auth, seating
 from .commands import (AddMember, AssertBalance, CreateGroup, Credential, GroupCreated, HandMoved, NewHand,
                        OpenTable, Pay, Play, Recorded, RotateToken, VoidHand)
 
@@ -131,7 +132,15 @@ def open_table(w: Writer, c: OpenTable) -> dict:
             raise Unprocessable(f"{name} is not supported yet; bitka scores {scored}")
         raise Unprocessable(f"{name!r} is not a game bitka knows; it scores {scored}")
     game = GAMES[name]
-    rules = _rules(game, body.get("rules"))
+    raw_rules = body.get("rules")
+    entry = "scorer"
+    if isinstance(raw_rules, Mapping) and "entry" in raw_rules:  # a table rule, not the game's
+        entry = raw_rules["entry"]
+        if entry not in seating.ENTRIES:
+            raise RuleBroken(f"entry is \"scorer\" (any member logs the cards) or \"seats\" (each seat its own), "
+                             f"not {entry!r}", field="rules.entry")
+        raw_rules = {k: v for k, v in raw_rules.items() if k != "entry"}
+    rules = _rules(game, raw_rules)
     seats = list(body["seats"])
     _check_seats(row, name, seats, game.seat_count(rules))
     stake = _amount(body["stake"], row["digits"], "stake")
@@ -140,6 +149,8 @@ def open_table(w: Writer, c: OpenTable) -> dict:
     table = new_id("t")
     data = {"table": table, "game": name, "rules": rules.to_data(), "seats": seats,
             "stake": format_amount(stake, row["digits"])}
+    if entry != "scorer":
+        data["entry"] = entry
     w.append(c.group, [NewEvent("table_opened", data, table=table)], c.actor, expected_version=w.version(c.group))
     return w.row("table", c.group, table)
 
@@ -173,6 +184,7 @@ def _amount(text, digits: int, field: str, negative: bool = False) -> int:
 
 def new_hand(w: Writer, c: NewHand) -> HandMoved:
     version = w.version(c.group)
+    seating.may_deal(c.actor, table_row(w, c.group, c.table), c.body)
     events, model = plan_hand(w, c.group, c.table, c.body, new_id("h"))
     return _appended(w, c.group, c.actor, version, events, model)
 
@@ -203,6 +215,7 @@ def plan_hand(reader: Reader, group: str, table: str, body: Mapping, hand: str):
                              f"{deal.data['dealer']}'s", field="deal.dealer")
         first = NewEvent("deal", {"game": trow["game"], "rules": rules.to_data(), **deal.data, **context})
         state = game.initial_state(rules, first.data)
+        first = _salted(game, first, state)
         commands = [(f"{kind}s[{i}]", Command(kind, item)) for kind in ("bid", "trick", "play")
                     for i, item in enumerate(body.get(f"{kind}s") or [])]
     else:
@@ -250,7 +263,7 @@ def _played(reader: Reader, group: str, trow: dict, model, commands, first=()):
             raise RuleBroken(f"{where}: the hand is already over", field=where)
         for ev in _decided(where, game.decide, state, command):
             state = game.evolve(state, ev)
-            events.append(NewEvent(ev.type, ev.data, hand=model.id, table=model.table))
+            events.append(_salted(game, NewEvent(ev.type, ev.data, hand=model.id, table=model.table), state))
     settlement = model.settlement
     if game.is_terminal(state) and settlement is None:
         settlement = settled(game, state, table_terms(trow, group_row(reader, group)["digits"]),
@@ -259,9 +272,22 @@ def _played(reader: Reader, group: str, trow: dict, model, commands, first=()):
     return events, replace(model, state=state, settlement=settlement)
 
 
+def _salted(game, event: NewEvent, after) -> NewEvent:
+    """An event that names a card still hidden after it (a seat's cards, a deal, a draw)
+    carries 16 random bytes: its hash, which every member can read while its data is sealed,
+    would otherwise give the cards away to anyone who tried each way they could lie."""
+    if seen.cards_in(event.data).isdisjoint(game.unseen(after)):
+        return event
+    return replace(event, data={**event.data, "salt": secrets.token_hex(16)})
+
+
 def _appended(w: Writer, group: str, actor: str, version: int, events, model) -> HandMoved:
     appended = w.append(group, events, actor, expected_version=version)
-    return HandMoved(replace(model, seqs=(*model.seqs, *(e.seq for e in appended))), tuple(appended))
+    logged_by = model.logged_by
+    for envelope in appended:
+        logged_by = hand_fold.logged(logged_by, envelope)
+    return HandMoved(replace(model, seqs=(*model.seqs, *(e.seq for e in appended)), logged_by=logged_by),
+                     tuple(appended))
 
 
 def play(w: Writer, c: Play) -> HandMoved:
@@ -274,7 +300,15 @@ def play(w: Writer, c: Play) -> HandMoved:
     if model.settlement is not None:
         raise RuleBroken("the hand is over and settled")
     trow = table_row(w, c.group, model.table)
-    events, after = _played(w, c.group, trow, model, [(None, Command(c.kind, c.body))])
+    seating.may_log(c.actor, trow, c.kind, c.body, model.opened["dealer"], model.rules.turn(model.state))
+    try:
+        events, after = _played(w, c.group, trow, model, [(None, Command(c.kind, c.body))])
+    except RuleBroken as e:  # a refusal names no card its sender may not see
+        hidden = seating.hidden(model, trow, c.actor)
+        said = seen.mask_text(e.detail, hidden)
+        if said == e.detail:
+            raise
+        raise RuleBroken(said, field=e.field, **e.extra) from None
     return _appended(w, c.group, c.actor, version, events, after)
 
 

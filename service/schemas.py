@@ -171,14 +171,31 @@ def _deal_schema() -> type[Schema]:
     made = {}
     for name, uses in declared.items():
         doc = uses[0][1].doc if name in common else "; ".join(f"{g.title}: {f.doc}" for g, f in uses)
-        made[name] = _deal_field(uses[0][1].kind, name in common, doc)
+        made[name] = _deal_field(uses[0][1].kind, name in common and all(f.required for _, f in uses), doc)
     return Schema.from_dict(made, name="Deal")
 
 
 Deal = _deal_schema()
 
 
+class CardsIn(Schema):
+    seat = fields.Integer(strict=True, validate=validate.Range(min=0, max=7),
+                          metadata={"description": "the seat whose cards these are (its own hand, or what it drew)"})
+    cards = Cards(metadata={"description": "the seat's cards", "example": ["QC", "JD", "AH", "10S"]})
+    table = Cards(metadata={"description": "Scopa: the cards the deal puts face up (no seat; the dealer's member)"})
+    trump = fields.String(allow_none=True, validate=validate.Length(min=1, max=8), metadata={
+        "description": "Bisca: the face-up trump card (no seat; the dealer's member); null for a capixaba knock"})
+    trump_suit = fields.String(validate=validate.Length(max=2), metadata={"description": "Bisca capixaba knock: H"})
+
+
+class CardsResult(Schema):
+    seat_cards = fields.Dict(metadata={"description": "the seat_cards event's data (cards hidden from you as null)"})
+    hand = fields.Dict()
+
+
 class PlayIn(Schema):
+    seat = fields.Integer(strict=True, validate=validate.Range(min=0, max=7),
+                          metadata={"description": "the seat playing; left out: the seat whose turn it is"})
     card = fields.String(required=True, validate=validate.Length(min=1, max=8), metadata={"example": "QD"})
     capture = Cards(allow_none=True, metadata={
         "description": "the table cards taken; omitted: the only legal capture (422 listing them when several)"})
@@ -217,14 +234,17 @@ class Hand(Schema):
     id = fields.String()
     table = fields.String()
     game = fields.String()
-    phase = fields.String(metadata={"description": "auction, play, done or voided"})
+    phase = fields.String(metadata={"description": "dealing (a deal seat by seat, cards still owed), auction, play, "
+                                                   "done or voided"})
     dealer = fields.Integer()
     leader = fields.Integer(allow_none=True, metadata={"description": "the seat that leads the next trick"})
     turn = fields.Integer(allow_none=True, metadata={"description": "whose turn it is: the next trick's leader"})
     points = fields.List(fields.Integer(), metadata={"description": "card points taken so far, per seat"})
     rules = fields.Dict()
-    deal = fields.List(fields.List(fields.String()))
-    held = fields.List(fields.List(fields.String()), metadata={"description": "cards still in each seat's hand"})
+    deal = fields.List(fields.List(fields.String(allow_none=True)), metadata={
+        "description": "each seat's cards; while the hand is in play a card sealed from you is null"})
+    held = fields.List(fields.List(fields.String(allow_none=True)), metadata={
+        "description": "cards still in each seat's hand (null: sealed from you)"})
     calls = fields.List(fields.Dict())
     contract = fields.String()
     declarer = fields.Integer(allow_none=True)
@@ -331,6 +351,10 @@ class Envelope(Schema):
     recorded_at = fields.String()
     prev_hash = fields.String()
     hash = fields.String()
+    sealed = fields.Boolean(metadata={"description": (
+        "present (true) on an event that would show you a card you may not see while its hand is in play: its "
+        "data is {} and it is not part of the hashed envelope; hash and prev_hash are the event's own")})
+    leaf = fields.String(metadata={"description": "a sealed event's Merkle leaf (hex), for its inclusion proof"})
 
 
 class EventPage(Schema):

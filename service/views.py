@@ -7,6 +7,7 @@ from games.registry import GAMES
 from projections import hands as hand_fold
 from projections.groups import member_name
 from projections.settle_up import plan
+from . import seating
 from .commands import Credential, GroupCreated, HandMoved, Recorded
 
 
@@ -17,8 +18,11 @@ def games_say(request: str, opening: str) -> str:
     return " ".join([opening, *said])
 
 
-def hand_view(model: hand_fold.HandModel) -> dict:
-    return hand_fold.render(model)
+def hand_view(model: hand_fold.HandModel, hidden: frozenset[str] = frozenset()) -> dict:
+    """The hand state of API.md as a reader who may not see ``hidden`` (seating.hidden)
+    gets it: the game conceals those cards and what would tell where they are."""
+    view = hand_fold.render(model)
+    return model.rules.conceal(model.state, view, hidden) if hidden else view
 
 
 def group_created(made: GroupCreated) -> dict:
@@ -33,15 +37,17 @@ def recorded(made: Recorded) -> dict:
     return {"seq": made.seq, **made.data}
 
 
-def trick_result(moved: HandMoved) -> dict:
+def trick_result(moved: HandMoved, hidden: frozenset[str] = frozenset()) -> dict:
     trick = moved.first("trick")
     return {"trick": trick["trick"], "leader": trick["leader"], "cards": trick["cards"], "winner": trick["winner"],
-            "points": trick["points"], "hand": hand_view(moved.hand)}
+            "points": trick["points"], "hand": hand_view(moved.hand, hidden)}
 
 
-def appended_result(moved: HandMoved, kind: str) -> dict:
-    """A play or a claim, and the hand after it: ``{kind: data, "hand": ...}``."""
-    return {kind: moved.first(kind), "hand": hand_view(moved.hand)}
+def appended_result(moved: HandMoved, kind: str, hidden: frozenset[str] = frozenset()) -> dict:
+    """A play, a claim or a seat's cards, and the hand after it: ``{kind: data, "hand": ...}``
+    (the event's data without its salt)."""
+    data = {k: v for k, v in moved.first(kind).items() if k != "salt"}
+    return {kind: seating.sealed_view(data, hidden), "hand": hand_view(moved.hand, hidden)}
 
 
 def table_view(trow: dict, grow: dict, hands: list[str]) -> dict:
@@ -50,7 +56,9 @@ def table_view(trow: dict, grow: dict, hands: list[str]) -> dict:
     return {
         "id": trow["id"],
         "game": trow["game"],
-        "rules": trow["rules"],
+        # entry is a table rule, not the game's: shown when it is not the default (scorer)
+        "rules": {**trow["rules"], "entry": trow["entry"]} if trow.get("entry", "scorer") != "scorer"
+        else trow["rules"],
         "seats": [{"seat": i, "member": m, "name": member_name(grow, m)} for i, m in enumerate(trow["seats"])],
         "stake": trow["stake"],
         "next_dealer": trow["next_dealer"],

@@ -7,6 +7,7 @@ from flask import request
 
 from .. import schemas as s
 from ..http import READ, SECURED, Blueprint, json_response, read
+from ..sealed import events_as_seen
 
 blp = Blueprint("events", __name__, url_prefix="/v1/groups/<group>", description="The hash-chained log")
 MAX_LIMIT = 1000
@@ -18,13 +19,18 @@ MAX_LIMIT = 1000
 @blp.problems(400, *READ)
 @blp.doc(**SECURED)
 def events(query, group):
-    """Every event envelope with seq, type, data, actor, time, prev_hash and hash."""
+    """Every event envelope with seq, type, data, actor, time, prev_hash and hash.
+
+    While a hand is in play, an event that would show a member a card it may not see (another
+    seat's, or the stock's) comes with `"sealed": true`, its `data` as `{}` and its Merkle
+    `leaf`; `hash` and `prev_hash` are kept, so the chain still checks. The admin sees all."""
     after, limit = query["after"], min(query["limit"], MAX_LIMIT)
 
-    def view(r, _):
+    def view(r, p):
         page = r.events(group, after, limit)
         version = r.version(group)
-        response = json_response({"events": [e.public() for e in page], "version": version}, 200, version)
+        response = json_response({"events": events_as_seen(r, group, p.subject, page), "version": version}, 200,
+                                 version)
         if page and page[-1].seq < version:
             # A relative reference (RFC 8288 resolves it against this request's address): the
             # Host header is the client's to send, so it is never echoed back as a link.

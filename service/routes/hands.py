@@ -7,63 +7,99 @@ from projections import audit
 from .. import ledger, schemas as s
 from ..evidence import checkpoint, inclusions
 from ..http import READ, SECURED, WRITE, Blueprint, read, write
-from ..commands import Play, VoidHand
+from ..commands import HandMoved, Play, VoidHand
+from ..sealed import hidden_in, sealed_for, trail_as_seen
 from ..views import appended_result, games_say, hand_view, trick_result
 
 blp = Blueprint("hands", __name__, url_prefix="/v1/groups/<group>/hands", description="Hands: bids, tricks, audit")
+SEALED = ("While the hand is in play a member sees, of the cards nobody has played, only its own seat's and "
+          "those it logged itself; every other card is null in its place. The admin sees everything.")
 
 
 @blp.route("/<hand>", methods=["GET"])
 @blp.response(200, s.Hand)
 @blp.problems(*READ)
-@blp.doc(**SECURED)
+@blp.doc(**SECURED, description=SEALED)
 def get_hand(group, hand):
     """The hand's state: phase, who leads, calls, tricks, sides, settlement when done."""
-    return read(group, lambda r, _: hand_view(ledger.hand_model(r, group, hand)))
+    def view(r, p):
+        model = ledger.hand_model(r, group, hand)
+        return hand_view(model, sealed_for(r, group, model, p.subject))
+    return read(group, view)
+
+
+def _move(group: str, hand: str, kind: str, body, shown):
+    """A write to a hand in play, answered as ``shown(moved, hidden)`` shows it to its writer."""
+    def act(w, p):
+        moved: HandMoved = ledger.handle(Play(group, p.subject, hand, kind, body), w)
+        return shown(moved, sealed_for(w, group, moved.hand, p.subject))
+    return write(group, act)
+
+
+@blp.route("/<hand>/cards", methods=["POST"])
+@blp.arguments(s.CardsIn)
+@blp.response(201, s.CardsResult)
+@blp.problems(*WRITE, why={403: "Another seat's cards (only that seat's member or the admin logs them); the face-up "
+                                "cards by anyone but the dealer's member or the admin",
+                           422: "A card already seen in this hand (the answer names no seat), a seat that owes no "
+                                "cards now, or the wrong number of cards"})
+@blp.doc(**SECURED, description=games_say("cards", "Cards as they are seen, in a hand opened with "
+                                                    "`{\"deal\": {\"dealer\": d}}`: a seat's own "
+                                                    "`{\"seat\": 1, \"cards\": [...]}`, from that seat's member or "
+                                                    "the admin."))
+def add_cards(body, group, hand):
+    """A seat's cards, or the face-up ones, as they are seen (a `seat_cards` event)."""
+    return _move(group, hand, "cards", body, lambda moved, hidden: appended_result(moved, "seat_cards", hidden))
 
 
 @blp.route("/<hand>/bids", methods=["POST"])
 @blp.arguments(s.Bid)
 @blp.response(201, s.Hand)
-@blp.problems(*WRITE, why={422: "A call the auction does not allow"})
+@blp.problems(*WRITE, why={403: "At a table with entry \"seats\", another seat's call",
+                           422: "A call the auction does not allow"})
 @blp.doc(**SECURED)
 def add_bid(body, group, hand):
     """One call of the auction: `{"seat": 2, "call": "kontra"}`."""
-    return write(group, lambda w, p: hand_view(ledger.handle(Play(group, p.subject, hand, "bid", body), w).hand))
+    return _move(group, hand, "bid", body, lambda moved, hidden: hand_view(moved.hand, hidden))
 
 
 @blp.route("/<hand>/tricks", methods=["POST"])
 @blp.arguments(s.TrickIn)
 @blp.response(201, s.TrickResult)
-@blp.problems(*WRITE, why={422: "A card against the rules, named with the rule"})
+@blp.problems(*WRITE, why={403: "At a table with entry \"seats\", anyone but the admin (play a card at a time)",
+                           422: "A card against the rules, named with the rule"})
 @blp.doc(**SECURED)
 def add_trick(body, group, hand):
     """One whole trick in play order, leader first. The last trick also settles the hand."""
-    return write(group, lambda w, p: trick_result(ledger.handle(Play(group, p.subject, hand, "trick", body), w)))
+    return _move(group, hand, "trick", body, trick_result)
 
 
 @blp.route("/<hand>/plays", methods=["POST"])
 @blp.arguments(s.PlayIn)
 @blp.response(201, s.PlayResult)
-@blp.problems(*WRITE, why={422: "A card or capture against the rules; a wrong capture lists the legal ones"})
-@blp.doc(**SECURED, description=games_say("play", "One card of a game logged play by play."))
+@blp.problems(*WRITE, why={403: "At a table with entry \"seats\", a card of another seat",
+                           409: "Another card was logged at the same moment (If-Match)",
+                           422: "A card against the rules, or already played (the answer says so); a wrong "
+                                "capture lists the legal ones"})
+@blp.doc(**SECURED, description=games_say("play", "One card: `{\"seat\": 2, \"card\": \"QD\"}` (seat: "
+                                                   "whose turn it is, when left out). The trick is appended with its "
+                                                   "last card."))
 def add_play(body, group, hand):
-    """One card of a game logged play by play."""
+    """One card of a hand, played a card at a time."""
     body = {k: v for k, v in body.items() if v is not None}
-    return write(group, lambda w, p: appended_result(ledger.handle(Play(group, p.subject, hand, "play", body), w),
-                                                     "play"))
+    return _move(group, hand, "play", body, lambda moved, hidden: appended_result(moved, "play", hidden))
 
 
 @blp.route("/<hand>/claims", methods=["POST"])
 @blp.arguments(s.ClaimIn)
 @blp.response(201, s.ClaimResult)
-@blp.problems(*WRITE, why={422: "A claim the game refuses: claims off at the table, or a way to play on that "
+@blp.problems(*WRITE, why={403: "At a table with entry \"seats\", a claim for another seat",
+                           422: "A claim the game refuses: claims off at the table, or a way to play on that "
                                 "would change the result (named in detail)"})
 @blp.doc(**SECURED, description=games_say("claim", "A claim `{\"seat\": 1}`, where the game takes one."))
 def add_claim(body, group, hand):
     """A claim `{"seat": 1}`, where the game takes one."""
-    return write(group, lambda w, p: appended_result(ledger.handle(Play(group, p.subject, hand, "claim", body), w),
-                                                     "claim"))
+    return _move(group, hand, "claim", body, lambda moved, hidden: appended_result(moved, "claim", hidden))
 
 
 @blp.route("/<hand>/void", methods=["POST"])
@@ -83,11 +119,12 @@ def void_hand(body, group, hand):
 @blp.doc(**SECURED)
 def get_audit(group, hand):
     """Every event of the hand with who appended it and its hash, and the settlement in words."""
-    def view(r, _):
+    def view(r, p):
         events = r.hand_events(group, hand)
         if not events:
             ledger.hand_model(r, group, hand)  # raises the 404
         trail = audit.trail(events, ledger.table_row(r, group, events[0].table), ledger.group_row(r, group))
+        trail_as_seen(trail, events, hidden_in(r, group, hand, p.subject))
         # Each event's inclusion proof against the group's signed checkpoint: the hand can be
         # checked on its own, without the rest of the log.
         cp = checkpoint(r, group)

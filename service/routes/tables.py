@@ -4,6 +4,7 @@ from __future__ import annotations
 from .. import ledger, schemas as s
 from ..http import READ, SECURED, WRITE, Blueprint, read, write
 from ..commands import NewHand, OpenTable
+from ..sealed import sealed_for
 from ..views import hand_view, table_view
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/groups/<group>/tables", description="Tables and their hands")
@@ -38,5 +39,7 @@ def get_table(group, table):
 @blp.doc(**SECURED)
 def new_hand(body, group, table):
     """Log a hand: the deal, and optionally its calls and tricks. All of it is appended or none."""
-    return write(group, lambda w, p: hand_view(ledger.handle(NewHand(group, p.subject, table, body), w).hand),
-                 location=lambda h: f"/v1/groups/{group}/hands/{h['id']}")
+    def act(w, p):
+        model = ledger.handle(NewHand(group, p.subject, table, body), w).hand
+        return hand_view(model, sealed_for(w, group, model, p.subject))
+    return write(group, act, location=lambda h: f"/v1/groups/{group}/hands/{h['id']}")

@@ -21,6 +21,7 @@ from ..commands import NewHand, Play
 from ..problems import status_of
 from ..evidence import checkpoint, inclusions, public_key
 from ..http import store
+from ..sealed import events_as_seen, sealed_for, trail_as_seen
 from ..views import balances_view, hand_view, settle_up_view
 from . import once, session
 from .cards import face
@@ -164,9 +165,10 @@ def hand_page(group, hand):
         if not events:
             raise NotFound(f"there is no hand {hand!r} in this group")
         trow = r.row("table", group, events[0].table)
-        trail = audit_trail.trail(events, trow, grow)
         model = ledger.hand_model(r, group, hand)
-        state = hand_view(model)
+        hidden = sealed_for(r, group, model, principal.subject)
+        trail = trail_as_seen(audit_trail.trail(events, trow, grow), events, hidden)
+        state = hand_view(model, hidden)
         seats = [member_name(grow, m) for m in trow["seats"]]
         return render_template("hand.html", group=grow, principal=principal, form_token=form_token, hand=state,
                                trail=trail, seats=seats, table=trow, title=model.rules.title,
@@ -186,8 +188,9 @@ def hand_evidence(group, hand):
             raise NotFound(f"there is no hand {hand!r} in this group")
         size = r.version(group)
         proofs = inclusions(r, group, [e.seq for e in events], size)
+        shown = events_as_seen(r, group, principal.subject, events)
         return {"group": group, "size": size, "checkpoint": checkpoint(r, group, size), "key": public_key(),
-                "events": [{**e.public(), "proof": proofs[e.seq]["path"]} for e in events]}
+                "events": [{**e, "proof": proofs[e["seq"]]["path"]} for e in shown]}
     return _page(group, view)
 
 
@@ -252,7 +255,8 @@ def play_page(group, hand):
         game, state = model.rules, model.state
         if game.capabilities.logged_by != "tricks":
             raise NotFound(f"{trow['game']} hands are logged play by play through the API, not on this page")
-        shown = hand_view(model)
+        hidden = sealed_for(r, group, model, principal.subject)
+        shown = hand_view(model, hidden)
         if shown["phase"] not in ("auction", "play"):
             return redirect(url_for("web.hand_page", group=group, hand=hand))
         partial = [c for c in request.args.get("cards", "").split(",") if c]
@@ -268,7 +272,8 @@ def play_page(group, hand):
         names = [member_name(grow, m) for m in trow["seats"]]
         return render_template("play.html", group=grow, principal=principal, form_token=form_token, hand=shown,
                                table=trow, seats=names, seat=seat, partial=partial,
-                               held=[c for c in held[seat] if c not in partial], legal=legal,
+                               held=[c for c in held[seat] if c not in partial and c not in hidden], legal=legal,
+                               sealed=any(c in hidden for c in held[seat]),
                                last=len(partial) == seats - 1, problem=problem_now, calls=game.calls(state),
                                once=once.key())
     page = _page(group, view)

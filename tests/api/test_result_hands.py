@@ -207,8 +207,9 @@ def test_a_field_of_the_wrong_kind_is_a_400_naming_it_not_a_guess(kop_table, gam
 
 def test_a_hand_with_both_a_deal_and_a_result_is_a_400(kop_table):
     t = kop_table
-    r = t["member"].post(f"{t['base']}/tables/{t['table']}/hands", {"deal": {"dealer": 0, "hands": KOP_HANDS}, "result": {
-        "contract": "normal", "stare": [1, 3], "doubles": [], "points": 60, "tricks": 2}})
+    result = {"contract": "normal", "stare": [1, 3], "doubles": [], "points": 60, "tricks": 2}
+    r = t["member"].post(f"{t['base']}/tables/{t['table']}/hands",
+                         {"deal": {"dealer": 0, "hands": KOP_HANDS}, "result": result})
     assert r.status_code == 400 and "not both" in r.json["detail"], r.json
 
 

@@ -134,6 +134,27 @@ def test_a_whole_kop_hand_card_by_card_then_verified_in_the_browser(browser, tab
     _accessible(page, "6-group-after")
 
 
+def test_a_hand_in_play_shows_a_member_only_its_own_cards_and_still_verifies(browser, table):
+    """The scorer (the admin here) logged the whole deal; Bożena, at seat 1, sees her four
+    cards and three face-down hands, and the verify button proves the sealed deal's place in
+    the signed log without its content."""
+    base, gid = table["base"], table["group"]
+    st, hand = call(base, "POST", f"/v1/groups/{gid}/tables/{table['table']}/hands",
+                    {"deal": {"dealer": 0, "hands": KOP_HANDS}}, table["admin"])
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    _sign_in_by_keyboard(page, base, table["members"][1]["token"])
+    page.goto(f"{base}/g/{gid}/hands/{hand['id']}")
+    text = page.content()
+    assert all(_words(c) in text for c in KOP_HANDS[1])
+    assert not any(_words(c) in text for seat in (0, 2, 3) for c in KOP_HANDS[seat])
+    assert page.locator(".card.sealed").count() == 12
+    _accessible(page, "7-sealed-hand")
+    page.get_by_role("button", name="Verify in this browser").click()
+    result = page.locator("#verify-result")
+    result.filter(has_text="erified").wait_for()
+    assert "1 event(s) are sealed while the hand is in play" in result.inner_text(), result.inner_text()
+
+
 def test_the_verify_button_refuses_a_page_that_shows_another_hash(browser, table):
     base, gid = table["base"], table["group"]
     st, hand = call(base, "POST", f"/v1/groups/{gid}/tables/{table['table']}/hands",

@@ -127,6 +127,13 @@ def test_a_member_verifies_the_running_server_against_a_checkpoint_saved_earlier
     forged.write_text(json.dumps(dict(saved, root="cd" * 32)))
     bad = cli(db, "verify", "--url", base, "--group", gid, "--token", member_token, "--checkpoint", str(forged))
     assert bad.returncode == 1 and "signature does not hold" in bad.stdout
+    # A hand in play, dealt whole by the admin: its deal is sealed from the witness, whose
+    # verify still checks the deal's links and its place in the signed log.
+    call(base, "POST", f"/v1/groups/{gid}/tables/{t['id']}/hands", {"deal": {"dealer": 1, "hands": KOP_HANDS}},
+         admin)
+    sealed = cli(db, "verify", "--url", base, "--group", gid, "--token", member_token, "--checkpoint", str(kept))
+    assert sealed.returncode == 0, sealed.stdout + sealed.stderr
+    assert "1 event(s) are sealed from this token" in sealed.stdout
 
 
 @pytest.mark.parametrize("what, status", [("line", 414), ("header", 431)])

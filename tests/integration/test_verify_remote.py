@@ -97,3 +97,42 @@ def test_a_listing_that_never_ends_is_read_only_up_to_the_signed_checkpoint(serv
 def test_answers_that_are_not_bitkas_are_a_sentence(servers, answer, said):
     result = _verify(servers(answer).url)
     assert result.exit_code == 1 and said in result.output and "Traceback" not in result.output, result.output
+
+
+def _sealed_log():
+    """Three events as a server serves them to a member: the second sealed."""
+    from events.canonical import GENESIS
+    from events.envelope import Envelope
+    from events import merkle
+    import hashlib
+    events, prev = [], GENESIS
+    for seq, (kind, data) in enumerate([("group_created", {"name": "G", "currency": "PLN"}),
+                                        ("deal", {"secret": True}), ("member_added", {"member": "m_1", "name": "A"})],
+                                       1):
+        env = Envelope(0, "g_1", seq, kind, None, None, data, "admin", "2026-12-01T00:00:00Z", prev, "")
+        digest = hashlib.sha256(env.canonical()).hexdigest()
+        shown = {**env.public(), "hash": digest}
+        if kind == "deal":
+            shown = {**shown, "data": {}, "sealed": True, "leaf": merkle.leaf_hash(env.canonical()).hex()}
+        events.append(shown)
+        prev = digest
+    return events
+
+
+def test_a_sealed_events_link_and_leaf_are_checked_though_its_content_is_not_shown():
+    from events import merkle
+    from cli.proofs import chain_faults
+    events = _sealed_log()
+    leaves, sealed = [], []
+    assert chain_faults(iter(events), "g_1", leaves, sealed) == [] and sealed == [2] and len(leaves) == 3
+    good_root = merkle.root(merkle.Leaves(leaves), 3)
+    relinked = [events[0], {**events[1], "prev_hash": "00" * 32}, events[2]]
+    assert "prev_hash" in chain_faults(iter(relinked), "g_1", [], [])[0]
+    lied, leaves = [events[0], {**events[1], "leaf": "11" * 32}, events[2]], []
+    chain_faults(iter(lied), "g_1", leaves, [])
+    assert merkle.root(merkle.Leaves(leaves), 3) != good_root  # a made-up leaf misses the signed root
+    unsealed = {k: v for k, v in events[1].items() if k not in ("sealed", "leaf")}
+    shown = [events[0], {**unsealed, "data": {"secret": False}}, events[2]]
+    assert "do not match its hash" in chain_faults(iter(shown), "g_1", [], [])[0]  # data that is not the event's
+    with pytest.raises(Exception, match="shows data"):  # sealed, yet showing data: not what bitka serves
+        chain_faults(iter([events[0], {**events[1], "data": {"secret": True}}]), "g_1", [], [])

@@ -55,19 +55,39 @@ async function verifyHand(evidence) {
     throw new Error("the server's signature on the checkpoint does not hold");
   }
   const root = fromHex(cp.root);
+  const bySeq = new Map(evidence.events.map((e) => [e.seq, e]));
+  let sealed = 0;
   for (const event of evidence.events) {
-    const { hash, proof, ...envelope } = event;
-    const bytes = utf8(canonical({ ...envelope, group: evidence.group }));
-    if (hex(await sha256(bytes)) !== hash) throw new Error(`event ${event.seq} does not hash to its hash`);
+    const { hash, proof, sealed: isSealed, leaf: givenLeaf, ...envelope } = event;
+    const before = bySeq.get(event.seq - 1);
+    if (before && before.hash !== event.prev_hash) throw new Error(`event ${event.seq} does not link to event ${before.seq}`);
     const row = document.getElementById(`event-${event.seq}`);
     const shown = row && row.querySelector(".hash").getAttribute("title");
     if (shown !== hash) throw new Error(`the page shows another hash for event ${event.seq} than the log holds`);
-    const reached = await rootFromPath(await sha256(joined(0, bytes)), event.seq - 1, cp.size, proof.map(fromHex));
+    let leaf;
+    if (isSealed) {
+      // Its content is not shown while the hand is in play: its place in the signed log is
+      // proved from its leaf, and its own hash can be checked once the hand ends.
+      sealed += 1;
+      leaf = fromHex(givenLeaf);
+    } else {
+      const bytes = utf8(canonical({ ...envelope, group: evidence.group }));
+      if (hex(await sha256(bytes)) !== hash) throw new Error(`event ${event.seq} does not hash to its hash`);
+      leaf = await sha256(joined(0, bytes));
+    }
+    const reached = await rootFromPath(leaf, event.seq - 1, cp.size, proof.map(fromHex));
     if (!reached || hex(reached) !== cp.root) throw new Error(`event ${event.seq} is not in the signed log`);
     row.classList.add("verified");
   }
-  return `Verified in this browser: the ${evidence.events.length} events of this hand hash to what the page shows, ` +
-    `each is in the group's log of ${cp.size} events, and the server's key ${key.id} signed that log at ${cp.timestamp}.`;
+  const signer = `the server's key ${key.id} signed that log at ${cp.timestamp}.`;
+  if (!sealed) {
+    return `Verified in this browser: the ${evidence.events.length} events of this hand hash to what the page ` +
+      `shows, each is in the group's log of ${cp.size} events, and ${signer}`;
+  }
+  return `Verified in this browser: the ${evidence.events.length - sealed} open events of this hand hash to what ` +
+    `the page shows, all ${evidence.events.length} are in the group's log of ${cp.size} events, and ${signer} ` +
+    `${sealed} event(s) are sealed while the hand is in play: their place in the signed log is proved, and their ` +
+    "content can be checked once the hand ends.";
 }
 
 document.addEventListener("DOMContentLoaded", () => {
