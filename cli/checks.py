@@ -83,7 +83,8 @@ def replay_store(path: str, group: str | None, until: int | None, compare: bool,
     with store.reading() as r:
         total = r.count(group)
         if total < parallel_from or workers() < 2:
-            return replay(_counted(r.scan(group, until, bare=True), advance), r if compare else None)
+            return replay(_counted(r.scan(group, until, bare=True), advance), r if compare else None,
+                          history=r.table_events)
     store.close()  # no connection of this process may cross the fork
     first, rest = frozenset({0}), frozenset(range(1, SETTLING_SHARES))
     jobs = [(path, group, until, compare, 0, ("rows", "settlements"), (first, SETTLING_SHARES)),
@@ -95,7 +96,7 @@ def _replay_part(path, group, until, compare, index, parts, share) -> Report:
     unread = DATA_UNREAD if "settlements" not in parts else frozenset()
     with open_store(path).reading() as r:
         return replay(_counted(r.scan(group, until, unread, bare=True), _ticker(index)), r if compare else None,
-                      parts, share)
+                      parts, share, history=r.table_events)
 
 
 def _counted(items, advance):

@@ -9,7 +9,7 @@ from games import baska, bisca, kop, scopa
 from games.autoplay import play_out, play_scopa
 from games.base import Command
 from service import ledger
-from service.commands import AddMember, CreateGroup, NewHand, OpenTable
+from service.commands import AddMember, Confirm, CreateGroup, NewHand, OpenTable
 
 from . import output
 
@@ -91,9 +91,14 @@ def _play_table(store, gid: str, table: dict, module, plans, rng) -> None:
 
 
 def _new_hand(store, gid: str, table: dict, body: dict):
-    """A whole hand logged at ``table`` by the admin: the hand's model, settled."""
+    """A whole hand logged at ``table`` by the admin, and confirmed by a member who pays in
+    it (the admin is no payer, so it waits for one): the hand's model, settled."""
     with store.writing() as w:
-        return ledger.handle(NewHand(gid, "admin", table["id"], body), w).hand
+        hand = ledger.handle(NewHand(gid, "admin", table["id"], body), w).hand
+        if hand.confirmation == "pending":
+            payer = next(p["member"] for p in hand.settlement["payouts"] if p["amount"].startswith("-"))
+            hand = ledger.handle(Confirm(gid, payer, hand.id), w).hand
+        return hand
 
 
 def _open_table(w, gid: str, body: dict) -> dict:

@@ -368,7 +368,7 @@ def audit(obj: Context, group, hand, as_json):
     """
     from projections import audit as trail_of
     with obj.store().reading() as r:
-        events = r.hand_events(group, hand)
+        events = trail_of.events_of(r, group, hand)
         if not events:
             raise click.UsageError(f"there is no hand {hand!r} in group {group!r}")
         trail = trail_of.trail(events, r.row("table", group, events[0].table), r.row("group", group, ""))

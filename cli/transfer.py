@@ -268,7 +268,7 @@ def _prove(w, groups: list[str], count: int) -> None:
     it back) at the first thing that does not hold, else make every projection row."""
     with output.progress(count, "proving") as advance:
         report = replay(output.counted((e for g in groups for e in w.scan(g, bare=True)), advance), None,
-                        strict=True)
+                        strict=True, history=w.table_events)
     if report.differences:
         click.echo(report.first_difference(), err=True)
         if len(report.differences) > 1:

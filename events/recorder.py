@@ -39,6 +39,14 @@ class EventLog:
             f"SELECT {_COLUMNS} FROM events WHERE group_id = ? AND hand_id = ? ORDER BY seq", (group, hand))
         return [Envelope.from_row(r) for r in rows]
 
+    def table_events(self, group: str, table: str, until: int | None = None) -> list[Envelope]:
+        """Every event of a table (its opening, its hands' events, its closing), up to seq
+        ``until``, in order: what a correction re-settles the table's hands from."""
+        rows = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM events WHERE group_id = ? AND table_id = ? AND seq <= ? ORDER BY seq",
+            (group, table, until if until is not None else 2 ** 62))
+        return [Envelope.from_row(r) for r in rows]
+
     def table_hands(self, group: str, table: str) -> list[str]:
         """The ids of the hands dealt at a table, in the order they were dealt."""
         return [h for (h,) in self.conn.execute(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .groups import member_name
-from . import hands as hand_fold
+from . import hands as hand_fold, tables
 
 
 def _who(grow: dict, actor: str) -> str:
@@ -21,10 +21,39 @@ def summary(env, trow: dict, grow: dict) -> str:
     d = env.data
     match env.type:
         case "settlement":
-            return f"settlement: {d['winner']} win, outcome {d['outcome']}, multiplier {d['multiplier']}"
+            waits = "" if d.get("confirmed", True) else "; it counts once a member who pays in it confirms it"
+            return f"settlement: {d['winner']} win, outcome {d['outcome']}, multiplier {d['multiplier']}{waits}"
         case "hand_voided":
             return f"hand voided: {d['reason']}"
+        case "confirmation":
+            return f"{_who(grow, env.actor)} confirms the settlement: it counts in the balances"
+        case "dispute":
+            return f"{_who(grow, env.actor)} disputes the settlement: {d['reason']}"
+        case "correction":
+            return _correction_words(env, trow, grow)
     return hand_fold.game_of(trow["game"]).describe(env.type, d, lambda seat: _seat(trow, grow, seat))
+
+
+def _correction_words(env, trow: dict, grow: dict) -> str:
+    d = env.data
+    what = "voids it: it counts as never played" if d.get("void") else f"puts its result as {_said(d['result'])}"
+    moved = "; ".join(f"hand {a['hand']}: " + ", ".join(f"{_seat(trow, grow, p['seat'])} {_signed(p['amount'])}"
+                                                          for p in a["payouts"] if _moves(p["amount"]))
+                      for a in d["adjustments"])
+    return (f"the admin corrects hand {d['hand']} ({d['reason']}) and {what}; "
+            + (f"what each hand now pays more or less: {moved}" if moved else "no payout changes"))
+
+
+def _said(result: dict) -> str:
+    return ", ".join(f"{k} {v}" for k, v in result.items())
+
+
+def _moves(amount: str) -> bool:
+    return amount.strip("-0.") != ""
+
+
+def _signed(amount: str) -> str:
+    return amount if amount.startswith("-") else f"+{amount}"
 
 
 def money_lines(settlement: dict, trow: dict, grow: dict) -> list[str]:
@@ -38,12 +67,35 @@ def money_lines(settlement: dict, trow: dict, grow: dict) -> list[str]:
     return lines
 
 
+def events_of(reader, group: str, hand: str) -> list:
+    """The events a hand's trail shows: its own, and each correction of an earlier hand of
+    its table that settled it again, in seq order."""
+    own = reader.hand_events(group, hand)
+    if not own:
+        return own
+    elsewhere = [entry["seq"] for entry in tables.corrections_of(reader.row("table", group, own[0].table), hand)
+                 if entry["hand"] != hand]
+    found = [reader.events(group, seq - 1, 1)[0] for seq in elsewhere]
+    return sorted([*own, *found], key=lambda e: e.seq)
+
+
 def trail(events: Sequence, trow: dict, grow: dict) -> dict:
-    model = hand_fold.fold(events)
+    """The trail of a hand from its events (with the corrections of its table that changed
+    it, in their place by seq)."""
+    own = [e for e in events if e.hand == events[0].hand]
+    model = hand_fold.with_corrections(hand_fold.fold(own), tables.corrections_of(trow, own[0].hand))
     settlement = model.settlement
     explanation = []
     if settlement:
         explanation = [*settlement["explanation"], *money_lines(settlement, trow, grow)]
+    for entry in model.corrections:
+        explanation.append(f"corrected at seq {entry['seq']} ({entry['reason']}): "
+                           + ("this hand counts as never played" if entry.get("void") and entry["hand"] == model.id
+                              else "this hand was settled again" if "settlement" in entry else
+                              "its settlement did not change"))
+    if model.confirmation in ("pending", "disputed"):
+        explanation.append("it does not count in the balances yet: " + (
+            "it is disputed" if model.confirmation == "disputed" else "a member who pays in it has not confirmed it"))
     return {
         "hand": model.id, "table": model.table, "game": model.game, "phase": model.phase,
         "events": [{"seq": e.seq, "type": e.type, "actor": e.actor, "by": _who(grow, e.actor),

@@ -1,14 +1,20 @@
-"""Every member's balance in minor units (a pure fold; the values always sum to zero).
+"""Every member's balance in minor units (a pure fold; the values always sum to zero), and
+the settlements that do not count yet.
 
-A balance is what the member is up (+) or down (-). Settlements add their payouts, a
-voided hand takes its payouts back, and a payment ``from`` -> ``to`` raises ``from``.
+A balance is what the member is up (+) or down (-). A settlement counts once it is
+confirmed: at once (its actor pays in it, every seat logged its own cards, nobody pays, or
+the group confirms nothing), else when a paying member confirms it or the admin corrects it;
+until then it is ``pending`` (or ``disputed``) and kept aside. A voided hand takes its
+payouts back (or is dropped from the pending), a correction moves each hand it changed by
+the difference, and a payment ``from`` -> ``to`` raises ``from``.
 """
 from __future__ import annotations
 
 from events.money import format_amount, minor_digits, parse_amount
 
 NAME = "balances"
-EVENTS = frozenset({"group_created", "member_added", "settlement", "hand_voided", "payment", "assertion"})
+EVENTS = frozenset({"group_created", "member_added", "settlement", "hand_voided", "confirmation", "dispute",
+                    "correction", "payment", "assertion"})
 
 
 def apply(row: dict | None, event) -> dict | None:
@@ -19,21 +25,74 @@ def apply(row: dict | None, event) -> dict | None:
         return row
     digits = row["digits"]
     members = dict(row["members"])
+    pending = dict(row.get("pending", {}))
     if event.type == "member_added":
         members[d["member"]] = 0
     elif event.type == "settlement":
-        for p in d["payouts"]:
-            members[p["member"]] += parse_amount(p["amount"], digits, allow_negative=True)
+        payouts = [[p["seat"], p["member"], parse_amount(p["amount"], digits, allow_negative=True)]
+                   for p in d["payouts"]]
+        if d.get("confirmed", True):
+            _add(members, payouts)
+        else:
+            pending[event.hand] = {"state": "pending", "actor": event.actor, "table": event.table,
+                                   "payouts": payouts}
+    elif event.type == "confirmation":
+        _add(members, pending.pop(event.hand)["payouts"])
+    elif event.type == "dispute":
+        pending[event.hand] = dict(pending[event.hand], state="disputed")
     elif event.type == "hand_voided":
-        for p in d.get("reversed", []):
-            members[p["member"]] -= parse_amount(p["amount"], digits, allow_negative=True)
+        if pending.pop(event.hand, None) is None:
+            for p in d.get("reversed", []):
+                members[p["member"]] -= parse_amount(p["amount"], digits, allow_negative=True)
+    elif event.type == "correction":
+        _corrected(members, pending, d, digits)
     elif event.type == "payment":
         amount = parse_amount(d["amount"], digits)
         members[d["from"]] += amount
         members[d["to"]] -= amount
     else:
         return row
-    return {"digits": digits, "members": members}
+    out = {"digits": digits, "members": members}
+    return {**out, "pending": pending} if pending else out
+
+
+def _add(members: dict, payouts) -> None:
+    for _, member, amount in payouts:
+        members[member] += amount
+
+
+def _corrected(members: dict, pending: dict, d: dict, digits: int) -> None:
+    """Each hand the correction changed moves by its difference, where it stands (counted,
+    or still pending); the hand corrected counts from now on, whatever it was."""
+    for adjustment in d["adjustments"]:
+        change = [[p["seat"], p["member"], parse_amount(p["amount"], digits, allow_negative=True)]
+                  for p in adjustment["payouts"]]
+        waiting = pending.get(adjustment["hand"])
+        if waiting is None:
+            _add(members, change)
+        else:
+            by_seat = {seat: amount for seat, _, amount in change}
+            pending[adjustment["hand"]] = dict(waiting, payouts=[[seat, member, amount + by_seat.get(seat, 0)]
+                                                                 for seat, member, amount in waiting["payouts"]])
+    corrected = pending.pop(d["hand"], None)
+    if corrected is not None:
+        _add(members, corrected["payouts"])
+
+
+def pending_entry(row: dict | None, hand: str) -> dict | None:
+    """The settlement of ``hand`` while it does not count yet (None once it does)."""
+    return (row or {}).get("pending", {}).get(hand)
+
+
+def pending_view(row: dict | None) -> list[dict]:
+    """The settlements that do not count yet, as API.md lists them under ``pending``."""
+    if not row:
+        return []
+    digits = row["digits"]
+    return [{"hand": hand, "state": entry["state"], "table": entry["table"],
+             "payouts": [{"seat": seat, "member": member, "amount": format_amount(amount, digits)}
+                         for seat, member, amount in entry["payouts"]]}
+            for hand, entry in row.get("pending", {}).items()]
 
 
 def disagreement(row: dict | None, assertion: dict) -> str | None:

@@ -2,9 +2,9 @@
 hand's events, which an index finds) and the summary row the projector keeps for every hand."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from events.types import HAND_EVENTS
 from events.errors import Unprocessable
@@ -25,6 +25,9 @@ class HandModel:
     result: dict | None = None  # a hand logged by its result alone, not card by card
     opened: dict | None = None  # its deal (or result) event's data: the dealer and the rules it was played by
     logged_by: Mapping[str, frozenset[str]] = field(default_factory=dict)  # actor -> the cards its events named
+    confirmation: str | None = None  # once settled: "pending", "disputed" or "confirmed"
+    disputes: tuple[dict, ...] = ()  # {"seq", "by", "reason"} of each dispute
+    corrections: tuple[dict, ...] = ()  # the corrections that changed it (with_corrections), oldest first
 
     @property
     def ended(self) -> bool:
@@ -88,15 +91,40 @@ def apply(model: HandModel | None, envelope) -> HandModel:
     if envelope.type in ("deal", "result"):
         return start(envelope)
     seqs = (*model.seqs, envelope.seq)
-    state, settlement, voided = model.state, model.settlement, model.voided
-    if envelope.type == "settlement":
-        settlement = envelope.data
-    elif envelope.type == "hand_voided":
-        voided = envelope.data
-    else:
-        state = model.rules.evolve(state, envelope)  # evolve reads only .type and .data
-    return HandModel(model.id, model.table, model.game, state, settlement, voided, seqs, model.result, model.opened,
-                     logged(model.logged_by, envelope) if settlement is None and voided is None else model.logged_by)
+    kind, d = envelope.type, envelope.data
+    if kind == "settlement":
+        return replace(model, seqs=seqs, settlement=d, confirmation="pending" if d.get("confirmed") is False
+                       else "confirmed")
+    if kind == "hand_voided":
+        return replace(model, seqs=seqs, voided=d)
+    if kind == "confirmation":
+        return replace(model, seqs=seqs, confirmation="confirmed")
+    if kind == "dispute":
+        dispute = {"seq": envelope.seq, "by": envelope.actor, "reason": d["reason"]}
+        return replace(model, seqs=seqs, confirmation="disputed", disputes=(*model.disputes, dispute))
+    if kind == "correction":  # what it changed is laid over from the hand's row (with_corrections)
+        return replace(model, seqs=seqs)
+    state = model.rules.evolve(model.state, envelope)  # evolve reads only .type and .data
+    ended = model.settlement is not None or model.voided is not None
+    return replace(model, seqs=seqs, state=state,
+                   logged_by=model.logged_by if ended else logged(model.logged_by, envelope))
+
+
+def with_corrections(model: HandModel, entries: Sequence[Mapping] | None) -> HandModel:
+    """The hand as the corrections its table keeps for it (``entries``, oldest first) leave
+    it: the latest word on its settlement (or its void), and each correction that changed it,
+    its own or one of an earlier hand of its table that settled it again."""
+    if not entries:
+        return model
+    settlement, voided, confirmation = model.settlement, model.voided, model.confirmation
+    for entry in entries:
+        if entry["hand"] == model.id:
+            voided = {"reason": entry["reason"], "by_correction": entry["seq"]} if entry.get("void") else None
+            confirmation = None if entry.get("void") else "confirmed"  # the admin's word settles it
+        if "settlement" in entry:
+            settlement = entry["settlement"]
+    return replace(model, settlement=settlement, voided=voided, confirmation=confirmation,
+                   corrections=tuple(entries))
 
 
 def fold(envelopes: Iterable) -> HandModel | None:
@@ -114,11 +142,33 @@ def render(model: HandModel) -> dict:
     else:
         view = model.rules.view(model.state)
     view.update({"id": model.id, "table": model.table, "game": model.game, "phase": model.phase,
-                 "settlement": model.settlement, "voided": model.voided, "events": list(model.seqs)})
+                 "settlement": model.settlement, "voided": model.voided, "events": list(model.seqs),
+                 "confirmation": _confirmation(model),
+                 "corrections": [_correction_shown(c) for c in model.corrections]})
     return view
 
 
+def _confirmation(model: HandModel) -> dict | None:
+    """Whether the settlement counts in the balances yet: ``pending`` until a payer confirms
+    it, ``disputed`` (out of the balances) until confirmed or corrected, or ``confirmed``."""
+    if model.confirmation is None:
+        return None
+    because = (model.settlement or {}).get("confirmed_because")
+    return {"state": model.confirmation, "disputes": list(model.disputes),
+            **({"because": because} if because and model.confirmation == "confirmed" else {})}
+
+
+def _correction_shown(entry: Mapping) -> dict:
+    shown = {k: entry[k] for k in ("seq", "hand", "reason") if k in entry}
+    shown["void" if entry.get("void") else "result"] = True if entry.get("void") else entry.get("result")
+    if "settlement" in entry:
+        shown["payouts"] = (entry["settlement"] or {}).get("payouts", [])
+    return shown
+
+
 NAME = "hand"
+# Only the hand's own play: what is said of it later (a confirmation, a correction) is kept
+# where it can still change, with the balances and with its table.
 EVENTS = HAND_EVENTS
 READS_DATA_OF = frozenset({"deal", "result", "settlement", "hand_voided"})  # the summary counts the rest
 _RESULT_KEYS = ("contract", "outcome", "winner", "multiplier", "payouts")
@@ -147,7 +197,11 @@ def summarize(row: dict | None, event) -> dict | None:
     elif event.type in ("play", "claim"):
         row["plays"] += 1
     elif event.type == "settlement":
-        row["result"] = {k: d[k] for k in _RESULT_KEYS if k in d}
+        row["result"] = _summary(d)
     elif event.type == "hand_voided":
         row["voided"] = d["reason"]
     return row
+
+
+def _summary(settlement: Mapping | None) -> dict | None:
+    return None if settlement is None else {k: settlement[k] for k in _RESULT_KEYS if k in settlement}

@@ -19,7 +19,7 @@ from games.errors import RuleViolation
 from games.registry import GAMES
 
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
-HAND_PLAY = frozenset({"bid", "trick", "play", "claim", "settlement", "hand_voided"})
+HAND_PLAY = frozenset({"seat_cards", "bid", "trick", "play", "claim", "settlement", "hand_voided"})
 
 
 def well_formed(value) -> bool:
@@ -137,6 +137,44 @@ def _table_closed(rows, env, members, dealt) -> str | None:
     return None if ("table", env.table) in rows else f"table {env.table!r} was never opened"
 
 
+def _group_updated(rows, env, members, dealt) -> str | None:
+    if env.actor != "admin":
+        return "only the admin changes the group's settings"
+    value = env.data["confirmations"]
+    return None if value in ("payers", "off") else f"confirmations {value!r} is neither payers nor off"
+
+
+def _confirmation(rows, env, members, dealt) -> str | None:
+    waiting = (rows.get(("balances", "")) or {}).get("pending", {}).get(env.hand)
+    if waiting is None:
+        return f"hand {env.hand!r} has no settlement waiting to be confirmed"
+    payers = {member for _, member, amount in waiting["payouts"] if amount < 0}
+    if env.actor not in payers or env.actor == waiting["actor"]:
+        return f"{env.actor} confirms hand {env.hand} without paying in it, or logged it"
+    return None
+
+
+def _dispute(rows, env, members, dealt) -> str | None:
+    waiting = (rows.get(("balances", "")) or {}).get("pending", {}).get(env.hand)
+    if waiting is None:
+        return f"hand {env.hand!r} is disputed with no settlement waiting to be confirmed"
+    table = rows.get(("table", waiting["table"]))
+    if not table or env.actor not in table["seats"]:
+        return f"{env.actor} disputes hand {env.hand} without a seat at its table"
+    return None if isinstance(env.data["reason"], str) and env.data["reason"] else "a dispute gives its reason"
+
+
+def _correction(rows, env, members, dealt) -> str | None:
+    if env.actor != "admin":
+        return "only the admin corrects a hand"
+    table = rows.get(("table", env.table))
+    if env.data["hand"] != env.hand or env.hand not in dealt or table is None:
+        return f"hand {env.hand!r} was never dealt at table {env.table!r}"
+    if table["latest_hand"]["status"] == "playing":
+        return f"a hand is corrected while hand {table['latest_hand']['id']} is still being played at its table"
+    return None
+
+
 def _positive(text, digits: int, what: str) -> str | None:
     try:
         return None if parse_amount(text, digits) > 0 else f"the {what} must be more than zero"
@@ -144,6 +182,7 @@ def _positive(text, digits: int, what: str) -> str | None:
         return f"the {what}: {e}"
 
 
-_CHECKS = {"member_added": _member_added, "table_opened": _table_opened, "deal": _hand_start,
+_CHECKS = {"group_updated": _group_updated, "confirmation": _confirmation, "dispute": _dispute,
+           "correction": _correction, "member_added": _member_added, "table_opened": _table_opened, "deal": _hand_start,
            "result": _hand_start, "payment": _payment, "assertion": _assertion, "table_closed": _table_closed,
            **{kind: _hand_play for kind in HAND_PLAY}}

@@ -10,8 +10,8 @@ from typing import Iterable, Iterator
 from events.money import format_amount, parse_amount
 from . import balances
 
-MONEY_EVENTS = frozenset({"group_created", "member_added", "table_opened", "settlement", "hand_voided", "payment",
-                          "assertion", "deal", "result"})
+MONEY_EVENTS = frozenset({"group_created", "member_added", "table_opened", "settlement", "hand_voided",
+                          "confirmation", "dispute", "correction", "payment", "assertion", "deal", "result"})
 
 
 def money_faults(envelopes: Iterable) -> list[str]:
@@ -47,7 +47,7 @@ def money_faults(envelopes: Iterable) -> list[str]:
     return found
 
 
-MOVES = ("settlement", "hand_voided", "payment")  # the events after which a balance can change
+MOVES = ("settlement", "hand_voided", "confirmation", "correction", "payment")  # after which a balance can change
 
 
 def balance_steps(envelopes: Iterable) -> Iterator[tuple[object, dict]]:
@@ -61,22 +61,38 @@ def balance_steps(envelopes: Iterable) -> Iterator[tuple[object, dict]]:
 
 
 def statistics(envelopes: Iterable, names: dict[str, str]) -> dict:
-    """Per member: hands played (seated at a settled hand) and won (paid by it), by contract,
-    best and worst hand, and the balance after every settlement, payment or void (a series
-    a chart can draw)."""
-    row, hands, series, seats = None, {}, {m: [] for m in names}, {}
+    """Per member, over the hands that count (confirmed, as the balances count them, and as
+    corrected): hands played (seated) and won (paid by it), by contract, best and worst hand,
+    and the balance after every settlement, confirmation, correction, payment or void (a
+    series a chart can draw)."""
+    row, settled, counted, series, seats = None, {}, set(), {m: [] for m in names}, {}
     for env, moved in balance_steps(envelopes):
+        d = env.data
         if env.type == "table_opened":
-            seats[env.table] = env.data["seats"]
+            seats[env.table] = d["seats"]
         elif env.type == "settlement":
-            hands[env.hand] = (env.data, env.seq, seats.get(env.table, []))
+            settled[env.hand] = (d, env.seq, seats.get(env.table, []))
+            if d.get("confirmed", True):
+                counted.add(env.hand)
+        elif env.type == "confirmation":
+            counted.add(env.hand)
         elif env.type == "hand_voided":
-            hands.pop(env.hand, None)
+            settled.pop(env.hand, None)
+        elif env.type == "correction":
+            for entry in d["settlements"]:
+                if entry["settlement"] is None:
+                    settled.pop(entry["hand"], None)
+                elif entry["hand"] in settled:
+                    settled[entry["hand"]] = (entry["settlement"], *settled[entry["hand"]][1:])
+                else:
+                    settled[entry["hand"]] = (entry["settlement"], env.seq, seats.get(env.table, []))
+            counted.add(d["hand"])
         if moved is not None:
             row = moved
             for member, minor in row["members"].items():
                 shown = format_amount(minor, row["digits"])
                 series.setdefault(member, []).append({"seq": env.seq, "balance": shown})
+    hands = {hand: info for hand, info in settled.items() if hand in counted}
     digits = row["digits"] if row else 2
     members = {m: {"member": m, "name": names.get(m, m), "hands_played": 0, "hands_won": 0, "contracts": {},
                    "best_hand": None, "worst_hand": None, "balance_after": series.get(m, [])} for m in names}
@@ -110,9 +126,11 @@ CSV_COLUMNS = ("seq", "recorded_at", "kind", "hand", "table", "game", "contract"
 
 
 def ledger_csv(envelopes: Iterable, names: dict[str, str]) -> Iterable[str]:
-    """The ledger, one row per payout (and per payment or voided payout), with the running
-    balance of the member, as CSV lines."""
-    row, games, buffer = None, {}, io.StringIO()
+    """The ledger, one row per payout as it comes to count (a settlement confirmed at once,
+    or on its confirmation), per payout a void takes back or a correction moves, and per
+    side of a payment, with the running balance of the member, as CSV lines: each member's
+    rows add up to the balance."""
+    row, games, contracts, buffer = None, {}, {}, io.StringIO()
     writer = csv.writer(buffer)
 
     def flush():
@@ -127,21 +145,48 @@ def ledger_csv(envelopes: Iterable, names: dict[str, str]) -> Iterable[str]:
             games[env.hand] = env.data["game"]
         if env.type not in balances.EVENTS:
             continue
+        lines = _money_lines(row, env, contracts)
         row = balances.apply(row, env)
-        d = env.data
-        if env.type == "settlement":
-            lines = [("payout", p["member"], p["amount"]) for p in d["payouts"]]
-        elif env.type == "hand_voided":
-            lines = [("void", p["member"], _negated(p["amount"])) for p in d.get("reversed", [])]
-        elif env.type == "payment":
-            lines = [("payment", d["from"], d["amount"]), ("payment", d["to"], _negated(d["amount"]))]
-        else:
-            continue
-        for kind, member, amount in lines:
-            writer.writerow((env.seq, env.recorded_at, kind, env.hand or "", env.table or "",
-                             games.get(env.hand, ""), d.get("contract", ""), member, names.get(member, member),
-                             amount, format_amount(row["members"][member], row["digits"])))
-        yield flush()
+        for kind, hand, member, amount in lines:
+            writer.writerow((env.seq, env.recorded_at, kind, hand or "", env.table or "", games.get(hand, ""),
+                             contracts.get(hand, ""), member, names.get(member, member), amount,
+                             format_amount(row["members"][member], row["digits"])))
+        if lines:
+            yield flush()
+
+
+def _money_lines(row: dict | None, env, contracts: dict) -> list[tuple[str, str | None, str, str]]:
+    """(kind, hand, member, amount) of each move ``env`` makes to the counted balances, the
+    balances ``row`` being those before it."""
+    d = env.data
+    if env.type == "settlement":
+        contracts[env.hand] = d.get("contract", "")
+        if not d.get("confirmed", True):
+            return []  # it counts when it is confirmed
+        return [("payout", env.hand, p["member"], p["amount"]) for p in d["payouts"]]
+    if env.type == "confirmation":
+        return [("payout", env.hand, member, format_amount(amount, row["digits"]))
+                for _, member, amount in balances.pending_entry(row, env.hand)["payouts"]]
+    if env.type == "hand_voided":
+        if balances.pending_entry(row, env.hand) is not None:
+            return []
+        return [("void", env.hand, p["member"], _negated(p["amount"])) for p in d.get("reversed", [])]
+    if env.type == "correction":
+        for entry in d["settlements"]:
+            if entry["settlement"] is not None:
+                contracts[entry["hand"]] = entry["settlement"].get("contract", "")
+        lines = [("correction", a["hand"], p["member"], p["amount"]) for a in d["adjustments"]
+                 if balances.pending_entry(row, a["hand"]) is None for p in a["payouts"]]
+        waiting = balances.pending_entry(row, d["hand"])
+        if waiting is not None:  # the hand corrected counts from now on, as corrected
+            moved = {p["seat"]: parse_amount(p["amount"], row["digits"], allow_negative=True)
+                     for a in d["adjustments"] if a["hand"] == d["hand"] for p in a["payouts"]}
+            lines += [("payout", d["hand"], member, format_amount(amount + moved.get(seat, 0), row["digits"]))
+                      for seat, member, amount in waiting["payouts"]]
+        return lines
+    if env.type == "payment":
+        return [("payment", None, d["from"], d["amount"]), ("payment", None, d["to"], _negated(d["amount"]))]
+    return []
 
 
 def _negated(amount: str) -> str:

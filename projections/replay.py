@@ -13,13 +13,15 @@ from __future__ import annotations
 import re
 import zlib
 from dataclasses import dataclass, field, replace
-from typing import Iterable, NamedTuple, Protocol
+from typing import Callable, Iterable, NamedTuple, Protocol
 
 from events.money import format_amount, minor_digits
 from events.types import HAND_EVENTS
 from games.base import TableTerms
-from . import balances, hands, integrity, projector, redecide, tables
-from .settlements import settled
+from games.registry import GAMES
+from . import balances, corrections, hands, integrity, projector, redecide, tables
+from .groups import confirmations
+from .settlements import of_the_game, settled
 
 
 BATCH = 500
@@ -48,6 +50,7 @@ class StoredRows(Protocol):
 
 
 _SEQ = re.compile(r": seq (\d+)")
+History = Callable[[str, str, int], list]  # (group, table, until seq) -> the table's events
 
 
 @dataclass
@@ -76,8 +79,9 @@ class GroupRebuild:
     """One group's rows, rebuilt event by event and compared when they are complete."""
 
     def __init__(self, group: str, stored: StoredRows | None, report: Report, parts=PARTS, share=EVERY_HAND,
-                 strict: bool = False):
+                 strict: bool = False, history: History | None = None):
         self.group, self.stored, self.report, self.share, self.strict = group, stored, report, share, strict
+        self.history = history
         self.rows: dict[tuple[str, str], dict] = {}
         self.check_rows, self.check_settlements = "rows" in parts, "settlements" in parts
         # Settling needs the table as it stood (stake, seats, a running bok-runda), so the
@@ -110,6 +114,8 @@ class GroupRebuild:
                 self.digits = minor_digits(env.data["currency"])
         if env.type == "assertion" and self.check_rows:
             self._check_assertion(env)
+        if env.type == "correction" and self.check_settlements and in_share(env.hand, self.share):
+            self._check_correction(env)
         rows = self.rows
         for name, fold in self.routes.get(env.type, ()):
             key = projector.row_key(name, env)
@@ -177,14 +183,65 @@ class GroupRebuild:
         except Exception as e:  # a hand that cannot even be re-played is a finding, not a crash
             self._differ(f"seq {env.seq}: hand {env.hand} cannot be re-derived from its events ({e})")
             return
-        if again != env.data:  # the bytes themselves are verify's business
-            changed = sorted(k for k in set(again) | set(env.data) if again.get(k) != env.data.get(k))
+        recorded_data = of_the_game(env.data)
+        self._check_confirmed(env)
+        if again != recorded_data:  # the bytes themselves are verify's business
+            changed = sorted(k for k in set(again) | set(recorded_data) if again.get(k) != recorded_data.get(k))
             self._differ(f"seq {env.seq}: the settlement of hand {env.hand} differs from the one its cards give "
                          f"(in {', '.join(changed)})")
         elif recorded < today.rules_version:
             self._note_newer_rules(game, state, today, env, recorded, refused)
             return
         self._refused_faults(env.hand, refused)
+
+    def _check_correction(self, env) -> None:
+        """Decide the correction again from the table's events before it: the same result,
+        the same settlements for the same hands, the same differences, the same table."""
+        if self.history is None:
+            self.report.notes.append(f"group {self.group}: seq {env.seq}: a correction, not re-derived here (no store "
+                                     "to read its table's hands from)")
+            return
+        d, table = env.data, self.rows.get((tables.NAME, env.table))
+        try:
+            game = GAMES[table["game"]]
+            rules = game.parse_rules(table["rules"])
+            past = corrections.history(self.history(self.group, env.table, env.seq - 1))
+            target = next(h for h in past if h.id == d["hand"])
+            result = None
+            if not d.get("void"):
+                result = game.parse_result(rules, target.opened["dealer"], d["result"]).data["result"]
+            again = corrections.corrected(game, rules, tables.stake_of(table, self.digits), table["seats"],
+                                          self.digits, past, d["hand"], result)
+        except Exception as e:  # a correction that cannot be decided again is a finding, not a crash
+            self._differ(f"seq {env.seq}: the correction of hand {d.get('hand')} cannot be decided again ({e})")
+            return
+        recorded = {"result": d.get("result"), "adjustments": d["adjustments"], "table": d["table"],
+                    "settlements": d["settlements"]}
+        derived = {"result": result, "adjustments": again.adjustments, "table": again.table,
+                   "settlements": [{"hand": h, "settlement": s} for h, s in again.settlements.items()]}
+        changed = sorted(k for k in recorded if recorded[k] != derived[k])
+        if changed:
+            self._differ(f"seq {env.seq}: the correction of hand {d['hand']} no longer holds: its table's hands give "
+                         f"other {', '.join(changed)}")
+
+    def _check_confirmed(self, env) -> None:
+        """A settlement that counted at once must say why, and the why must hold where the
+        log can tell (the rest of the conditions are the seats' own, checked as they logged)."""
+        d = env.data
+        if "confirmed" not in d:
+            return  # settled before confirmations: it counted at once
+        payers = {p["member"] for p in d["payouts"] if p["amount"].startswith("-")}
+        why = d.get("confirmed_because")
+        group = self.rows.get(("group", ""), {})
+        holds = {None: d["confirmed"] is False and bool(payers),
+                 "nobody pays in it": not payers,
+                 "its actor pays in it": env.actor in payers,
+                 "the group confirms nothing": confirmations(group) == "off",
+                 "every seat logged its own cards": True}
+        if d["confirmed"] is not (why is not None) or not holds.get(why, False):
+            self._differ(f"seq {env.seq}: the settlement of hand {env.hand} counted at once ({why}), which does "
+                         "not hold" if d["confirmed"] else f"seq {env.seq}: the settlement of hand {env.hand} waits "
+                         "for a confirmation though nobody pays in it")
 
     def _refused_faults(self, hand: str, refused) -> None:
         for found in refused:  # each "seq N: why"
@@ -259,21 +316,23 @@ class GroupRebuild:
 
 
 def replay(envelopes: Iterable, stored: StoredRows | None, parts=PARTS, share=EVERY_HAND,
-           strict: bool = False) -> Report:
+           strict: bool = False, history: History | None = None) -> Report:
     """Fold ``envelopes`` (in group, seq order); compare with ``stored`` rows unless None.
 
     ``parts`` picks the work: ``rows`` (check each event's place, rebuild and compare every
     projection row) and ``settlements`` (decide every event of the hands in ``share`` again
     and re-derive their settlements); processes side by side may each take some of it.
     ``strict`` (an import) lets an event today's rules refuse stand only where the game says
-    its rules changed since the hand was settled."""
+    its rules changed since the hand was settled. ``history`` reads a table's events up to a
+    seq (the store's ``table_events``), to decide each correction again; without it a
+    correction is noted, not checked."""
     report, current = Report(), None
     for env in envelopes:
         if current is None or env.group != current.group:
             if current is not None:
                 current.finish()
             report.groups += 1
-            current = GroupRebuild(env.group, stored, report, parts, share, strict)
+            current = GroupRebuild(env.group, stored, report, parts, share, strict, history)
         report.events += 1
         try:
             current.add(env)

@@ -7,6 +7,18 @@ from events.money import MAX_MINOR, format_amount
 from games.base import Settlement, TableTerms
 
 
+# Whether a settlement counted at once or waits for a payer to confirm it: the ledger's
+# decision, recorded beside the game's settlement (and left out when it is re-derived).
+CONFIRMATION_KEYS = ("confirmed", "confirmed_because")
+
+
+def of_the_game(settlement: dict | None) -> dict | None:
+    """A settlement without the ledger's confirmation fields: what the game re-derives."""
+    if settlement is None:
+        return None
+    return {k: v for k, v in settlement.items() if k not in CONFIRMATION_KEYS}
+
+
 def settled(game, state, terms: TableTerms, digits: int) -> dict:
     """The settlement event's data for a finished hand, with its table's terms; a hand that
     would pay more than bitka can book is refused (RuleBroken)."""

@@ -16,7 +16,7 @@ from games.base import TableTerms
 
 NAME = "table"
 NO_BOK = decider.NO_BOK
-EVENTS = frozenset({"table_opened", "deal", "result", "settlement", "hand_voided", "table_closed"})
+EVENTS = frozenset({"table_opened", "deal", "result", "settlement", "hand_voided", "correction", "table_closed"})
 
 
 def apply(row: dict | None, event) -> dict | None:
@@ -42,9 +42,46 @@ def apply(row: dict | None, event) -> dict | None:
     if event.type == "hand_voided" and latest and latest["id"] == event.hand:
         return dict(row, latest_hand=dict(latest, status="voided"), next_dealer=latest["dealer"],
                     bok=latest.get("bok_before", row["bok"]), match=latest.get("match_before", row["match"]))
+    if event.type == "correction":
+        return _corrected(row, event)
     if event.type == "table_closed":
         return dict(row, closed=True)
     return row
+
+
+def _corrected(row: dict, event) -> dict:
+    """The table once a past hand is corrected: its running state as the correction worked
+    it out (the latest hand settled again), the hand's void when it is the latest, and, for
+    each hand the correction changed, what it says now (``corrections``, by hand)."""
+    d = event.data
+    entry = {"seq": event.seq, "hand": d["hand"], "reason": d["reason"]}
+    entry.update({"void": True} if d.get("void") else {"result": d["result"]})
+    corrections = {hand: list(entries) for hand, entries in row.get("corrections", {}).items()}
+    changed = {s["hand"]: s["settlement"] for s in d["settlements"]}
+    for hand in dict.fromkeys([d["hand"], *changed]):
+        corrections.setdefault(hand, []).append({**entry, **({"settlement": changed[hand]} if hand in changed else {})})
+    table = d["table"]
+    latest = dict(row["latest_hand"], bok_before=table["latest_before"]["bok"],
+                  match_before=table["latest_before"]["match"])
+    next_dealer = row["next_dealer"]
+    if latest["id"] == d["hand"]:  # as a void of the latest hand: its dealer deals again (or no longer)
+        if d.get("void"):
+            next_dealer = latest["dealer"]
+        elif latest["status"] == "voided":
+            next_dealer = (latest["dealer"] + 1) % len(row["seats"])
+        latest["status"] = "voided" if d.get("void") else "settled"
+    return dict(row, bok=table["bok"], match=table["match"], latest_hand=latest, next_dealer=next_dealer,
+                corrections=corrections)
+
+
+def corrections_of(row: dict | None, hand: str) -> list[dict]:
+    """What the corrections made at the table say of ``hand`` (oldest first)."""
+    return (row or {}).get("corrections", {}).get(hand, [])
+
+
+def stake_of(row: dict, digits: int) -> int:
+    """The table's stake in minor units."""
+    return _stake(row["stake"], digits)
 
 
 def terms(row: dict, digits: int) -> TableTerms:

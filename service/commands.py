@@ -13,6 +13,7 @@ from projections.hands import HandModel
 class CreateGroup:
     name: str
     currency: str
+    confirmations: str = "payers"
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,40 @@ class VoidHand:
     actor: str
     hand: str
     reason: str
+
+
+@dataclass(frozen=True)
+class UpdateGroup:
+    group: str
+    actor: str
+    body: Mapping[str, Any]  # confirmations
+
+
+@dataclass(frozen=True)
+class Confirm:
+    """A paying member confirms a settled hand."""
+    group: str
+    actor: str
+    hand: str
+
+
+@dataclass(frozen=True)
+class Dispute:
+    """A seated member disputes a settled hand that is not confirmed yet."""
+    group: str
+    actor: str
+    hand: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Correct:
+    """The admin replaces a past hand's outcome: ``result`` (checked by its game) or a void."""
+    group: str
+    actor: str
+    hand: str
+    reason: str
+    result: Mapping[str, Any] | None  # None: void
 
 
 @dataclass(frozen=True)

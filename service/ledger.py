@@ -21,12 +21,13 @@ from games.base import Command
 from games.errors import Incomplete, Malformed, RuleViolation
 from games.registry import GAMES, PLANNED
 from games import seen
-from projections import balances, hands as hand_fold
+from projections import balances, corrections, hands as hand_fold, tables
+from projections.groups import CONFIRMATIONS, confirmations, member_name
 from projections.settlements import settled
 from projections.tables import terms as table_terms
 from . import auth, seating
-from .commands import (AddMember, AssertBalance, CreateGroup, Credential, GroupCreated, HandMoved, NewHand,
-                       OpenTable, Pay, Play, Recorded, RotateToken, VoidHand)
+from .commands import (AddMember, AssertBalance, Confirm, Correct, CreateGroup, Credential, Dispute, GroupCreated,
+                       HandMoved, NewHand, OpenTable, Pay, Play, Recorded, RotateToken, UpdateGroup, VoidHand)
 
 
 def handle(command, w: Writer):
@@ -46,6 +47,14 @@ def handle(command, w: Writer):
             return play(w, command)
         case VoidHand():
             return void_hand(w, command)
+        case UpdateGroup():
+            return update_group(w, command)
+        case Confirm():
+            return confirm(w, command)
+        case Dispute():
+            return dispute(w, command)
+        case Correct():
+            return correct(w, command)
         case Pay():
             return pay(w, command)
         case AssertBalance():
@@ -72,10 +81,11 @@ def table_row(reader: Reader, group: str, table: str) -> dict:
 
 
 def hand_model(reader: Reader, group: str, hand: str) -> hand_fold.HandModel:
+    """The hand from its own events, with what the corrections made at its table say of it."""
     model = hand_fold.fold(reader.hand_events(group, hand))
     if model is None:
         raise NotFound(f"there is no hand {hand!r} in this group")
-    return model
+    return hand_fold.with_corrections(model, tables.corrections_of(reader.row("table", group, model.table), hand))
 
 
 def create_group(w: Writer, c: CreateGroup) -> GroupCreated:
@@ -84,8 +94,10 @@ def create_group(w: Writer, c: CreateGroup) -> GroupCreated:
     except MoneyError as e:
         raise Invalid(str(e), errors={"currency": [str(e)]}) from None
     group, name = new_id("g"), names.stored(c.name)
-    w.append(group, [NewEvent("group_created", {"name": name, "currency": c.currency})], auth.ADMIN,
-             expected_version=0)
+    data = {"name": name, "currency": c.currency}
+    if c.confirmations != "payers":
+        data["confirmations"] = c.confirmations
+    w.append(group, [NewEvent("group_created", data)], auth.ADMIN, expected_version=0)
     token, digest = auth.mint_token()
     w.add_credential(digest, group, auth.ADMIN)
     return GroupCreated(group, name, c.currency, token)
@@ -184,8 +196,10 @@ def _amount(text, digits: int, field: str, negative: bool = False) -> int:
 
 def new_hand(w: Writer, c: NewHand) -> HandMoved:
     version = w.version(c.group)
-    seating.may_deal(c.actor, table_row(w, c.group, c.table), c.body)
+    trow = table_row(w, c.group, c.table)
+    seating.may_deal(c.actor, trow, c.body)
     events, model = plan_hand(w, c.group, c.table, c.body, new_id("h"))
+    events = _confirmed(w, c.group, trow, events, c.actor)
     return _appended(w, c.group, c.actor, version, events, model)
 
 
@@ -286,6 +300,9 @@ def _appended(w: Writer, group: str, actor: str, version: int, events, model) ->
     logged_by = model.logged_by
     for envelope in appended:
         logged_by = hand_fold.logged(logged_by, envelope)
+        if envelope.type == "settlement":  # as recorded: with its confirmation decided
+            model = replace(model, settlement=envelope.data,
+                            confirmation="pending" if envelope.data.get("confirmed") is False else "confirmed")
     return HandMoved(replace(model, seqs=(*model.seqs, *(e.seq for e in appended)), logged_by=logged_by),
                      tuple(appended))
 
@@ -309,6 +326,7 @@ def play(w: Writer, c: Play) -> HandMoved:
         if said == e.detail:
             raise
         raise RuleBroken(said, field=e.field, **e.extra) from None
+    events = _confirmed(w, c.group, trow, events, c.actor)
     return _appended(w, c.group, c.actor, version, events, after)
 
 
@@ -318,12 +336,136 @@ def void_hand(w: Writer, c: VoidHand) -> HandMoved:
     if model.voided is not None:
         raise Unprocessable(f"hand {c.hand} is already voided")
     if trow["latest_hand"]["id"] != c.hand:
-        raise Unprocessable(f"only the table's latest hand ({trow['latest_hand']['id']}) may be voided")
+        raise Unprocessable(f"only the table's latest hand ({trow['latest_hand']['id']}) may be voided; the admin "
+                            f"corrects an earlier one (POST .../hands/{c.hand}/correct)")
     data = {"reason": c.reason, "dealer": trow["latest_hand"]["dealer"],
             "reversed": (model.settlement or {}).get("payouts", [])}
     version = w.version(c.group)
     return _appended(w, c.group, c.actor, version,
                      [NewEvent("hand_voided", data, hand=c.hand, table=model.table)], replace(model, voided=data))
+
+
+def update_group(w: Writer, c: UpdateGroup) -> dict:
+    """The group's settings (the admin's): ``confirmations``. A setting it already has
+    appends nothing."""
+    row = group_row(w, c.group)
+    value = c.body["confirmations"]
+    if value not in CONFIRMATIONS:
+        raise Invalid(f"confirmations is \"payers\" or \"off\", not {value!r}",
+                      errors={"confirmations": ["Must be one of: payers, off."]})
+    if value != confirmations(row):
+        w.append(c.group, [NewEvent("group_updated", {"confirmations": value})], c.actor,
+                 expected_version=w.version(c.group))
+    return group_row(w, c.group)
+
+
+def _confirmed(w: Writer, group: str, trow: dict, events: list[NewEvent], actor: str) -> list[NewEvent]:
+    """The events with their settlement's confirmation decided: at once when nobody pays,
+    when the group confirms nothing, when its actor pays in it, or when every seat logged its
+    own cards; else it waits for a paying member (``"confirmed": false``)."""
+    out = []
+    for event in events:
+        if event.type == "settlement":
+            why = _confirmed_because(w, group, trow, events, event, actor)
+            data = {**event.data, "confirmed": why is not None}
+            if why is not None:
+                data["confirmed_because"] = why
+            event = replace(event, data=data)
+        out.append(event)
+    return out
+
+
+def _confirmed_because(w: Writer, group: str, trow: dict, events, settlement: NewEvent, actor: str) -> str | None:
+    payers = {p["member"] for p in settlement.data["payouts"] if p["amount"].startswith("-")}
+    if not payers:
+        return "nobody pays in it"
+    if confirmations(group_row(w, group)) == "off":
+        return "the group confirms nothing"
+    if actor in payers:
+        return "its actor pays in it"
+    if seating.entry_of(trow) == "seats":
+        logged = [(e.data, actor) for e in events if e.type == "seat_cards"]
+        logged += [(e.data, e.actor) for e in w.hand_events(group, settlement.hand) if e.type == "seat_cards"]
+        by_seat: dict[int, set[str]] = {}
+        for data, who in logged:
+            if "seat" in data:
+                by_seat.setdefault(data["seat"], set()).add(who)
+        if all(by_seat.get(seat) == {member} for seat, member in enumerate(trow["seats"])):
+            return "every seat logged its own cards"
+    return None
+
+
+def _settled_hand(model: hand_fold.HandModel, hand: str) -> None:
+    if model.voided is not None:
+        raise Unprocessable(f"hand {hand} was voided: there is nothing to confirm or dispute")
+    if model.settlement is None:
+        raise Unprocessable(f"hand {hand} is not settled yet: it is confirmed or disputed once it ends")
+
+
+def confirm(w: Writer, c: Confirm) -> HandMoved:
+    """A member who pays in a hand's settlement (not its actor) confirms it: it counts."""
+    if c.actor == auth.ADMIN:
+        raise Refused("the admin token is no member: a member who pays in the hand confirms it (the admin corrects)")
+    model = hand_model(w, c.group, c.hand)
+    _settled_hand(model, c.hand)
+    waiting = balances.pending_entry(w.row("balances", c.group, ""), c.hand)
+    if waiting is None:
+        raise Unprocessable(f"hand {c.hand} is confirmed already: it counts in the balances")
+    payers = [member for _, member, amount in waiting["payouts"] if amount < 0]
+    if c.actor not in payers or c.actor == waiting["actor"]:
+        names = ", ".join(member_name(group_row(w, c.group), m) for m in payers if m != waiting["actor"])
+        raise Refused(f"only a member who pays in hand {c.hand}, other than the one who logged it, confirms it: "
+                      f"{names or 'nobody else'}")
+    version = w.version(c.group)
+    return _appended(w, c.group, c.actor, version, [NewEvent("confirmation", {}, hand=c.hand, table=model.table)],
+                     replace(model, confirmation="confirmed"))
+
+
+def dispute(w: Writer, c: Dispute) -> HandMoved:
+    """A member seated at the hand's table says it is wrong: it stays out of the balances
+    until a payer confirms it or the admin corrects it."""
+    model = hand_model(w, c.group, c.hand)
+    trow = table_row(w, c.group, model.table)
+    if c.actor not in trow["seats"]:
+        raise Refused("a hand is disputed by a member seated at its table; the admin corrects it")
+    _settled_hand(model, c.hand)
+    if balances.pending_entry(w.row("balances", c.group, ""), c.hand) is None:
+        raise Unprocessable(f"hand {c.hand} is confirmed: it can no longer be disputed, only corrected by the admin")
+    version = w.version(c.group)
+    event = NewEvent("dispute", {"reason": c.reason}, hand=c.hand, table=model.table)
+    moved = _appended(w, c.group, c.actor, version, [event], model)
+    return replace(moved, hand=hand_model(w, c.group, c.hand))
+
+
+def correct(w: Writer, c: Correct) -> HandMoved:
+    """The admin replaces a past hand's outcome (a result, or a void) and every later hand of
+    its table is settled again on the table as it now stood: one ``correction`` event with
+    each hand's new settlement and the difference each now pays."""
+    model = hand_model(w, c.group, c.hand)
+    trow, grow = table_row(w, c.group, model.table), group_row(w, c.group)
+    game = GAMES[trow["game"]]
+    rules = game.parse_rules(trow["rules"])
+    past = corrections.history(w.table_events(c.group, model.table))
+    playing = corrections.in_play(past)
+    if playing is not None:
+        raise Unprocessable(f"hand {playing.id} at this table is still being played: finish it or void it before "
+                            "correcting a hand")
+    target = next(h for h in past if h.id == c.hand)
+    result = None
+    if c.result is not None:
+        result = _decided("result", game.parse_result, rules, target.opened["dealer"], c.result).data["result"]
+    elif target.settlement is None:
+        raise Unprocessable(f"hand {c.hand} already counts as never played: there is nothing to void")
+    decided = corrections.corrected(game, rules, tables.stake_of(trow, grow["digits"]), trow["seats"],
+                                    grow["digits"], past, c.hand, result)
+    data = {"hand": c.hand, "reason": c.reason, **({"result": result} if result is not None else {"void": True}),
+            "adjustments": decided.adjustments,
+            "settlements": [{"hand": h, "settlement": s} for h, s in decided.settlements.items()],
+            "table": decided.table}
+    version = w.version(c.group)
+    moved = _appended(w, c.group, c.actor, version, [NewEvent("correction", data, hand=c.hand, table=model.table)],
+                      model)
+    return replace(moved, hand=hand_model(w, c.group, c.hand))
 
 
 def assert_balance(w: Writer, c: AssertBalance) -> Recorded:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from events import names
 from events.money import MINOR_DIGITS
@@ -60,6 +60,9 @@ class GroupCreate(Schema):
     name = Name()
     currency = fields.String(required=True, validate=validate.OneOf(sorted(MINOR_DIGITS)),
                              metadata={"description": "ISO 4217 code, upper case", "example": "PLN"})
+    confirmations = fields.String(load_default="payers", validate=validate.OneOf(["payers", "off"]), metadata={
+        "description": "payers (the default): a settlement counts once a member who pays in it confirms it; off: "
+                       "at once"})
 
 
 class GroupCreated(Schema):
@@ -95,6 +98,7 @@ class Group(Schema):
     id = fields.String()
     name = fields.String()
     currency = fields.String()
+    confirmations = fields.String(metadata={"description": "payers or off"})
     version = fields.Integer()
     members = fields.List(fields.Nested(Member))
     tables = fields.List(fields.Nested(TableSummary))
@@ -265,9 +269,44 @@ class TrickResult(Schema):
     hand = fields.Nested(Hand)
 
 
+def Reason(**kw):  # noqa: N802 - a field factory that reads like a field
+    return fields.String(required=True, validate=[validate.Length(min=1, max=500), validate.Regexp(SHOWN_TEXT),
+                                                  _printable], **kw)
+
+
 class Void(Schema):
-    reason = fields.String(required=True, validate=[validate.Length(min=1, max=500), validate.Regexp(SHOWN_TEXT),
-                                                    _printable])
+    reason = Reason()
+
+
+class DisputeIn(Schema):
+    reason = Reason(metadata={"description": "what is wrong with the hand, in the member's words",
+                              "example": "seat 2 had no trump left: that trick was mine"})
+
+
+class CorrectIn(Schema):
+    reason = Reason(metadata={"example": "the score sheet had Bob's points as Ala's"})
+    result = fields.Dict(metadata={"description": "the hand's result as it should have been (the form of a score "
+                                                  "sheet's result for its game); or void"})
+    void = fields.Boolean(metadata={"description": "true: the hand counts as never played"})
+
+    @validates_schema
+    def one_outcome(self, data, **kwargs):
+        if ("result" in data) == bool(data.get("void")):
+            raise ValidationError("give either a result or \"void\": true, not both or neither", "result")
+
+
+class CorrectionResult(Schema):
+    correction = fields.Dict(metadata={"description": "the correction event's data: hand, reason, result or void, "
+                                                      "adjustments (what each changed hand now pays more or less), "
+                                                      "settlements (each changed hand's new settlement), table"})
+    hand = fields.Dict(metadata={"description": "the corrected hand's state now"})
+
+
+class GroupUpdate(Schema):
+    confirmations = fields.String(required=True, validate=validate.OneOf(["payers", "off"]), metadata={
+        "description": "payers: a settlement counts once a member who pays in it confirms it (or at once, when its "
+                       "actor pays, every seat logged its own cards, or nobody pays); off: every settlement counts "
+                       "at once"})
 
 
 class PaymentIn(Schema):
@@ -315,10 +354,19 @@ class Balance(Schema):
     balance = fields.String()
 
 
+class Pending(Schema):
+    hand = fields.String()
+    state = fields.String(metadata={"description": "pending (until a member who pays in it confirms it) or "
+                                                   "disputed (until confirmed or corrected)"})
+    table = fields.String()
+    payouts = fields.List(fields.Dict(), metadata={"description": "what it would pay: seat, member, amount"})
+
+
 class Balances(Schema):
     currency = fields.String()
-    balances = fields.List(fields.Nested(Balance))
+    balances = fields.List(fields.Nested(Balance), metadata={"description": "confirmed settlements only"})
     total = fields.String()
+    pending = fields.List(fields.Nested(Pending), metadata={"description": "settlements that do not count yet"})
 
 
 class Transfer(Schema):

@@ -5,7 +5,8 @@ from events.money import format_amount
 from games import table as table_decider
 from games.registry import GAMES
 from projections import hands as hand_fold
-from projections.groups import member_name
+from projections.groups import confirmations, member_name
+from projections.balances import pending_view
 from projections.settle_up import plan
 from . import seating
 from .commands import Credential, GroupCreated, HandMoved, Recorded
@@ -77,6 +78,7 @@ def group_view(grow: dict, tables: list[dict], version: int) -> dict:
         "currency": grow["currency"],
         "version": version,
         "members": grow["members"],
+        "confirmations": confirmations(grow),
         "tables": [{"id": t["id"], "game": t["game"], "stake": t["stake"], "next_dealer": t["next_dealer"],
                     "hand_count": t["hand_count"], "latest_hand": t["latest_hand"]} for t in tables],
     }
@@ -90,6 +92,8 @@ def balances_view(grow: dict, brow: dict) -> dict:
         "balances": [{"member": m["id"], "name": m["name"], "balance": format_amount(members.get(m["id"], 0), digits)}
                      for m in grow["members"]],
         "total": format_amount(sum(members.values()), digits),
+        # The settlements that do not count yet: pending until a payer confirms, or disputed.
+        "pending": pending_view(brow),
     }
 
 

@@ -75,6 +75,13 @@ def client(app):
     return Client(app.test_client())
 
 
+def without_confirmations(t) -> None:
+    """Settlements count at once in this group: for the tests whose subject is not who
+    confirms them (the confirmations' own tests are in api/test_confirmations.py)."""
+    r = t["admin"].call("PATCH", t["base"], {"confirmations": "off"})
+    assert r.status_code == 200, r.json
+
+
 @pytest.fixture
 def kop_table(client):
     """A group with four members and a Kop table at 1.00 a stake."""

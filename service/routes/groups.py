@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import current_app, request
 
 from .. import auth, ledger, schemas as s, views
-from ..commands import AddMember, CreateGroup, RotateToken
+from ..commands import AddMember, CreateGroup, RotateToken, UpdateGroup
 from ..http import READ, SECURED, WRITE, Blueprint, json_response, read, store, write
 from ..views import group_view
 
@@ -29,7 +29,7 @@ def create_group(body):
     if not setup:
         current_app.extensions["bitka.group_limit"].take(request.remote_addr or "")
     with store().writing() as w:
-        created = ledger.handle(CreateGroup(body["name"], body["currency"]), w)
+        created = ledger.handle(CreateGroup(body["name"], body["currency"], body["confirmations"]), w)
         version = w.version(created.id)
     response = json_response(views.group_created(created), 201, version)
     response.headers["Location"] = f"/v1/groups/{created.id}"
@@ -46,6 +46,20 @@ def get_group(group):
         grow = ledger.group_row(r, group)
         return group_view(grow, [r.row("table", group, t["id"]) for t in grow["tables"]], r.version(group))
     return read(group, view)
+
+
+@blp.route("/<group>", methods=["PATCH"])
+@blp.arguments(s.GroupUpdate)
+@blp.response(200, s.Group)
+@blp.problems(*WRITE)
+@blp.doc(**SECURED)
+def update_group(body, group):
+    """The group's settings (admin only): `{"confirmations": "payers" | "off"}`. A setting the
+    group already has appends nothing."""
+    def act(w, p):
+        grow = ledger.handle(UpdateGroup(group, p.subject, body), w)
+        return group_view(grow, [w.row("table", group, t["id"]) for t in grow["tables"]], w.version(group))
+    return write(group, act, admin=True, status=200)
 
 
 @blp.route("/<group>/members/<member>/token", methods=["POST"])

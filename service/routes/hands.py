@@ -7,7 +7,7 @@ from projections import audit
 from .. import ledger, schemas as s
 from ..evidence import checkpoint, inclusions
 from ..http import READ, SECURED, WRITE, Blueprint, read, write
-from ..commands import HandMoved, Play, VoidHand
+from ..commands import Confirm, Correct, Dispute, HandMoved, Play, VoidHand
 from ..sealed import hidden_in, sealed_for, trail_as_seen
 from ..views import appended_result, games_say, hand_view, trick_result
 
@@ -102,6 +102,53 @@ def add_claim(body, group, hand):
     return _move(group, hand, "claim", body, lambda moved, hidden: appended_result(moved, "claim", hidden))
 
 
+@blp.route("/<hand>/confirm", methods=["POST"])
+@blp.response(201, s.Hand)
+@blp.problems(*WRITE, why={403: "Not a member who pays in the hand (or the one who logged it; the admin is no "
+                                "member)", 422: "The hand is not settled, or is confirmed already"})
+@blp.doc(**SECURED)
+def confirm_hand(group, hand):
+    """A member who pays in the hand's settlement confirms it: from now on it counts in the balances."""
+    return _verdict(group, lambda p: Confirm(group, p.subject, hand))
+
+
+@blp.route("/<hand>/dispute", methods=["POST"])
+@blp.arguments(s.DisputeIn)
+@blp.response(201, s.Hand)
+@blp.problems(*WRITE, why={403: "Not a member seated at the hand's table",
+                           422: "The hand is not settled, or is confirmed already (only the admin corrects it now)"})
+@blp.doc(**SECURED)
+def dispute_hand(body, group, hand):
+    """A member seated at the table says the hand is wrong: it stays out of the balances until a payer
+    confirms it or the admin corrects it."""
+    return _verdict(group, lambda p: Dispute(group, p.subject, hand, body["reason"]))
+
+
+def _verdict(group: str, command):
+    def act(w, p):
+        moved = ledger.handle(command(p), w)
+        return hand_view(moved.hand, sealed_for(w, group, moved.hand, p.subject))
+    return write(group, act)
+
+
+@blp.route("/<hand>/correct", methods=["POST"])
+@blp.arguments(s.CorrectIn)
+@blp.response(201, s.CorrectionResult)
+@blp.problems(*WRITE, why={400: "Neither or both of result and void, or a result missing a field",
+                           403: "Not the admin", 422: "A result no hand could give, a hand still in play at the "
+                                                      "table, or a void of a hand that counts as never played"})
+@blp.doc(**SECURED)
+def correct_hand(body, group, hand):
+    """Correct any past hand (admin only): `{"reason", "result": {...}}` or `{"reason", "void": true}`.
+    Every later hand of its table whose settlement changes is settled again (bok-rundy, game and
+    match scores); one `correction` event lists each changed hand's new settlement and what it
+    now pays more or less (adjustments, each summing to zero)."""
+    def act(w, p):
+        moved = ledger.handle(Correct(group, p.subject, hand, body["reason"], body.get("result")), w)
+        return {"correction": moved.first("correction"), "hand": hand_view(moved.hand)}
+    return write(group, act, admin=True)
+
+
 @blp.route("/<hand>/void", methods=["POST"])
 @blp.arguments(s.Void)
 @blp.response(201, s.Hand)
@@ -120,7 +167,7 @@ def void_hand(body, group, hand):
 def get_audit(group, hand):
     """Every event of the hand with who appended it and its hash, and the settlement in words."""
     def view(r, p):
-        events = r.hand_events(group, hand)
+        events = audit.events_of(r, group, hand)
         if not events:
             ledger.hand_model(r, group, hand)  # raises the 404
         trail = audit.trail(events, ledger.table_row(r, group, events[0].table), ledger.group_row(r, group))

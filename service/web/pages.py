@@ -161,7 +161,7 @@ def _balance_series(r, group: str, members: list[str]) -> list[list[int]]:
 @bp.get("/g/<group>/hands/<hand>")
 def hand_page(group, hand):
     def view(r, grow, principal, form_token):
-        events = r.hand_events(group, hand)
+        events = audit_trail.events_of(r, group, hand)
         if not events:
             raise NotFound(f"there is no hand {hand!r} in this group")
         trow = r.row("table", group, events[0].table)
@@ -183,7 +183,7 @@ def hand_evidence(group, hand):
     envelopes, an inclusion proof of each in the group's tree, the signed checkpoint of
     that tree and the server's public key. The browser recomputes everything from these."""
     def view(r, grow, principal, form_token):
-        events = r.hand_events(group, hand)
+        events = audit_trail.events_of(r, group, hand)
         if not events:
             raise NotFound(f"there is no hand {hand!r} in this group")
         size = r.version(group)

@@ -6,6 +6,7 @@ import pytest
 from games.registry import GAMES, register
 from tests import fifth_game
 from tests.command import run
+from tests.conftest import without_confirmations
 
 
 @pytest.fixture
@@ -17,6 +18,7 @@ def high_card():
 
 def test_a_game_registered_in_the_tests_alone_is_played_through_the_api(high_card, kop_table, client, app):
     t = kop_table
+    without_confirmations(t)
     seats = [m["id"] for m in t["members"][:2]]
     table = t["admin"].post(f"{t['base']}/tables", {"game": "highcard", "seats": seats, "stake": "2.00"})
     assert table.status_code == 201, table.json

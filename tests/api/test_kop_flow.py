@@ -2,7 +2,7 @@
 import hashlib
 import json
 
-from tests.conftest import KOP_HANDS, KOP_TRICKS
+from tests.conftest import KOP_HANDS, KOP_TRICKS, without_confirmations
 from tests.money import minor
 
 
@@ -86,6 +86,7 @@ def test_etag_is_the_group_version_on_reads_and_writes(kop_table):
 
 def test_payments_move_balances_and_settle_up_zeroes_them(kop_table):
     t = kop_table
+    without_confirmations(t)
     new_hand(t, {"deal": {"dealer": 0, "hands": KOP_HANDS}, "tricks": [{"cards": c} for c in KOP_TRICKS]})
     ids = [m["id"] for m in t["members"]]
     transfers = t["member"].get(f"{t['base']}/settle-up").json["transfers"]

@@ -9,6 +9,7 @@ from games.base import Command
 from games.errors import RuleViolation
 from tests.money import minor
 from tests.oracles.kop import CALLS, oracle_amounts
+from tests.conftest import without_confirmations
 
 
 def _random_hand(rng: random.Random, dealer: int):
@@ -32,6 +33,7 @@ def _random_hand(rng: random.Random, dealer: int):
 
 def test_forty_random_hands_pay_what_the_rules_say(kop_table):
     t, rng = kop_table, random.Random(20261129)
+    without_confirmations(t)
     running = [0, 0, 0, 0]
     for number in range(40):
         dealer = number % 4

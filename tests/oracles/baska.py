@@ -48,6 +48,11 @@ def baska_amounts(hands, calls, tricks, variant, bok_runda, stake):
         contract, lone, side_a = "normal", False, {holder["QC"], holder["QS"]}
     points_a = sum(p for w, p in tricks if w in side_a)
     tricks_a = sum(1 for w, _ in tricks if w in side_a)
+    return baska_money(contract, lone, side_a, points_a, tricks_a, doubles, variant, bok_runda, stake)
+
+
+def baska_money(contract, lone, side_a, points_a, tricks_a, doubles, variant, bok_runda, stake):
+    """The payouts once the sides are known (as kop_money), in a bok-runda or not."""
     if contract in ("gran-du", "zolo-du"):
         a_wins = tricks_a == 4
     elif points_a != 52:

@@ -80,6 +80,12 @@ def oracle_amounts(hands, calls, tricks, stake):
         contract, lone, side_a = "normal", False, {holder["QC"], holder["QS"]}
     points_a = sum(p for w, p in tricks if w in side_a)
     tricks_a = sum(1 for w, _ in tricks if w in side_a)
+    return kop_money(contract, lone, side_a, points_a, tricks_a, doubles, stake)
+
+
+def kop_money(contract, lone, side_a, points_a, tricks_a, doubles, stake):
+    """The payouts once the sides are known: ``side_a`` the declaring side (stare), with its
+    card points and tricks, and ``doubles`` the seats of the doubles in order."""
     if contract == "zolo-du":
         a_wins = tricks_a == 4
     elif points_a >= 53 or 104 - points_a >= 53:

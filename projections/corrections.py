@@ -1,0 +1,159 @@
+"""Correcting a past hand: its outcome replaced (by a result, or a void), and every later hand
+of its table settled again on the table as it now stood before it (Baśka's bok-rundy and
+their queue, the game and match scores of Scopa and Bisca). The ledger decides a correction
+with ``corrected``; replay decides it again from the same events and compares.
+
+A table's history is read from its own events: each hand's events, its settlement, a void,
+and the corrections made before (the latest word on each hand stands). A hand that counts as
+never played (voided, by the void endpoint or by a correction) takes no place in a
+bok-runda or a game.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Mapping, Sequence
+
+from events.money import format_amount, parse_amount
+from events.types import HAND_EVENTS
+from games import table as table_decider
+from games.base import RULES_VERSION
+from games.contract import Game
+from .settlements import of_the_game, settled
+
+PLAY = HAND_EVENTS - {"settlement", "hand_voided"}  # what a hand's state is folded from
+
+
+@dataclass
+class PastHand:
+    """One hand of a table as its events and the corrections so far leave it."""
+    id: str
+    opened: dict  # its deal (or result) event's data
+    events: list = field(default_factory=list)  # the events its state is folded from, deal first
+    settlement: dict | None = None  # what it settles now; None: not settled, or it counts as never played
+    voided: bool = False
+    result: Mapping | None = None  # the result it now stands by (logged by its result, or corrected to one)
+    corrections: list[int] = field(default_factory=list)  # seqs of the corrections that changed it
+
+
+@dataclass(frozen=True)
+class Correction:
+    """What a correction decides: each hand's new settlement (None: never played) where it
+    changed, the payout differences, and the table's running state after its latest hand
+    and before it."""
+    settlements: dict[str, dict | None]
+    adjustments: list[dict]
+    table: dict
+
+
+def history(envelopes: Iterable) -> list[PastHand]:
+    """A table's hands, in the order they were dealt, from its events (corrections included)."""
+    hands: dict[str, PastHand] = {}
+    for env in envelopes:
+        if env.type in ("deal", "result"):
+            hand = hands[env.hand] = PastHand(env.hand, dict(env.data))
+            if env.type == "result":
+                hand.result = env.data["result"]
+            else:
+                hand.events.append(env)
+        elif env.hand not in hands:
+            continue
+        elif env.type in PLAY:
+            hands[env.hand].events.append(env)
+        elif env.type == "settlement":
+            hands[env.hand].settlement = dict(env.data)
+        elif env.type == "hand_voided":
+            hands[env.hand].settlement, hands[env.hand].voided = None, True
+        elif env.type == "correction":
+            _apply(hands, env)
+    return list(hands.values())
+
+
+def _apply(hands: dict[str, PastHand], env) -> None:
+    d = env.data
+    target = hands[d["hand"]]
+    if d.get("void"):
+        target.voided, target.result = True, None
+    else:
+        target.voided, target.result = False, d["result"]
+    for entry in d["settlements"]:
+        hand = hands[entry["hand"]]
+        hand.settlement = entry["settlement"]
+        hand.corrections.append(env.seq)
+    if env.seq not in target.corrections:
+        target.corrections.append(env.seq)
+
+
+def in_play(hands: Sequence[PastHand]) -> PastHand | None:
+    """The table's hand still being played, if any."""
+    last = hands[-1] if hands else None
+    return last if last is not None and last.settlement is None and not last.voided else None
+
+
+def corrected(game: Game, rules, stake: int, seats: Sequence[str], digits: int, hands: Sequence[PastHand],
+              target: str, result: Mapping | None) -> Correction:
+    """Hand ``target`` now stands by ``result`` (None: voided, never played); every hand
+    after it is settled again on the table as it now stands. ``result`` is already checked
+    (the game's parse_result)."""
+    bok, match = table_decider.NO_BOK, None
+    settlements: dict[str, dict | None] = {}
+    reached, before_latest = False, (bok, match)
+    for hand in hands:
+        before_latest = (bok, match)
+        if hand.id == target:
+            reached = True
+            now = None if result is None else _settle_result(game, rules, stake, seats, digits, hand, result,
+                                                             bok, match, RULES_VERSION)
+        elif not reached or hand.settlement is None:
+            now = hand.settlement
+        elif hand.result is not None:
+            now = _settle_result(game, rules, stake, seats, digits, hand, hand.result, bok, match,
+                                 hand.settlement.get("rules_version", 1))
+        else:
+            now = _settle_played(game, rules, stake, seats, digits, hand, bok, match)
+        if reached and of_the_game(now) != of_the_game(hand.settlement):
+            settlements[hand.id] = now
+        if now is not None:
+            bok, match = table_decider.after_settlement(bok, match, now)
+    adjustments = []
+    for hand in hands:
+        if hand.id in settlements:
+            change = _difference(hand.settlement, settlements[hand.id], seats, digits)
+            if change is not None:
+                adjustments.append({"hand": hand.id, "payouts": change})
+    return Correction(settlements, adjustments, {"bok": bok, "match": match,
+                                                 "latest_before": {"bok": before_latest[0], "match": before_latest[1]}})
+
+
+def _terms(stake: int, seats: Sequence[str], bok, match, version: int):
+    return replace(table_decider.terms(stake, tuple(seats), bok, match), rules_version=version)
+
+
+def _settle_result(game, rules, stake, seats, digits, hand: PastHand, result, bok, match, version: int) -> dict:
+    data = {"game": game.name, "rules": rules.to_data(), "dealer": hand.opened["dealer"], "result": result,
+            **table_decider.deal_context(game, rules, match)}
+    return settled(game, game.result_state(rules, data), _terms(stake, seats, bok, match, version), digits)
+
+
+def _settle_played(game, rules, stake, seats, digits, hand: PastHand, bok, match) -> dict:
+    """A hand logged card by card, folded again from its own events with the table's match
+    score as it now stood when it was dealt."""
+    deal = {**hand.opened, **table_decider.deal_context(game, rules, match)}
+    state = game.initial_state(rules, deal)
+    for env in hand.events[1:]:
+        state = game.evolve(state, env)
+    return settled(game, state, _terms(stake, seats, bok, match, hand.settlement.get("rules_version", 1)), digits)
+
+
+def _difference(before: dict | None, after: dict | None, seats: Sequence[str], digits: int) -> list[dict] | None:
+    """What each seat's payout moves by, or None when nobody's does."""
+    old, new = _amounts(before, seats, digits), _amounts(after, seats, digits)
+    if old == new:
+        return None
+    return [{"seat": seat, "member": member, "amount": format_amount(new[seat] - old[seat], digits)}
+            for seat, member in enumerate(seats)]
+
+
+def _amounts(settlement: dict | None, seats: Sequence[str], digits: int) -> list[int]:
+    paid = {p["seat"]: parse_amount(p["amount"], digits, allow_negative=True)
+            for p in (settlement or {}).get("payouts", [])}
+    return [paid.get(seat, 0) for seat in range(len(seats))]

@@ -1,0 +1,153 @@
+"""Results the payers confirm, disputes, and corrections of any past hand, through the API:
+who may do what, what the balances count, what the audit trail shows, and that a
+correction settles the later hands of its table again as if the hand had been logged that
+way from the start."""
+from __future__ import annotations
+
+from tests.conftest import without_confirmations
+from tests.money import minor
+
+# Bob (seat 1) and Dan (seat 3) held QC and QS and took 70 points in 3 tricks: they win,
+# Ala and Cyd pay (wyjście, 1.00 each at a 1.00 stake).
+STARE_WIN = {"contract": "normal", "stare": [1, 3], "doubles": [], "points": 70, "tricks": 3}
+STARE_LOSE = {"contract": "normal", "stare": [1, 3], "doubles": [], "points": 40, "tricks": 1}
+
+
+def _as(t, seat):
+    return t["member"].as_(t["members"][seat]["token"])
+
+
+def _balances(t):
+    shown = t["member"].get(f"{t['base']}/balances").json
+    return [minor(b["balance"]) for b in shown["balances"]], shown["pending"]
+
+
+def _result(t, who, result, table=None):
+    r = who.post(f"{t['base']}/tables/{table or t['table']}/hands", {"result": result})
+    assert r.status_code == 201, r.json
+    return r.json
+
+
+def test_a_result_paying_its_logger_waits_for_a_payer_a_dispute_keeps_it_out_and_the_admin_corrects_it(kop_table):
+    t = kop_table
+    bob, ala, cyd = _as(t, 1), _as(t, 0), _as(t, 2)
+    hand = _result(t, bob, STARE_WIN)  # Bob logs a result that pays Bob
+    assert hand["confirmation"]["state"] == "pending" and hand["settlement"]["confirmed"] is False
+    balances, pending = _balances(t)
+    assert balances == [0, 0, 0, 0]
+    assert [(p["hand"], p["state"]) for p in pending] == [(hand["id"], "pending")]
+    assert [minor(p["amount"]) for p in pending[0]["payouts"]] == [-100, 100, -100, 100]
+    path = f"{t['base']}/hands/{hand['id']}"
+    assert bob.post(f"{path}/confirm").status_code == 403  # he is paid, he does not confirm
+    assert t["admin"].post(f"{path}/confirm").status_code == 403  # the admin is no member
+    disputed = ala.post(f"{path}/dispute", {"reason": "Bob and Dan took 40, not 70"})
+    assert disputed.status_code == 201 and disputed.json["confirmation"]["state"] == "disputed"
+    assert _balances(t)[0] == [0, 0, 0, 0] and _balances(t)[1][0]["state"] == "disputed"
+    assert t["member"].as_(t["members"][1]["token"]).post(f"{path}/correct", {"reason": "x", "void": True}) \
+        .status_code == 403  # only the admin corrects
+    fixed = t["admin"].post(f"{path}/correct", {"reason": "Ala counted again: 40 in one trick",
+                                                "result": STARE_LOSE})
+    assert fixed.status_code == 201, fixed.json
+    correction = fixed.json["correction"]
+    assert correction["hand"] == hand["id"] and correction["result"]["points"] == 40
+    [adjustment] = correction["adjustments"]
+    assert [minor(p["amount"]) for p in adjustment["payouts"]] == [200, -200, 200, -200]  # from -1 +1 to +1 -1
+    assert sum(minor(p["amount"]) for p in adjustment["payouts"]) == 0
+    assert _balances(t) == ([100, -100, 100, -100], [])  # counted as corrected, disputed no more
+    assert fixed.json["hand"]["confirmation"]["state"] == "confirmed"
+    assert [minor(p["amount"]) for p in fixed.json["hand"]["settlement"]["payouts"]] == [100, -100, 100, -100]
+    again = cyd.post(f"{path}/dispute", {"reason": "too late"})
+    assert again.status_code == 422 and "only corrected" in again.json["detail"]
+    trail = t["member"].get(f"{path}/audit", headers={"Accept": "text/plain"}).get_data(as_text=True)
+    assert "counts once a member who pays in it confirms it" in trail
+    assert "Ala (" in trail and "disputes the settlement: Bob and Dan took 40, not 70" in trail
+    assert "the admin corrects hand" in trail and "corrected at seq" in trail
+
+
+def test_a_payer_confirms_and_then_it_counts_once(kop_table):
+    t = kop_table
+    hand = _result(t, _as(t, 1), STARE_WIN)
+    path = f"{t['base']}/hands/{hand['id']}"
+    version = t["member"].get(t["base"]).json["version"]
+    done = _as(t, 2).post(f"{path}/confirm")
+    assert done.status_code == 201 and done.json["confirmation"]["state"] == "confirmed"
+    assert _balances(t) == ([-100, 100, -100, 100], [])
+    twice = _as(t, 0).post(f"{path}/confirm")
+    assert twice.status_code == 422 and "confirmed already" in twice.json["detail"]
+    assert t["member"].get(t["base"]).json["version"] == version + 1
+    late = _as(t, 0).post(f"{path}/dispute", {"reason": "no"})
+    assert late.status_code == 422
+
+
+def test_a_settlement_counts_at_once_when_its_actor_pays_or_the_group_confirms_nothing(kop_table):
+    t = kop_table
+    hand = _result(t, _as(t, 0), STARE_WIN)  # Ala logs a hand she pays in
+    assert hand["confirmation"] == {"state": "confirmed", "disputes": [], "because": "its actor pays in it"}
+    assert _balances(t) == ([-100, 100, -100, 100], [])
+    without_confirmations(t)
+    assert t["member"].get(t["base"]).json["confirmations"] == "off"
+    hand = _result(t, _as(t, 1), STARE_WIN)
+    assert hand["settlement"]["confirmed_because"] == "the group confirms nothing"
+    assert _balances(t)[0] == [-200, 200, -200, 200]
+    assert t["member"].call("PATCH", t["base"], {"confirmations": "off"}).status_code == 403  # the admin's
+
+
+def test_who_may_confirm_or_dispute_and_when(kop_table):
+    t = kop_table
+    outsider = t["admin"].post(f"{t['base']}/members", {"name": "Eve"}).json
+    eve = t["member"].as_(outsider["token"])
+    table = t["admin"].post(f"{t['base']}/tables", {"game": "kop", "rules": {}, "stake": "1.00",
+                                                     "seats": [m["id"] for m in t["members"]]}).json["id"]
+    deal = t["member"].post(f"{t['base']}/tables/{table}/hands", {"deal": {
+        "dealer": 0, "hands": [["10D", "JH", "JD", "AS"], ["AH", "10H", "QC", "AD"], ["QH", "QD", "JC", "10C"],
+                               ["QS", "JS", "AC", "10S"]]}}).json
+    path = f"{t['base']}/hands/{deal['id']}"
+    unsettled = _as(t, 2).post(f"{path}/confirm")
+    assert unsettled.status_code == 422 and "not settled yet" in unsettled.json["detail"]
+    hand = _result(t, _as(t, 1), STARE_WIN)
+    path = f"{t['base']}/hands/{hand['id']}"
+    assert eve.post(f"{path}/dispute", {"reason": "I was not there"}).status_code == 403  # not seated
+    assert eve.post(f"{path}/confirm").status_code == 403  # pays nothing in it
+    assert _as(t, 3).post(f"{path}/confirm").status_code == 403  # Dan is paid
+    assert _as(t, 2).post(f"{path}/dispute", {"reason": ""}).status_code == 400
+    assert _as(t, 2).post(f"{path}/dispute", {"reason": "wrong"}).status_code == 201
+    confirmed = _as(t, 2).post(f"{path}/confirm")  # a payer may still confirm a disputed hand
+    assert confirmed.status_code == 201 and _balances(t)[1] == []
+
+
+def test_correcting_a_hand_while_another_is_in_play_or_with_a_bad_body_changes_nothing(kop_table):
+    t = kop_table
+    without_confirmations(t)
+    hand = _result(t, t["member"], STARE_WIN)
+    path = f"{t['base']}/hands/{hand['id']}/correct"
+    for body, status in (({"reason": "x"}, 400), ({"reason": "x", "void": True, "result": STARE_LOSE}, 400),
+                         ({"reason": "x", "void": False}, 400), ({"void": True}, 400),
+                         ({"reason": "x", "result": {**STARE_LOSE, "points": 200}}, 422),
+                         ({"reason": "x", "result": {"contract": "normal"}}, 400)):
+        before = t["member"].get(t["base"]).json["version"]
+        r = t["admin"].post(path, body)
+        assert r.status_code == status, (body, r.json)
+        assert t["member"].get(t["base"]).json["version"] == before
+    t["member"].post(f"{t['base']}/tables/{t['table']}/hands", {"deal": {"dealer": 1}})  # a hand in play
+    busy = t["admin"].post(path, {"reason": "x", "void": True})
+    assert busy.status_code == 422 and "still being played" in busy.json["detail"]
+
+
+def test_voiding_the_latest_hand_by_a_correction_gives_the_deal_back_and_an_earlier_one_does_not(kop_table):
+    t = kop_table
+    without_confirmations(t)
+    first = _result(t, t["member"], STARE_WIN)
+    second = _result(t, t["member"], STARE_LOSE)
+    table = f"{t['base']}/tables/{t['table']}"
+    assert t["member"].get(table).json["next_dealer"] == 2
+    t["admin"].post(f"{t['base']}/hands/{first['id']}/correct", {"reason": "never dealt", "void": True})
+    assert t["member"].get(table).json["next_dealer"] == 2 and _balances(t)[0] == [100, -100, 100, -100]
+    again = t["admin"].post(f"{t['base']}/hands/{first['id']}/correct", {"reason": "twice", "void": True})
+    assert again.status_code == 422 and "never played" in again.json["detail"]
+    t["admin"].post(f"{t['base']}/hands/{second['id']}/correct", {"reason": "misdeal", "void": True})
+    assert t["member"].get(table).json["next_dealer"] == 1 and _balances(t)[0] == [0, 0, 0, 0]
+    shown = t["member"].get(f"{t['base']}/hands/{second['id']}").json
+    assert shown["phase"] == "voided" and shown["corrections"][0]["void"] is True
+    back = t["admin"].post(f"{t['base']}/hands/{first['id']}/correct", {"reason": "it was played", "result":
+                                                                        STARE_WIN})
+    assert back.status_code == 201 and _balances(t)[0] == [-100, 100, -100, 100]  # a correction of a correction

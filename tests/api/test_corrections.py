@@ -1,0 +1,178 @@
+"""Correcting any past hand re-settles the later hands of its table: for random tables of
+twenty hands of every game, correcting hand k (to another result, or a void) and replaying
+gives exactly the balances of a table where hand k had been logged that way from the start,
+and both equal what the rules files say (tests/oracles/tables.py). And the consequences one
+by one: a bok-runda that moves, a Scopa game that now ends earlier, a correction of a
+correction."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cli.checks import replay_store
+from tests.money import minor
+from tests.oracles import tables as oracle
+from tests.oracles.results import bisca_result_possible, kop_result_possible
+
+HANDS = 20
+
+
+def _group(client, players: int, game: str, rules: dict, stake: str = "1.00"):
+    g = client.post("/v1/groups", {"name": "Correct", "currency": "PLN", "confirmations": "off"}).json
+    admin = client.as_(g["admin_token"])
+    base = f"/v1/groups/{g['id']}"
+    seats = [admin.post(f"{base}/members", {"name": n}).json["id"] for n in ("Ala", "Bob", "Cyd", "Dan")[:players]]
+    table = admin.post(f"{base}/tables", {"game": game, "rules": rules, "stake": stake, "seats": seats}).json
+    assert "id" in table, table
+    return {"id": g["id"], "admin": admin, "base": base, "seats": seats, "table": table["id"]}
+
+
+def _log(group, result) -> str:
+    r = group["admin"].post(f"{group['base']}/tables/{group['table']}/hands", {"result": result})
+    assert r.status_code == 201, (result, r.json)
+    return r.json["id"]
+
+
+def _balances(group) -> list[int]:
+    shown = {b["member"]: minor(b["balance"]) for b in group["admin"].get(f"{group['base']}/balances").json["balances"]}
+    return [shown[m] for m in group["seats"]]
+
+
+def _kop_result(rng, game):
+    contracts = ["normal", "wesele", "cicha", "zolo", "zolo-du"] + (["gran", "gran-du"] if game == "baska" else [])
+    contract = rng.choice(contracts)
+    seats = rng.sample(range(4), 2)
+    result = {"contract": contract, "doubles": []}
+    if contract == "normal":
+        result["stare"] = sorted(seats)
+    else:
+        result["declarer"] = seats[0]
+    if contract == "wesele":
+        result["partner"] = seats[1]
+    side = set(result.get("stare") or [result["declarer"], result.get("partner", result["declarer"])])
+    opponents = [s for s in range(4) if s not in side]
+    for i in range(rng.choice([0, 0, 1, 2])):  # an opponent doubles first, then the sides answer in turn
+        result["doubles"].append(rng.choice(opponents) if i % 2 == 0 else rng.choice(sorted(side)))
+    while True:
+        points, tricks = rng.choice([52, rng.randint(0, 104)]), rng.randint(0, 4)
+        if kop_result_possible(points, tricks):
+            return {**result, "points": points, "tricks": tricks}
+
+
+def _scopa_result(rng, sides):
+    def side_or_tie():
+        return rng.choice([*range(sides), None])
+    return {"cards": side_or_tie(), "coins": side_or_tie(), "primiera": side_or_tie(),
+            "settebello": rng.randrange(sides), "scopas": [rng.randint(0, 3) for _ in range(sides)]}
+
+
+def _bisca_result(rng, variant, tricks_in_hand):
+    while True:
+        p0, t0 = rng.choice([rng.randint(0, 120), 60, 120]), rng.randint(0, tricks_in_hand)
+        result = {"points": [p0, 120 - p0], "tricks": [t0, tricks_in_hand - t0]}
+        if bisca_result_possible(variant, result["points"], result["tricks"]):
+            return result
+
+
+GAMES = {  # players, rules, a random result, each hand's payouts per seat by the oracle
+    "kop": (4, {}, lambda rng: _kop_result(rng, "kop"), lambda rs: oracle.kop_table(rs, 100)),
+    "baska": (4, {"variant": "bytow-2005"}, lambda rng: _kop_result(rng, "baska"),
+              lambda rs: oracle.baska_table(rs, "bytow-2005", 100)),
+    "scopa": (2, {"target": 11}, lambda rng: _scopa_result(rng, 2), lambda rs: oracle.scopa_table(rs, 2, 11, 100)),
+    "bisca": (2, {"variant": "nove"}, lambda rng: _bisca_result(rng, "nove", 20),
+              lambda rs: oracle.bisca_table(rs, "nove", 2, 4, 100)),
+}
+
+
+def _money(game, results):
+    return oracle.total(GAMES[game][3](results), GAMES[game][0])
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("seed", range(3))
+def test_correcting_hand_k_gives_the_balances_of_a_table_that_logged_it_so_from_the_start(client, db_url, game,
+                                                                                         seed):
+    players, rules, draw, _ = GAMES[game]
+    rng = random.Random(f"{game}-{seed}")
+    logged = _group(client, players, game, rules)
+    results, ids = [], []
+    while len(results) < HANDS:
+        result = draw(rng)
+        r = logged["admin"].post(f"{logged['base']}/tables/{logged['table']}/hands", {"result": result})
+        if r.status_code == 201:  # a draw the game refuses (a double nobody may give) is drawn again
+            results.append(r.json["result"])
+            ids.append(r.json["id"])
+        else:
+            assert r.status_code == 422, r.json
+    assert _balances(logged) == _money(game, results)
+    k = rng.randrange(HANDS)
+    if seed == 2:  # the void: hand k counts as never played
+        change, then = {"void": True}, results[:k] + results[k + 1:]
+    else:
+        while True:
+            other = draw(rng)
+            probe = _group(client, players, game, rules)
+            accepted = probe["admin"].post(f"{probe['base']}/tables/{probe['table']}/hands", {"result": other})
+            if accepted.status_code == 201:
+                break
+        change, then = {"result": other}, [*results[:k], accepted.json["result"], *results[k + 1:]]
+    r = logged["admin"].post(f"{logged['base']}/hands/{ids[k]}/correct", {"reason": "the sheet was wrong", **change})
+    assert r.status_code == 201, r.json
+    adjustments = r.json["correction"]["adjustments"]
+    assert all(sum(minor(p["amount"]) for p in a["payouts"]) == 0 for a in adjustments)
+    assert all(a["hand"] in ids[k:] for a in adjustments)  # no hand before k moves
+    fresh = _group(client, players, game, rules)
+    for result in then:
+        _log(fresh, result)
+    assert _balances(logged) == _balances(fresh) == _money(game, then)
+    report = replay_store(db_url, logged["id"], None, True, lambda: None)
+    assert not report.differences, report.differences
+    assert [report.balances[logged["id"]][m] for m in logged["seats"]] == _money(game, then)
+    before, after = GAMES[game][3](results), GAMES[game][3](then)
+    if seed == 2:  # the hand voided pays nothing, in its place
+        after = [*after[:k], [0] * players, *after[k:]]
+    assert {a["hand"] for a in adjustments} == {ids[i] for i in range(HANDS) if before[i] != after[i]}
+
+
+def test_a_correction_inside_a_baska_bok_runda_moves_the_doubling_of_the_next_four_hands(client):
+    group = _group(client, 4, "baska", {"variant": "bytow-2005"})
+    du = {"contract": "zolo-du", "declarer": 1, "doubles": [], "points": 104, "tricks": 4}  # makes a bok-runda due
+    plain = {"contract": "normal", "stare": [0, 2], "doubles": [], "points": 70, "tricks": 3}
+    sheet = [plain, du, plain, plain, plain, plain, plain]
+    ids = [_log(group, r) for r in sheet]
+    hand = group["admin"].get(f"{group['base']}/hands/{ids[2]}").json
+    assert hand["settlement"]["bok_runda"] is True  # hands 2-5 were the bok-runda
+    r = group["admin"].post(f"{group['base']}/hands/{ids[0]}/correct", {"reason": "it was a du", "result": du})
+    moved = {a["hand"] for a in r.json["correction"]["adjustments"]}
+    before, after = oracle.baska_table(sheet, "bytow-2005", 100), oracle.baska_table([du, *sheet[1:]], "bytow-2005",
+                                                                                     100)
+    # Hand 0's du starts a bok-runda over hands 1-4; hand 1's, queued, over hands 5-8.
+    assert moved == {ids[i] for i in range(len(sheet)) if before[i] != after[i]} == {ids[0], ids[1], ids[6]}
+    table = f"{group['base']}/tables/{group['table']}"
+    assert r.json["correction"]["table"]["bok"] == {"hands_left": 2, "queued": 0}
+    assert group["admin"].get(table).json["bok"]["hands_left"] == 2
+    fresh = _group(client, 4, "baska", {"variant": "bytow-2005"})
+    for result in [du, du, plain, plain, plain, plain, plain]:
+        _log(fresh, result)
+    assert _balances(group) == _balances(fresh) == oracle.total(after, 4)
+    nxt = _log(group, plain)
+    assert group["admin"].get(f"{group['base']}/hands/{nxt}").json["settlement"]["bok_runda"] is True
+    trail = group["admin"].get(f"{group['base']}/hands/{ids[6]}/audit").json
+    assert any(e["type"] == "correction" for e in trail["events"])  # an affected hand shows the correction
+    assert any("settled again" in line for line in trail["explanation"])
+
+
+def test_a_scopa_correction_that_ends_the_game_earlier_moves_the_payment(client):
+    group = _group(client, 2, "scopa", {"target": 11})
+    five = {"cards": 0, "coins": 0, "primiera": 0, "settebello": 0, "scopas": [1, 0]}  # side 0: 5 points
+    nil = {"cards": None, "coins": None, "primiera": None, "settebello": 1, "scopas": [0, 0]}  # side 1: 1 point
+    ids = [_log(group, r) for r in [five, nil, five, five]]  # 5, 10, then 15: the game ends at hand 4
+    assert _balances(group) == [100, -100]
+    r = group["admin"].post(f"{group['base']}/hands/{ids[1]}/correct", {"reason": "side 0 swept too",
+                                                                        "result": five})
+    moved = {a["hand"]: [minor(p["amount"]) for p in a["payouts"]] for a in r.json["correction"]["adjustments"]}
+    assert moved == {ids[2]: [100, -100], ids[3]: [-100, 100]}  # 5, 10, 15 ends the game at hand 3 now
+    assert _balances(group) == [100, -100]
+    assert r.json["correction"]["table"]["match"]["scores"] == [5, 0]  # hand 4 starts the next game
+    assert group["admin"].get(f"{group['base']}/tables/{group['table']}").json["match"]["scores"] == [5, 0]
