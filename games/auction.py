@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from .errors import RuleViolation
+from .errors import Revealing, RuleViolation
 
 BLACK_QUEENS = ("QC", "QS")
 JACKS_HIGH_TO_LOW = ("JC", "JS", "JH", "JD")
@@ -114,8 +114,8 @@ def _judge_contract(auction: Auction, call: Call, hands, ladder: Ladder, rules) 
     hand = hands[call.seat]
     lacking = [q for q in BLACK_QUEENS if q not in hand]
     if lacking:
-        raise RuleViolation(
-            f"only the holder of both black queens may call wesele; seat {call.seat} lacks {' '.join(lacking)}")
+        raise Revealing(f"only the holder of both black queens may call wesele; seat {call.seat} lacks "
+                        f"{' '.join(lacking)}", call.seat, f"seat {call.seat} may not call wesele with its cards")
     return Call(call.seat, "wesele", _partner_jack(call, hand, rules))
 
 
@@ -124,12 +124,14 @@ def _partner_jack(call: Call, hand, rules) -> str:
         if call.jack not in JACKS_HIGH_TO_LOW:
             raise RuleViolation("at this table wesele names the partner's jack: add \"jack\": one of JC JS JH JD")
         if call.jack in hand:
-            raise RuleViolation(f"seat {call.seat} holds {call.jack}; name a jack another player holds")
+            raise Revealing(f"seat {call.seat} holds {call.jack}; name a jack another player holds", call.seat,
+                            f"seat {call.seat} may not name {call.jack} for its wesele")
         return call.jack
     jack = wesele_jack(hand)
     if call.jack and call.jack != jack:
-        raise RuleViolation(
-            f"at this table the wesele partner holds the highest jack the caller lacks, {jack}, not {call.jack}")
+        raise Revealing(f"at this table the wesele partner holds the highest jack the caller lacks, {jack}, not "
+                        f"{call.jack}", call.seat, "at this table the wesele partner holds the highest jack the caller "
+                                                   "lacks, which bitka names: leave out \"jack\"")
     return jack
 
 
@@ -147,9 +149,8 @@ def _judge_double(auction: Auction, call: Call, hands, ladder: Ladder, rules) ->
                     f"seat {call.seat} called {auction.contract} and may not give the first double; "
                     "they may answer an opponent's double")
         if auction.contract is None and black_queens_holder(hands) == call.seat:
-            raise RuleViolation(
-                f"seat {call.seat} holds both black queens and plays cicha; "
-                "they may not give the first double")
+            raise Revealing(f"seat {call.seat} holds both black queens and plays cicha; they may not give the first "
+                            "double", call.seat, f"seat {call.seat} may not give the first double with its cards")
     return Call(call.seat, call.call)
 
 

@@ -16,7 +16,7 @@ from . import auction as auc, baska_scoring, kop
 from .base import Command, Event, TableTerms, named_rules
 from .contract import TableRules
 from .cicha_search import cannot_lose
-from .errors import RuleViolation
+from .errors import Revealing, RuleViolation
 # Baśka deals, folds and follows suit exactly as Kop does:
 from .kop import SEATS, KopState, deal_event, evolve, legal_cards, new_hand, seat_count  # noqa: F401
 from .kop_scoring import teams
@@ -94,7 +94,8 @@ def decide(state: KopState, command: Command) -> list[Event]:
 def _check_four_queens(state: KopState, seat: int) -> None:
     lacking = [q for q in QUEENS if q not in state.deal[seat]]
     if lacking:
-        raise RuleViolation(f"only the holder of all four queens may call baska; seat {seat} lacks {' '.join(lacking)}")
+        raise Revealing(f"only the holder of all four queens may call baska; seat {seat} lacks {' '.join(lacking)}",
+                        seat, f"seat {seat} may not call baska with its cards")
 
 
 def _check_cicha(state: KopState) -> None:
@@ -103,9 +104,9 @@ def _check_cicha(state: KopState) -> None:
         return
     player = auc.black_queens_holder(state.deal)
     if cannot_lose(state.deal, state.leader, player, state.ranking):
-        raise RuleViolation(
-            f"seat {player} holds both black queens and a hand that takes 53 against every defence: "
-            f"cicha may not be played with it; seat {player} must call wesele or zolo")
+        raise Revealing(f"seat {player} holds both black queens and a hand that takes 53 against every defence: "
+                        f"cicha may not be played with it; seat {player} must call wesele or zolo", player,
+                        "the first card may not be played yet: a seat's cards oblige it to make a call first")
 
 
 def is_over(state: KopState) -> bool:

@@ -18,7 +18,7 @@ from . import words
 from .base import Command, Event, TableTerms, named_rules
 from .contract import DEALT, Capabilities, DealField, Game, TableRules
 from .cards import SUIT_NAMES, check_exact_pack, dealt, pack, parse_card, parse_cards
-from .errors import RuleViolation
+from .errors import Revealing, RuleViolation, may_not_play
 
 ORDER = ("A", "7", "K", "J", "Q", "6", "5", "4", "3", "2")  # high to low in every suit
 POINTS = {"A": 11, "7": 10, "K": 4, "J": 3, "Q": 2}
@@ -279,11 +279,13 @@ def _decide_play(state: BiscaState, data: Mapping) -> list[Event]:
     if seat != state.turn:
         raise RuleViolation(f"it is seat {state.turn}'s turn to play, not seat {seat}'s")
     trick = tuple(c for _, c in state.current)
+    if card not in PACKS[VARIANTS[state.rules.variant].pack]:
+        raise RuleViolation(f"{card} is not in the {state.rules.variant} pack")
     if card not in state.held[seat]:
-        raise RuleViolation(f"{card} is not in seat {seat}'s hand")
+        raise Revealing(f"{card} is not in seat {seat}'s hand", seat, may_not_play(card, seat))
     if card not in legal_cards(state, seat, trick):
-        raise RuleViolation(f"seat {seat} holds a trump and must answer the trump lead with one: "
-                            "nothing is left to draw")
+        raise Revealing(f"seat {seat} holds a trump and must answer the trump lead with one: nothing is left to draw",
+                        seat, may_not_play(card, seat))
     events = [Event("play", {"seat": seat, "card": card})]
     if len(trick) == n - 1:
         events.append(Event("trick", _trick_of(state, [*trick, card]).to_data()))
@@ -293,13 +295,15 @@ def _decide_play(state: BiscaState, data: Mapping) -> list[Event]:
 def _decide_swap(state: BiscaState, data: Mapping) -> Event:
     if state.rules.variant != "capixaba" or str(data.get("call", "")).lower() != "swap-2":
         raise RuleViolation("the only call in bisca is capixaba's swap-2")
-    if state.tricks or state.swapped or state.trump_card is None:
-        raise RuleViolation("the 2 of trumps may be swapped once, for a cut trump card, before the first trick")
+    if state.tricks or state.current or state.swapped or state.trump_card is None:
+        raise RuleViolation("the 2 of trumps may be swapped once, for a cut trump card, before the first card is "
+                            "played")
     seat, two = data.get("seat"), "2" + state.trump_suit
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.rules.players:
         raise RuleViolation(f"seat must be a seat from 0 to {state.rules.players - 1}")
     if two not in state.held[seat]:
-        raise RuleViolation(f"seat {seat} does not hold {two}, the 2 of trumps")
+        raise Revealing(f"seat {seat} does not hold {two}, the 2 of trumps", seat,
+                        f"seat {seat} may not swap the 2 of trumps now")
     return Event("bid", {"seat": seat, "call": "swap-2", "gives": two, "takes": state.trump_card})
 
 
@@ -313,10 +317,13 @@ def _decide_trick(state: BiscaState, data: Mapping) -> Trick:
     for i, card in enumerate(cards):
         seat = (leader + i) % n
         if card not in state.held[seat]:
-            raise RuleViolation(_not_held(state, card, seat, cards[:i]))
+            why, says_where = _not_held(state, card, seat, cards[:i])
+            if says_where:
+                raise Revealing(why, seat, may_not_play(card, seat))
+            raise RuleViolation(why)
         if card not in legal_cards(state, seat, tuple(cards[:i])):
-            raise RuleViolation(f"seat {seat} holds a trump and must answer the trump lead with one: "
-                                "nothing is left to draw")
+            raise Revealing(f"seat {seat} holds a trump and must answer the trump lead with one: nothing is left to "
+                            "draw", seat, may_not_play(card, seat))
     return _trick_of(state, cards)
 
 
@@ -334,17 +341,21 @@ def _trick_of(state: BiscaState, cards: list[str]) -> Trick:
     return trick
 
 
-def _not_held(state: BiscaState, card: str, seat: int, earlier) -> str:
+def _not_held(state: BiscaState, card: str, seat: int, earlier) -> tuple[str, bool]:
+    """Why ``seat`` cannot play ``card``, which it does not hold, and whether that says where
+    the card is (in another hand, or still to draw)."""
     if card not in PACKS[VARIANTS[state.rules.variant].pack]:
-        return f"{card} is not in the {state.rules.variant} pack"
+        return f"{card} is not in the {state.rules.variant} pack", False
     if card in earlier:
-        return f"{card} is played twice in this trick"
+        return f"{card} is played twice in this trick", False
     owner = next((s for s, h in enumerate(state.held) if card in h), None)
     if owner is not None:
-        return f"{card} is held by seat {owner}, but this card of the trick is seat {seat}'s to play"
+        return f"{card} is held by seat {owner}, but this card of the trick is seat {seat}'s to play", True
     if card in state.draw_pile:
-        return f"{card} has not been drawn yet: seat {seat} cannot hold it"
-    return f"{card} was already played"
+        return f"{card} has not been drawn yet: seat {seat} cannot hold it", True
+    if any(card in t.cards for t in state.tricks) or card == state.trump_card:
+        return f"{card} was already played" if card != state.trump_card else f"{card} is the face-up trump card", False
+    return f"{card} is not in seat {seat}'s hand", True
 
 
 def evolve(state: BiscaState, event) -> BiscaState:
@@ -352,8 +363,7 @@ def evolve(state: BiscaState, event) -> BiscaState:
         case "bid", {"call": "swap-2"} as d:
             held = tuple(tuple(d["takes"] if c == d["gives"] else c for c in h) if s == d["seat"] else h
                          for s, h in enumerate(state.held))
-            return BiscaState(state.rules, state.dealer, held, state.stock, d["gives"], state.trump_suit,
-                              state.match_before, state.tricks, True, cut=state.cut)
+            return replace(state, held=held, trump_card=d["gives"], swapped=True)
         case "trick", d:
             return _after_trick(state, d)
         case "play", d:

@@ -43,11 +43,13 @@ def known(state) -> set[str]:
 def decide_cards(state, data: Mapping, pack, hand: int, capixaba_cut_ok) -> Event:
     if "trump" in data or "trump_suit" in data:
         return _trump(state, data, pack, capixaba_cut_ok)
-    seat = data.get("seat")
-    if isinstance(seat, int) and not isinstance(seat, bool) and seat not in state.owed:
+    seat, n = data.get("seat"), state.rules.players
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+        raise RuleViolation(f"a seat's cards are {{\"seat\", \"cards\"}} with a seat from 0 to {n - 1} (the trump "
+                            "card is {\"trump\": \"...\"})")
+    if seat not in state.owed:
         raise RuleViolation(f"seat {seat} owes no card now: after a trick each seat logs the one card it draws")
-    first = not state.tricks and not state.held[seat] if isinstance(seat, int) and 0 <= seat < len(state.held) \
-        else False
+    first = not state.tricks and not state.held[seat]
     size = hand if first else 1
     last = state.trump_card and seat == state.owed[-1] and state.pile_left == len(state.owed)
     if not first and last:  # the last card to draw: the face-up trump card

@@ -13,6 +13,23 @@ class RuleViolation(Exception):
         self.detail = detail
 
 
+class Revealing(RuleViolation):
+    """A refusal that tells what a seat holds (``seat``; None: what any seat holds), and the
+    same refusal in words that tell nothing of it (``public``): what a reader who may not
+    see those cards is told instead."""
+
+    def __init__(self, detail: str, seat: int | None, public: str):
+        super().__init__(detail)
+        self.seat = seat
+        self.public = public
+
+
+def may_not_play(card: str, seat: int) -> str:
+    """The one refusal of a card a reader may not see the holder of: the same whether the
+    seat lacks it or holds it against the follow rules."""
+    return f"seat {seat} may not play {card} here"
+
+
 class Incomplete(Exception):
     """A result (or command) without fields it must have: a malformed request, not a rule.
     ``fields`` names them, in the order the form lists them."""

@@ -13,7 +13,7 @@ from . import auction as auc, seen, words
 from .base import Command, Event, TableTerms, named_rules
 from .contract import Capabilities, Game, TableRules
 from .cards import check_exact_pack, dealt, parse_card, parse_cards
-from .errors import RuleViolation
+from .errors import Revealing, RuleViolation, may_not_play
 from .tricks import Ranking, legal_cards as follow_rules, why_illegal, winner_index
 from . import kop_result, kop_scoring, throw_in
 from .kop_pack import CARD_POINTS, PACK, SEATS, TRICKS  # the pack, shared with Baśka
@@ -203,10 +203,12 @@ def _decide_play(state: KopState, data: Mapping) -> list[Event]:
     if seat != state.turn:
         return _refuse(f"it is seat {state.turn}'s turn to play, not seat {seat}'s")
     hand, trick = state.held[seat], tuple(c for _, c in state.current)
+    if card not in PACK:
+        return _refuse(f"{card} is not in the {state.rules.game} pack (A, 10, Q, J of each suit)")
     if card not in hand:
-        return _refuse(f"{card} is not in seat {seat}'s hand")
+        raise Revealing(f"{card} is not in seat {seat}'s hand", seat, may_not_play(card, seat))
     if card not in follow_rules(hand, trick, state.ranking):
-        return _refuse(why_illegal(card, seat, hand, trick, state.ranking))
+        raise Revealing(why_illegal(card, seat, hand, trick, state.ranking), seat, may_not_play(card, seat))
     events = [Event("play", {"seat": seat, "card": card})]
     if len(trick) == SEATS - 1:
         events.append(_trick(state, [*trick, card]))
@@ -218,8 +220,8 @@ def _refuse(detail: str) -> list[Event]:
 
 
 def _decide_bid(state: KopState, data: Mapping) -> Event:
-    if state.tricks:
-        raise RuleViolation("the auction closed when the first trick was logged")
+    if state.tricks or state.current:
+        raise RuleViolation("the auction closed when the first card was played")
     ladder = state.rules.ladder
     call = auc.parse_call(data, ladder, SEATS)
     extra = sorted(set(data) - {"seat", "call", "jack"})
@@ -241,10 +243,13 @@ def _decide_trick(state: KopState, data: Mapping) -> Event:
         seat = (leader + i) % SEATS
         hand = state.held[seat]
         if card not in hand:
-            raise RuleViolation(_not_held(state, card, seat, i, cards[:i]))
+            why, held_elsewhere = _not_held(state, card, seat, i, cards[:i])
+            if held_elsewhere:
+                raise Revealing(why, seat, may_not_play(card, seat))
+            raise RuleViolation(why)
         legal = follow_rules(hand, cards[:i], ranking)
         if card not in legal:
-            raise RuleViolation(why_illegal(card, seat, hand, cards[:i], ranking))
+            raise Revealing(why_illegal(card, seat, hand, cards[:i], ranking), seat, may_not_play(card, seat))
     return _trick(state, cards)
 
 
@@ -256,18 +261,19 @@ def _trick(state: KopState, cards: list[str]) -> Event:
     return Event("trick", Trick(len(state.tricks) + 1, leader, tuple(cards), winner, points).to_data())
 
 
-def _not_held(state: KopState, card: str, seat: int, index: int, earlier: list[str]) -> str:
-    """Why ``seat`` cannot play ``card``, which is not in its hand."""
+def _not_held(state: KopState, card: str, seat: int, index: int, earlier: list[str]) -> tuple[str, bool]:
+    """Why ``seat`` cannot play ``card``, which is not in its hand, and whether that says
+    who holds it."""
     if card not in PACK:
-        return f"{card} is not in the {state.rules.game} pack (A, 10, Q, J of each suit)"
+        return f"{card} is not in the {state.rules.game} pack (A, 10, Q, J of each suit)", False
     if card in earlier:
-        return f"{card} is played twice in this trick"
+        return f"{card} is played twice in this trick", False
     for trick in state.tricks:
         if card in trick.cards:
-            return f"{card} was already played in trick {trick.number}"
+            return f"{card} was already played in trick {trick.number}", False
     owner = auc.holder(state.held, card)
     return (f"{card} is held by seat {owner}, but card {index + 1} of this trick "
-            f"is seat {seat}'s to play (seat {state.leader} leads)")
+            f"is seat {seat}'s to play (seat {state.leader} leads)"), True
 
 
 def evolve(state: KopState, event: Event) -> KopState:
@@ -277,7 +283,8 @@ def evolve(state: KopState, event: Event) -> KopState:
         case "bid", d:
             call = auc.Call(d["seat"], d["call"], d.get("jack"))
             return KopState(state.rules, state.dealer, state.deal, (*state.calls, call),
-                            auc.apply_call(state.auction, call, state.rules.ladder), state.tricks)
+                            auc.apply_call(state.auction, call, state.rules.ladder), state.tricks, state.thrown_in_by,
+                            state.current)
         case "trick", d:
             trick = Trick(d["trick"], d["leader"], tuple(d["cards"]), d["winner"], d["points"])
             return KopState(state.rules, state.dealer, state.deal, state.calls, state.auction, (*state.tricks, trick))
@@ -388,7 +395,7 @@ def conceal(state: KopState, view: dict, hidden: frozenset[str]) -> dict:
 
 def calls(state: KopState) -> list[str]:
     """Before the first trick, any call of the game's ladder (passes need no logging)."""
-    if is_over(state) or state.tricks:
+    if is_over(state) or state.tricks or state.current:
         return []
     ladder = state.rules.ladder
     return ["pass", *ladder.contracts, *ladder.doubles, ladder.extra_double]

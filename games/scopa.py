@@ -18,7 +18,7 @@ from . import words
 from .base import Command, Event, TableTerms, named_rules
 from .contract import DEALT, Capabilities, DealField, Game, TableRules
 from .cards import check_exact_pack, dealt, pack, parse_card, parse_cards
-from .errors import RuleViolation
+from .errors import Revealing, RuleViolation
 
 PACK = pack(("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"))
 VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "J": 8, "Q": 9, "K": 10}
@@ -200,7 +200,11 @@ def _decide_play(state: ScopaState, data: Mapping) -> Play:
     if "seat" in data and data["seat"] != seat:
         raise RuleViolation(f"it is seat {seat}'s turn to play, not seat {data['seat']}'s")
     if card not in state.held[seat]:
-        raise RuleViolation(_not_held(state, card, seat))
+        if card not in PACK:
+            raise RuleViolation(f"{card} is not in the scopa pack (no 8, 9, 10)")
+        if card in state.table or any(card in taken for taken in state.captured):
+            raise RuleViolation(f"{card} is on the table or captured: seat {seat} does not hold it")
+        raise Revealing(_not_held(state, card, seat), seat, f"{card} is not in seat {seat}'s hand")
     by, options = captures(card, state.table)
     taken = _chosen(card, options, data.get("capture"), by)
     table = tuple(c for c in state.table if c not in taken) + (() if taken else (card,))
@@ -239,12 +243,11 @@ def _chosen(card: str, options: list[tuple[str, ...]], raw, by: str) -> tuple[st
 
 
 def _not_held(state: ScopaState, card: str, seat: int) -> str:
-    if card not in PACK:
-        return f"{card} is not in the scopa pack (no 8, 9, 10)"
+    """Where a card the seat to play does not hold is, for a reader who may see it."""
     holder = next((s for s, h in enumerate(state.held) if card in h), None)
     if holder is not None:
         return f"{card} is held by seat {holder}, but it is seat {seat}'s turn"
-    return f"{card} is not in seat {seat}'s hand (it is on the table, captured, or still in the stock)"
+    return f"{card} is not in seat {seat}'s hand (it is still in the stock, or not seen yet)"
 
 
 def _next_round(state: ScopaState) -> tuple[tuple[str, ...], ...]:

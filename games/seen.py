@@ -36,11 +36,16 @@ def seat_cards(raw: Mapping, seats: int, size: int | None, pack: Collection[str]
 
 
 def fresh(cards: list[str], pack: Collection[str], seen: Collection[str], game: str) -> list[str]:
-    """``cards``, each of the pack, none twice and none seen before in the hand."""
+    """``cards``, each of the pack, none twice and none seen before in the hand. Whether a
+    card was seen elsewhere is said last, of cards that are otherwise right: a request with
+    a card it knows is wrong cannot ask it for free."""
     for i, card in enumerate(cards):
         if card not in pack:
             raise RuleViolation(f"{card} is not in the {game} pack")
-        if card in seen or card in cards[:i]:
+        if card in cards[:i]:
+            raise RuleViolation(f"{card} is named twice")
+    for card in cards:
+        if card in seen:
             raise RuleViolation(f"{card} was already seen in this hand: a card can be seen only once")
     return cards
 

@@ -18,7 +18,7 @@ from typing import Callable, Mapping, Sequence
 
 from . import kop_scoring
 from .base import Event, TableTerms
-from .errors import RuleViolation
+from .errors import Revealing, RuleViolation
 from .kop_pack import POINTS_OF, SEATS
 from .tricks import Ranking, legal_cards, winner_index
 
@@ -155,10 +155,10 @@ def judge(endings: dict[Ending, Way], settle_way: Callable[[Way], object], leade
         other = settle_way(way)
         if _money(other) != _money(first):
             at = next(i for i, (a, b) in enumerate(zip(ways[0], way, strict=False)) if a != b)
-            raise RuleViolation(
-                "throwing in is refused: the rest of the hand can still end differently. "
-                f"If {_move(way, at, leader, ranking)}, {_said(other)}; "
-                f"if {_move(ways[0], at, leader, ranking)}, {_said(first)}")
+            raise Revealing("throwing in is refused: the rest of the hand can still end differently. "
+                            f"If {_move(way, at, leader, ranking)}, {_said(other)}; "
+                            f"if {_move(ways[0], at, leader, ranking)}, {_said(first)}", None,
+                            "throwing in is refused: the rest of the hand can still end differently")
     return ways[0], first
 
 

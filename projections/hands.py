@@ -60,7 +60,11 @@ def start(envelope) -> HandModel:
 
 
 def logged(logged_by: Mapping[str, frozenset[str]], envelope) -> Mapping[str, frozenset[str]]:
-    """Who has named which cards: a card a member logged is never sealed from that member."""
+    """Who has named which cards: a card a member logged (in a deal, or as cards seen) is
+    never sealed from that member. The cards the service names in an event a member's
+    request made (a trick's draws, the next round a play deals) are not that member's."""
+    if envelope.type not in ("deal", "seat_cards"):
+        return logged_by
     named = cards_in(envelope.data)
     if not named:
         return logged_by

@@ -108,9 +108,26 @@ def _hand_play(rows, env, members, dealt) -> str | None:
         return "the hand is voided twice" if latest["status"] == "voided" else None
     if latest["status"] != "playing":
         return f"hand {env.hand} is already {latest['status']}"
+    if env.actor != "admin":
+        whose = _whose(env, table, latest)
+        if whose is not None and whose != env.actor:
+            return f"{env.actor} logs a {env.type} that only {whose} (or the admin) may log"
     if env.type == "settlement":
         return _payouts(env.data, table, rows[("group", "")]["digits"])
     return None
+
+
+def _whose(env, table, latest) -> str | None:
+    """The member who alone may log ``env`` (beside the admin), or None when any member may:
+    a seat's cards are its own member's, the face-up cards the dealer's; at a table where
+    each seat logs its own, a seat's calls, plays and claims too."""
+    seats, d = table["seats"], env.data
+    seat = d.get("seat")
+    if env.type == "seat_cards":
+        seat = seat if "seat" in d else latest["dealer"]
+    elif table.get("entry", "scorer") != "seats" or env.type not in ("bid", "play", "claim"):
+        return None
+    return seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else None
 
 
 def _payouts(data, table, digits: int) -> str | None:

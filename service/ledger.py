@@ -18,7 +18,7 @@ from events.money import MoneyError, format_amount, minor_digits, parse_amount
 from events.store import NewEvent, Reader, Writer
 from games import table as table_decider
 from games.base import Command
-from games.errors import Incomplete, Malformed, RuleViolation
+from games.errors import Incomplete, Malformed, Revealing, RuleViolation
 from games.registry import GAMES, PLANNED
 from games import seen
 from projections import balances, corrections, hands as hand_fold, tables
@@ -257,7 +257,10 @@ def _decided(where: str | None, decide, *args):
     try:
         return decide(*args)
     except RuleViolation as e:
-        raise RuleBroken(f"{where}: {e.detail}" if where else e.detail, field=where) from None
+        broken = RuleBroken(f"{where}: {e.detail}" if where else e.detail, field=where)
+        if isinstance(e, Revealing):  # what to say instead to whoever may not see that seat's cards
+            broken.revealing = (e.seat, f"{where}: {e.public}" if where else e.public)
+        raise broken from None
     except Incomplete as e:
         prefix = f"{where}." if where else ""
         missing = {prefix + name: ["Missing data for required field."] for name in e.fields}
@@ -284,6 +287,22 @@ def _played(reader: Reader, group: str, trow: dict, model, commands, first=()):
                              group_row(reader, group)["digits"])
         events.append(NewEvent("settlement", settlement, hand=model.id, table=model.table))
     return events, replace(model, state=state, settlement=settlement)
+
+
+def _said_to(actor: str, trow: dict, model, e: RuleBroken) -> str:
+    """The refusal as ``actor`` may read it: a refusal that tells what a seat holds is said
+    in the words that do not, when that seat's cards (any seat's, for a refusal of a claim)
+    are hidden from the actor; any other card it names that the actor may not see, as ?."""
+    hidden = seating.hidden(model, trow, actor)
+    if not hidden:
+        return e.detail
+    revealing = getattr(e, "revealing", None)
+    if revealing is not None:
+        seat, public = revealing
+        holders = model.rules.unseen(model.state)
+        if seat is None or any(holders.get(card) == seat for card in hidden):
+            return public
+    return seen.mask_text(e.detail, hidden)
 
 
 def _salted(game, event: NewEvent, after) -> NewEvent:
@@ -320,9 +339,8 @@ def play(w: Writer, c: Play) -> HandMoved:
     seating.may_log(c.actor, trow, c.kind, c.body, model.opened["dealer"], model.rules.turn(model.state))
     try:
         events, after = _played(w, c.group, trow, model, [(None, Command(c.kind, c.body))])
-    except RuleBroken as e:  # a refusal names no card its sender may not see
-        hidden = seating.hidden(model, trow, c.actor)
-        said = seen.mask_text(e.detail, hidden)
+    except RuleBroken as e:  # a refusal tells its sender nothing of the cards it may not see
+        said = _said_to(c.actor, trow, model, e)
         if said == e.detail:
             raise
         raise RuleBroken(said, field=e.field, **e.extra) from None

@@ -100,6 +100,17 @@ def _sign_in_form(error: str | None, after: str, status: int):
     return session.keep_sign_in_token(Response(page, status, mimetype="text/html"), token)
 
 
+@bp.after_request
+def _kept_by_nobody(response: Response) -> Response:
+    """A page shows one member's view of the group (cards sealed from others, a session's
+    form tokens): no shared cache may keep it, and no browser cache may give it to another
+    sign-in. The stylesheet and the verify script are the same for everyone."""
+    if request.endpoint != "web.static":
+        response.headers["Cache-Control"] = "private, no-store"
+        response.headers.add("Vary", "Cookie")
+    return response
+
+
 @bp.post("/signin")
 def sign_in():
     session.check_sign_in()
@@ -240,8 +251,12 @@ def play_page(group, hand):
                     bid["jack"] = request.form["jack"]
                 ledger.handle(Play(group, principal.subject, hand, "bid", bid), w)
                 return url_for("web.play_page", group=group, hand=hand)
-            cards = [c for c in request.form.get("cards", "").split(",") if c]
-            after = ledger.handle(Play(group, principal.subject, hand, "trick", {"cards": cards}), w).hand
+            if "card" in request.form:  # one card of a trick already being played a card at a time
+                after = ledger.handle(Play(group, principal.subject, hand, "play", {"card": request.form["card"]}),
+                                      w).hand
+            else:
+                cards = [c for c in request.form.get("cards", "").split(",") if c]
+                after = ledger.handle(Play(group, principal.subject, hand, "trick", {"cards": cards}), w).hand
             done = after.phase not in ("auction", "play")
             return url_for("web.hand_page" if done else "web.play_page", group=group, hand=hand)
         try:
@@ -259,7 +274,11 @@ def play_page(group, hand):
         shown = hand_view(model, hidden)
         if shown["phase"] not in ("auction", "play"):
             return redirect(url_for("web.hand_page", group=group, hand=hand))
-        partial = [c for c in request.args.get("cards", "").split(",") if c]
+        # The trick so far: the cards already logged a card at a time (each further tap logs
+        # one more), or the taps carried in the address (the fourth logs the whole trick).
+        # Who may not see every hand is not told which cards of the address a seat holds.
+        on_table = [c["card"] for c in shown.get("current") or []]
+        partial = [] if on_table or hidden else [c for c in request.args.get("cards", "").split(",") if c]
         held, leader = game.held(state), game.turn(state)
         seats = len(held)
         wrong = _first_illegal(game, state, partial)
@@ -268,14 +287,14 @@ def play_page(group, hand):
         else:
             problem_now = problem
         seat = (leader + len(partial)) % seats
-        legal = set(game.legal_cards(state, seat, tuple(partial)))
+        legal = set(game.legal_cards(state, seat, tuple(on_table + partial)))
         names = [member_name(grow, m) for m in trow["seats"]]
         return render_template("play.html", group=grow, principal=principal, form_token=form_token, hand=shown,
-                               table=trow, seats=names, seat=seat, partial=partial,
+                               table=trow, seats=names, seat=seat, partial=partial, on_table=on_table,
                                held=[c for c in held[seat] if c not in partial and c not in hidden], legal=legal,
                                sealed=any(c in hidden for c in held[seat]),
-                               last=len(partial) == seats - 1, problem=problem_now, calls=game.calls(state),
-                               once=once.key())
+                               last=len(partial) == seats - 1, problem=problem_now,
+                               calls=[] if on_table else game.calls(state), once=once.key())
     page = _page(group, view)
     return (page, 422) if problem and isinstance(page, str) else page
 

@@ -264,13 +264,46 @@ def test_who_plays_with_whom_stays_hidden_while_the_cards_that_tell_it_are(kop_t
     assert seen["contract"] is None and seen["declarer"] is None and seen["sides"] == []
     refused = bob.post(f"{t['base']}/hands/{hand['id']}/tricks", {"cards": ["AH", "10C", "QS", "JD"]})
     assert refused.status_code == 422 and refused.json["detail"] == \
-        "seat 2 holds ? ? ? and must follow trumps", refused.json  # QH QD JC are not Bob's to see
+        "seat 2 may not play 10C here", refused.json  # not why: QH QD JC are not Bob's to see
     told = scorer.post(f"{t['base']}/hands/{hand['id']}/tricks", {"cards": ["AH", "10C", "QS", "JD"]})
     assert told.json["detail"] == "seat 2 holds QH QD JC and must follow trumps"
     for cards in KOP_TRICKS[:1]:  # QS falls in the first trick: the sides are known to all
         scorer.post(f"{t['base']}/hands/{hand['id']}/tricks", {"cards": cards})
     seen = bob.get(f"{t['base']}/hands/{hand['id']}").json
     assert seen["contract"] == "normal" and [s["seats"] for s in seen["sides"]] == [[1, 3], [0, 2]]
+
+
+def test_a_refusal_says_the_same_whether_another_seat_lacks_the_card_or_holds_it(kop_table):
+    """Probing with cards one may not see gets one sentence whatever the truth: who holds a
+    card, whether a seat holds a black queen, whether a claim fails, are not told."""
+    t = kop_table
+    scorer, bob = t["member"], t["member"].as_(t["members"][1]["token"])
+    hand = scorer.post(f"{t['base']}/tables/{t['table']}/hands", {"deal": {"dealer": 0, "hands": KOP_HANDS}}).json
+    path = f"{t['base']}/hands/{hand['id']}"
+    said = set()
+    for card in ("AC", "10C", "QS", "JD", "AH"):  # AC, 10C: seat 3's and seat 2's; QS: seat 3's; JD: seat 0's
+        r = bob.post(f"{path}/tricks", {"cards": ["AH", card, "QS", "JD"]})
+        said.add(r.json["detail"].replace(card, "X"))
+    assert said == {"seat 2 may not play X here", "X is played twice in this trick"}
+    wesele = [bob.post(f"{path}/bids", {"seat": s, "call": "wesele"}).json["detail"] for s in (0, 2, 3)]
+    assert wesele == [f"seat {s} may not call wesele with its cards" for s in (0, 2, 3)]
+    own = bob.post(f"{path}/bids", {"seat": 1, "call": "wesele"}).json["detail"]
+    assert "both black queens may call wesele; seat 1 lacks" in own  # of his own seat he is told why
+    before = scorer.get(t["base"]).json["version"]
+    bob.post(f"{path}/plays", {"seat": 1, "card": "AH"})
+    assert bob.post(f"{path}/bids", {"seat": 2, "call": "zolo"}).json["detail"] == \
+        "the auction closed when the first card was played"  # a call after the lead would wipe it
+    assert scorer.get(t["base"]).json["version"] == before + 1
+
+
+def test_a_seat_probing_for_seen_cards_must_send_a_hand_it_could_hold(kop_table, app):
+    t = kop_table
+    table = Seats(t, app, "kop", {}, 4)
+    table.open()
+    table.post(1, "cards", {"seat": 1, "cards": KOP_HANDS[1]})
+    hand = f"{t['base']}/hands/{table.hand}"
+    probe = table.api[2].post(f"{hand}/cards", {"seat": 2, "cards": ["AH", "8C", "8C", "8C"]})
+    assert probe.status_code == 422 and probe.json["detail"] == "8C is not in the kop pack"  # asks nothing of AH
 
 
 @pytest.mark.parametrize("game", ["kop", "bisca"])
@@ -307,3 +340,75 @@ def test_the_openapi_document_says_how_each_game_s_cards_arrive(client):
     assert {"201", "403", "422"} <= set(cards["responses"])
     assert "Scopa:" in cards["description"] and "Bisca:" in cards["description"]
     assert "seat" in doc["paths"]["/v1/groups/{group}/hands/{hand}/plays"]["post"]["description"]
+
+
+def _capixaba_deal(seed):
+    deck = next(d for d in (_shuffled(bisca.PACKS["full"], s) for s in range(seed, seed + 50))
+                if d[-1][:-1] not in ("A", "7") and "2" + d[-1][-1] in d[0:3])
+    return {"dealer": 0, "hands": [deck[0:3], deck[3:6], deck[6:9], deck[9:12]], "trump": deck[-1],
+            "stock": deck[12:-1]}
+
+
+def test_the_cards_the_service_deals_are_not_the_logging_members_to_see(kop_table):
+    """Whoever logs a Bisca trick's last card does not thereby see what each seat drew."""
+    t = kop_table
+    deal = _capixaba_deal(0)
+    table = t["admin"].post(f"{t['base']}/tables", {"game": "bisca", "rules": {"variant": "capixaba"},
+                                                     "stake": "1.00", "seats": [m["id"] for m in t["members"]]}).json
+    hand = t["admin"].post(f"{t['base']}/tables/{table['id']}/hands", {"deal": deal}).json["id"]
+    ala = t["member"]  # seat 0
+    rules = bisca.parse_rules({"variant": "capixaba"})
+    state = bisca.new_hand(rules, {**bisca.deal_event(rules, deal).data, "match_before": [0, 0]})
+    cards, leader = [], state.leader
+    for i in range(4):
+        cards.append(bisca.legal_cards(state, (leader + i) % 4, tuple(cards))[0])
+    assert ala.post(f"{t['base']}/hands/{hand}/tricks", {"cards": cards}).status_code == 201
+    seen = ala.get(f"{t['base']}/hands/{hand}").json
+    [trick] = bisca.decide(state, Command("trick", {"cards": cards}))
+    drawn = {card for seat, card in trick.data["draws"] if seat != 0}  # what the other three drew
+    assert not drawn & {c for h in seen["held"] for c in h if c}  # the other seats' draws stay sealed
+    assert not drawn & set(QUOTED_CARD.findall(ala.get(f"{t['base']}/events").get_data(as_text=True)))
+
+
+def test_a_capixaba_swap_seat_by_seat_keeps_the_hand_going_and_comes_before_the_first_card(kop_table, app):
+    t = kop_table
+    deal = _capixaba_deal(10)
+    table = Seats(t, app, "bisca", {"variant": "capixaba"}, 4)
+    table.open()
+    for seat in range(4):
+        table.post(seat, "cards", {"seat": seat, "cards": deal["hands"][seat]})
+    path = f"{t['base']}/hands/{table.hand}"
+    assert table.api[0].post(f"{path}/cards", {}).status_code == 422  # not a 500
+    assert table.api[0].post(f"{path}/cards", {"cards": ["AC"]}).status_code == 422
+    table.post(0, "cards", {"trump": deal["trump"]}, public=True)
+    two = "2" + deal["trump"][-1]
+    holder = next(s for s, h in enumerate(deal["hands"]) if two in h)
+    swapped = table.api[holder].post(f"{path}/bids", {"seat": holder, "call": "swap-2"})
+    assert swapped.status_code == 201 and swapped.json["stock_left"] == 28 and swapped.json["trump"] == two
+    table.public.add(two)  # the 2 is face up now, and the trump card in the holder's hand
+    table.own[holder].add(deal["trump"])
+    rules = bisca.parse_rules({"variant": "capixaba"})
+    state = bisca.new_hand(rules, {**bisca.deal_event(rules, deal).data, "match_before": [0, 0]})
+    state = bisca.evolve(state, bisca.decide(state, Command("bid", {"seat": holder, "call": "swap-2"}))[0])
+    leader = state.leader
+    first = bisca.legal_cards(state, leader)[0]
+    table.post(leader, "plays", {"seat": leader, "card": first})
+    late = table.api[holder].post(f"{path}/bids", {"seat": holder, "call": "swap-2"})
+    assert late.status_code == 422
+    for i in range(1, 4):
+        seat = (leader + i) % 4
+        table.post(seat, "plays", {"seat": seat, "card": bisca.legal_cards(state, seat, (first,))[0]})
+    assert t["admin"].get(path).json["awaiting"]  # the draws are owed: the hand goes on
+
+
+def test_a_page_shows_nobody_which_cards_a_seat_holds_and_no_cache_keeps_it(kop_table, client):
+    from tests.api.test_pages import _signed_in
+    t = kop_table
+    hand = t["admin"].post(f"{t['base']}/tables/{t['table']}/hands", {"deal": {"dealer": 0, "hands": KOP_HANDS}}).json
+    _signed_in(client, t["members"][2]["token"])
+    pages = [client.http.get(f"/g/{t['group']}/hands/{hand['id']}/play?cards={card}").get_data(as_text=True)
+             for card in ("AH", "AC")]  # seat 1 holds AH, not AC
+    assert "cannot be seat" not in pages[0] + pages[1] and pages[0].count("card sealed") == pages[1].count(
+        "card sealed")
+    answer = client.http.get(f"/g/{t['group']}/hands/{hand['id']}")
+    assert answer.headers["Cache-Control"] == "private, no-store" and "Cookie" in answer.headers["Vary"]
