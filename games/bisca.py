@@ -282,7 +282,7 @@ def _decide_play(state: BiscaState, data: Mapping) -> list[Event]:
     if card not in PACKS[VARIANTS[state.rules.variant].pack]:
         raise RuleViolation(f"{card} is not in the {state.rules.variant} pack")
     if card not in state.held[seat]:
-        raise Revealing(f"{card} is not in seat {seat}'s hand", seat, may_not_play(card, seat))
+        raise Revealing(f"{card} is not in seat {seat}'s hand", None, may_not_play(card, seat))
     if card not in legal_cards(state, seat, trick):
         raise Revealing(f"seat {seat} holds a trump and must answer the trump lead with one: nothing is left to draw",
                         seat, may_not_play(card, seat))
@@ -319,7 +319,7 @@ def _decide_trick(state: BiscaState, data: Mapping) -> Trick:
         if card not in state.held[seat]:
             why, says_where = _not_held(state, card, seat, cards[:i])
             if says_where:
-                raise Revealing(why, seat, may_not_play(card, seat))
+                raise Revealing(why, None, may_not_play(card, seat))
             raise RuleViolation(why)
         if card not in legal_cards(state, seat, tuple(cards[:i])):
             raise Revealing(f"seat {seat} holds a trump and must answer the trump lead with one: nothing is left to "

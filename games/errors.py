@@ -14,9 +14,9 @@ class RuleViolation(Exception):
 
 
 class Revealing(RuleViolation):
-    """A refusal that tells what a seat holds (``seat``; None: what any seat holds), and the
-    same refusal in words that tell nothing of it (``public``): what a reader who may not
-    see those cards is told instead."""
+    """A refusal that tells what a seat holds (``seat``), or where a card is (``seat`` None:
+    it may tell of any hand), and the same refusal in words that tell nothing of it
+    (``public``): what a reader who may not see those cards is told instead."""
 
     def __init__(self, detail: str, seat: int | None, public: str):
         super().__init__(detail)

@@ -206,7 +206,7 @@ def _decide_play(state: KopState, data: Mapping) -> list[Event]:
     if card not in PACK:
         return _refuse(f"{card} is not in the {state.rules.game} pack (A, 10, Q, J of each suit)")
     if card not in hand:
-        raise Revealing(f"{card} is not in seat {seat}'s hand", seat, may_not_play(card, seat))
+        raise Revealing(f"{card} is not in seat {seat}'s hand", None, may_not_play(card, seat))
     if card not in follow_rules(hand, trick, state.ranking):
         raise Revealing(why_illegal(card, seat, hand, trick, state.ranking), seat, may_not_play(card, seat))
     events = [Event("play", {"seat": seat, "card": card})]
@@ -244,8 +244,8 @@ def _decide_trick(state: KopState, data: Mapping) -> Event:
         hand = state.held[seat]
         if card not in hand:
             why, held_elsewhere = _not_held(state, card, seat, i, cards[:i])
-            if held_elsewhere:
-                raise Revealing(why, seat, may_not_play(card, seat))
+            if held_elsewhere:  # it tells where the card is: said otherwise to anyone with a hand hidden
+                raise Revealing(why, None, may_not_play(card, seat))
             raise RuleViolation(why)
         legal = follow_rules(hand, cards[:i], ranking)
         if card not in legal:

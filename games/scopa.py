@@ -204,7 +204,7 @@ def _decide_play(state: ScopaState, data: Mapping) -> Play:
             raise RuleViolation(f"{card} is not in the scopa pack (no 8, 9, 10)")
         if card in state.table or any(card in taken for taken in state.captured):
             raise RuleViolation(f"{card} is on the table or captured: seat {seat} does not hold it")
-        raise Revealing(_not_held(state, card, seat), seat, f"{card} is not in seat {seat}'s hand")
+        raise Revealing(_not_held(state, card, seat), None, f"{card} is not in seat {seat}'s hand")
     by, options = captures(card, state.table)
     taken = _chosen(card, options, data.get("capture"), by)
     table = tuple(c for c in state.table if c not in taken) + (() if taken else (card,))

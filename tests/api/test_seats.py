@@ -412,3 +412,17 @@ def test_a_page_shows_nobody_which_cards_a_seat_holds_and_no_cache_keeps_it(kop_
         "card sealed")
     answer = client.http.get(f"/g/{t['group']}/hands/{hand['id']}")
     assert answer.headers["Cache-Control"] == "private, no-store" and "Cookie" in answer.headers["Vary"]
+
+
+def test_playing_a_card_someone_else_holds_says_not_whose_it_is(kop_table, app):
+    """At a seats table, on its own turn, a seat that sends a card it does not hold is told
+    just that: not who holds it."""
+    t = kop_table
+    table = Seats(t, app, "kop", {}, 4)
+    table.open()
+    for seat in range(4):
+        table.post(seat, "cards", {"seat": seat, "cards": KOP_HANDS[seat]})
+    path = f"{t['base']}/hands/{table.hand}/plays"
+    said = {table.api[1].post(path, {"seat": 1, "card": card}).json["detail"].replace(card, "X")
+            for card in ("AC", "QH", "JD")}  # seat 3's, seat 2's, seat 0's
+    assert said == {"seat 1 may not play X here"}
