@@ -20,6 +20,7 @@ from . import output
 from .demo import demo
 from .migrate import migrate
 from .transfer import export, import_
+from .verdicts import correct, pending
 
 
 KEY_HELP = "The {what} key (default: an SQLite store's name + .key; ./bitka.key for PostgreSQL)."
@@ -165,13 +166,16 @@ def verify(obj: Context, group, saved, url, token, key_file):
     if url:
         if not group or not token:
             raise click.UsageError("--url needs --group and --token")
-        problems, now, sealed = proofs.check_remote(proofs.Remote(url, token), group, cp)
+        problems, now, sealed, corrected = proofs.check_remote(proofs.Remote(url, token), group, cp)
         for p in problems:
             click.echo(p)
         if problems:
             sys.exit(1)
         click.echo(f"ok: group {group} at {now['size']} events: every hash, link and signature holds"
                    + (f", and it extends the checkpoint of {cp['size']}" if cp else ""))
+        for c in corrected:
+            click.echo(f"seq {c['seq']}: the admin corrected hand {c['hand']} ({c['reason']}): "
+                       + ("voided" if c["void"] else "a new result") + f"; {c['hands']} hand(s) settled again")
         if sealed:
             click.echo(f"{len(sealed)} event(s) are sealed from this token while their hands are in play "
                        f"(seq {', '.join(map(str, sealed[:10]))}{', ...' if len(sealed) > 10 else ''}): their "
@@ -393,6 +397,8 @@ def balances(obj: Context, group):
 
 
 bitka.add_command(demo)
+bitka.add_command(pending)
+bitka.add_command(correct)
 bitka.add_command(export)
 bitka.add_command(import_)
 bitka.add_command(migrate)

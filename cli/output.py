@@ -8,6 +8,7 @@ from typing import Iterable, Iterator
 import click
 
 from events.money import format_amount
+from projections.balances import pending_view
 from projections.groups import member_name
 from projections.settle_up import plan
 
@@ -49,6 +50,7 @@ def print_balances(grow: dict, brow: dict) -> None:
     for line in _amounts_table(grow, members):
         click.echo(line)
     click.echo(f"  total {format_amount(sum(members.values()), grow['digits'])}")
+    print_pending(grow, brow)
     moves, method = plan(members)
     if not moves:
         click.echo("Settle up: nothing to pay, everyone is even.")
@@ -57,6 +59,17 @@ def print_balances(grow: dict, brow: dict) -> None:
     for src, dst, amount in moves:
         click.echo(f"  {member_name(grow, src)} pays {member_name(grow, dst)} "
                    f"{format_amount(amount, grow['digits'])} {grow['currency']}")
+
+
+def print_pending(grow: dict, brow: dict) -> None:
+    """The settlements that do not count yet, one line each."""
+    waiting = pending_view(brow)
+    if not waiting:
+        return
+    click.echo(f"Not counted yet ({len(waiting)}): a payer confirms, or the admin corrects")
+    for entry in waiting:
+        paid = ", ".join(f"{member_name(grow, p['member'])} {p['amount']}" for p in entry["payouts"])
+        click.echo(f"  hand {entry['hand']} ({entry['state']}): {paid}")
 
 
 def print_rebuilt_balances(report, names: dict) -> None:

@@ -140,7 +140,7 @@ class Remote:
                     return
 
 
-def check_remote(remote: Remote, group: str, saved: dict | None) -> tuple[list[str], dict, list[int]]:
+def check_remote(remote: Remote, group: str, saved: dict | None) -> tuple[list[str], dict, list[int], list[dict]]:
     """Verify a server's log the way a member can: every hash and link recomputed from the
     events it serves, its signed checkpoint checked against the root of those events, and
     a saved checkpoint proved to be a prefix of it. Nothing the server says is taken on trust;
@@ -148,18 +148,20 @@ def check_remote(remote: Remote, group: str, saved: dict | None) -> tuple[list[s
 
     An event sealed while its hand is in play (API.md) shows no data: its link is checked
     and its leaf (given) goes into the tree whose root the server signed, but its own hash
-    can only be checked once the hand ends. The seqs of those are returned too."""
+    can only be checked once the hand ends. The seqs of those are returned too, and each
+    correction of a past hand the log holds (a member should know of them)."""
     sealed: list[int] = []
+    corrected: list[dict] = []
     try:
         keys = {k["id"]: k["public_key"] for k in remote.get("/v1/keys")["keys"]}
         now = remote.get(f"/v1/groups/{group}/checkpoint")
         if now.get("group") != group or not signature_holds(now, keys.get(now.get("key_id"), "")):
-            return ["the server's checkpoint is not signed by the key it publishes"], now, sealed
+            return ["the server's checkpoint is not signed by the key it publishes"], now, sealed, corrected
         size = now["size"]
         if not isinstance(size, int) or isinstance(size, bool) or size < 1:
             raise ServerSaidNonsense("the server's checkpoint has no size")
         leaves: list[bytes] = []
-        problems = chain_faults(remote.events(group, size), group, leaves, sealed)
+        problems = chain_faults(_noting_corrections(remote.events(group, size), corrected), group, leaves, sealed)
         nodes = merkle.Leaves(leaves)
         if merkle.root(nodes, size).hex() != now["root"]:
             problems.append("the server's signed root is not the root of the events it serves")
@@ -167,7 +169,16 @@ def check_remote(remote: Remote, group: str, saved: dict | None) -> tuple[list[s
             problems += _check_saved(remote, group, saved, keys, nodes, now)
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise ServerSaidNonsense(f"the server's answers are not what bitka serves ({type(e).__name__}: {e})") from None
-    return problems, now, sealed
+    return problems, now, sealed, corrected
+
+
+def _noting_corrections(events: Iterable[dict], corrected: list[dict]) -> Iterator[dict]:
+    for e in events:
+        if e.get("type") == "correction" and isinstance(e.get("data"), dict) and "hand" in e["data"]:
+            d = e["data"]
+            corrected.append({"seq": e["seq"], "hand": d["hand"], "reason": d.get("reason"),
+                              "void": bool(d.get("void")), "hands": len(d.get("settlements") or [])})
+        yield e
 
 
 def chain_faults(events: Iterable[dict], group: str, leaves: list[bytes], sealed: list[int]) -> list[str]:

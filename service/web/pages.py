@@ -103,10 +103,11 @@ def _sign_in_form(error: str | None, after: str, status: int):
 @bp.after_request
 def _kept_by_nobody(response: Response) -> Response:
     """A page shows one member's view of the group (cards sealed from others, a session's
-    form tokens): no shared cache may keep it, and no browser cache may give it to another
-    sign-in. The stylesheet and the verify script are the same for everyone."""
+    form tokens): no shared cache may keep it, and the browser asks again before showing it
+    anew (Back still shows the page as it was). The stylesheet and the verify script are
+    the same for everyone."""
     if request.endpoint != "web.static":
-        response.headers["Cache-Control"] = "private, no-store"
+        response.headers["Cache-Control"] = "private, no-cache"
         response.headers.add("Vary", "Cookie")
     return response
 

@@ -151,3 +151,16 @@ def test_voiding_the_latest_hand_by_a_correction_gives_the_deal_back_and_an_earl
     back = t["admin"].post(f"{t['base']}/hands/{first['id']}/correct", {"reason": "it was played", "result":
                                                                         STARE_WIN})
     assert back.status_code == 201 and _balances(t)[0] == [-100, 100, -100, 100]  # a correction of a correction
+
+
+def test_the_hand_page_says_what_waits_and_shows_the_correction(client, kop_table):
+    from tests.api.test_pages import _signed_in
+    t = kop_table
+    hand = _result(t, _as(t, 1), STARE_WIN)
+    _signed_in(client, t["members"][0]["token"])
+    page = client.http.get(f"/g/{t['group']}/hands/{hand['id']}").get_data(as_text=True)
+    assert "Pending: it counts in the balances once a member who pays in it confirms it" in page
+    t["admin"].post(f"{t['base']}/hands/{hand['id']}/correct", {"reason": "counted again", "result": STARE_LOSE})
+    page = client.http.get(f"/g/{t['group']}/hands/{hand['id']}").get_data(as_text=True)
+    assert "Pending" not in page and "Corrected at seq" in page and "counted again" in page
+    assert "the admin corrects hand" in page  # the correction's own line in the log

@@ -118,19 +118,23 @@ def test_a_member_verifies_the_running_server_against_a_checkpoint_saved_earlier
     kept = tmp_path / "evening.json"
     kept.write_text(json.dumps(saved))
     st, t = call(base, "POST", f"/v1/groups/{gid}/tables", {"game": "kop", "seats": ids, "stake": "1.00"}, admin)
-    call(base, "POST", f"/v1/groups/{gid}/tables/{t['id']}/hands",
-         {"deal": {"dealer": 0, "hands": KOP_HANDS}, "tricks": [{"cards": c} for c in KOP_TRICKS]}, admin)
+    st, played = call(base, "POST", f"/v1/groups/{gid}/tables/{t['id']}/hands",
+                      {"deal": {"dealer": 0, "hands": KOP_HANDS}, "tricks": [{"cards": c} for c in KOP_TRICKS]}, admin)
+    st, _ = call(base, "POST", f"/v1/groups/{gid}/hands/{played['id']}/correct",
+                 {"reason": "dealt by mistake", "void": True}, admin)
+    assert st == 201
     ok = cli(db, "verify", "--url", base, "--group", gid, "--token", member_token, "--checkpoint", str(kept))
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert f"extends the checkpoint of {saved['size']}" in ok.stdout
+    assert f"the admin corrected hand {played['id']} (dealt by mistake): voided" in ok.stdout
     forged = tmp_path / "forged.json"
     forged.write_text(json.dumps(dict(saved, root="cd" * 32)))
     bad = cli(db, "verify", "--url", base, "--group", gid, "--token", member_token, "--checkpoint", str(forged))
     assert bad.returncode == 1 and "signature does not hold" in bad.stdout
     # A hand in play, dealt whole by the admin: its deal is sealed from the witness, whose
     # verify still checks the deal's links and its place in the signed log.
-    call(base, "POST", f"/v1/groups/{gid}/tables/{t['id']}/hands", {"deal": {"dealer": 1, "hands": KOP_HANDS}},
-         admin)
+    call(base, "POST", f"/v1/groups/{gid}/tables/{t['id']}/hands", {"deal": {"dealer": 0, "hands": KOP_HANDS}},
+         admin)  # the void gave the deal back to seat 0
     sealed = cli(db, "verify", "--url", base, "--group", gid, "--token", member_token, "--checkpoint", str(kept))
     assert sealed.returncode == 0, sealed.stdout + sealed.stderr
     assert "1 event(s) are sealed from this token" in sealed.stdout

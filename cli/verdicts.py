@@ -1,0 +1,68 @@
+"""What the operator says of settled hands: which do not count yet, and corrections."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from . import output
+
+
+@click.command()
+@click.option("--group", "group", required=True)
+@click.pass_obj
+def pending(obj, group):
+    """List the hands whose settlement does not count yet: pending until a member who pays
+    in it confirms it, or disputed until confirmed or corrected.
+
+    \b
+    Example:
+      bitka pending --group g_3f9a1c2b7d10
+    """
+    with obj.store().reading() as r:
+        grow, brow = r.row("group", group, ""), r.row("balances", group, "")
+    if grow is None:
+        raise click.UsageError(f"there is no group {group!r} in {obj.shown}")
+    output.print_pending(grow, brow)
+    if not (brow or {}).get("pending"):
+        click.echo("Every settlement counts: nothing waits for a confirmation.")
+
+
+@click.command()
+@click.option("--group", "group", required=True)
+@click.option("--hand", "hand", required=True)
+@click.option("--reason", required=True, help="Why, in words the group will read in the hand's audit trail.")
+@click.option("--void", is_flag=True, help="The hand counts as never played.")
+@click.option("--result", "result_json", metavar="JSON",
+              help="The hand's result as it should have been, in the form of a score sheet's result.")
+@click.pass_obj
+def correct(obj, group, hand, reason, void, result_json):
+    """Correct a past hand as the admin: a result, or a void. Every later hand of its table
+    is settled again; the correction and what each hand now pays more or less are appended
+    as one event and printed.
+
+    \b
+    Examples:
+      bitka correct --group g_3f9a --hand h_9be0 --reason "misdeal" --void
+      bitka correct --group g_3f9a --hand h_9be0 --reason "40, not 70" \\
+        --result '{"contract": "normal", "stare": [1, 3], "doubles": [], "points": 40, "tricks": 1}'
+    """
+    from service import ledger
+    from service.commands import Correct
+    if void == (result_json is not None):
+        raise click.UsageError("give either --void or --result JSON")
+    result = None
+    if result_json is not None:
+        try:
+            result = json.loads(result_json)
+        except ValueError as e:
+            raise click.UsageError(f"--result is not JSON: {e}") from None
+    with obj.store().writing(group) as w:  # a refusal is the store's 4xx, said as a sentence
+        moved = ledger.handle(Correct(group, "admin", hand, reason, result), w)
+    data = moved.first("correction")
+    click.echo(f"corrected hand {hand}: " + ("void" if void else "result " + json.dumps(data["result"])))
+    if not data["adjustments"]:
+        click.echo("no payout changes")
+    for adjustment in data["adjustments"]:
+        paid = ", ".join(f"seat {p['seat']} {p['amount']}" for p in adjustment["payouts"])
+        click.echo(f"  hand {adjustment['hand']} now pays: {paid}")
