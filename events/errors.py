@@ -40,6 +40,10 @@ class StaleVersion(DomainError):
     """The version the client named (If-Match) is no longer the group's (``version`` says which is)."""
 
 
+class Gone(DomainError):
+    """What was there is no more: an invitation used or expired."""
+
+
 class Unprocessable(DomainError):
     """Well-formed, but against the ledger's rules (a closed table, a member twice)."""
 

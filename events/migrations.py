@@ -58,6 +58,11 @@ SQLITE = (
         "CREATE INDEX IF NOT EXISTS deals_by_table ON events (group_id, table_id, seq) "
         "WHERE type IN ('deal', 'result')",
     )),
+    Migration(3, "invitations: one-time codes that sign a member in", (
+        """CREATE TABLE invitations (
+          code_hash TEXT PRIMARY KEY, group_id TEXT NOT NULL, member TEXT NOT NULL, expires_at TEXT,
+          used_at TEXT)""",
+    )),
 )
 
 # Ids and hashes compare byte by byte (COLLATE "C"), as SQLite compares them, so that both
@@ -99,6 +104,11 @@ POSTGRES = (
         """CREATE TABLE idempotency_keys (
           group_id TEXT COLLATE "C" NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL,
           status INTEGER NOT NULL, body TEXT NOT NULL, recorded_at TEXT NOT NULL, PRIMARY KEY (group_id, key))""",
+    )),
+    Migration(2, "invitations: one-time codes that sign a member in", (
+        """CREATE TABLE invitations (
+          code_hash TEXT PRIMARY KEY, group_id TEXT COLLATE "C" NOT NULL, member TEXT COLLATE "C" NOT NULL,
+          expires_at TEXT, used_at TEXT)""",
     )),
 )
 

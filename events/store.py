@@ -21,6 +21,7 @@ from typing import Callable, Iterator, Sequence
 
 from . import migrations
 from .credentials import CredentialReads, CredentialWrites
+from .invitations import InvitationReads, InvitationWrites
 from .envelope import Envelope, NewEvent, RawEvent
 from .errors import StaleVersion
 from .idempotency import KeyReads, KeyWrites
@@ -31,7 +32,7 @@ from .rows import RowReads, RowWrites
 __all__ = ["Backend", "Envelope", "NewEvent", "RawEvent", "Reader", "Writer", "precondition"]
 
 
-class Reader(EventLog, RowReads, CredentialReads, KeyReads, MerkleReads):
+class Reader(EventLog, RowReads, CredentialReads, InvitationReads, KeyReads, MerkleReads):
     def __init__(self, conn, backend: "Backend"):
         self.conn = conn
         self.backend = backend
@@ -47,7 +48,7 @@ class Reader(EventLog, RowReads, CredentialReads, KeyReads, MerkleReads):
 Projector = Callable[["Writer", list[Envelope]], None]
 
 
-class Writer(Reader, EventRecorder, RowWrites, CredentialWrites, KeyWrites, MerkleWrites):
+class Writer(Reader, EventRecorder, RowWrites, CredentialWrites, InvitationWrites, KeyWrites, MerkleWrites):
     def __init__(self, conn, projector: Projector | None, backend: "Backend"):
         super().__init__(conn, backend)
         self.projector = projector

@@ -14,7 +14,7 @@ from typing import Mapping
 
 from . import auction as auc, baska_scoring, kop
 from .base import Command, Event, TableTerms, named_rules
-from .contract import TableRules
+from .contract import Preset, TableRules
 from .cicha_search import cannot_lose
 from .errors import Revealing, RuleViolation
 # Baśka deals, folds and follows suit exactly as Kop does:
@@ -144,5 +144,12 @@ def superseded(state: KopState, version: int) -> list[str]:
     return []
 
 
+PRESETS = (
+    Preset("Baśka, Bytów tournament rules", {"variant": "bytow-2005"}, 4,
+           "Kop's cards with gran and zolo, du for all four tricks; any 52-52 or du makes the next four hands count "
+           "double (a bok-runda)."),
+    Preset("Baśka, classic", {"variant": "classic"}, 4,
+           "Kop's cards with gran and zolo, and baska for the holder of all four queens; no bok-rundy."),
+)
 GAME = kop.game("baska", "Baśka", parse_rules, decide, settle, is_over, view, superseded,
-                TableRules(bok_rundy=lambda rules: rules.bok_rundy))
+                TableRules(bok_rundy=lambda rules: rules.bok_rundy), PRESETS)

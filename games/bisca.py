@@ -16,7 +16,7 @@ from typing import Mapping
 from . import bisca_result, bisca_scoring, bisca_seen
 from . import words
 from .base import Command, Event, TableTerms, named_rules
-from .contract import DEALT, Capabilities, DealField, Game, TableRules
+from .contract import DEALT, Capabilities, DealField, Game, Preset, TableRules
 from .cards import SUIT_NAMES, check_exact_pack, dealt, pack, parse_card, parse_cards
 from .errors import Revealing, RuleViolation, may_not_play
 
@@ -442,6 +442,14 @@ def _played_by_seat(state: BiscaState) -> list[tuple[int, str]]:
     return [((t.leader + i) % n, c) for t in state.tricks for i, c in enumerate(t.cards)] + list(state.current)
 
 
+def owed(state: BiscaState) -> dict[str, int]:
+    """Dealt seat by seat: the trump card not turned yet, and the cards each seat owes (its
+    first hand, or the one it drew)."""
+    first = VARIANTS[state.rules.variant].hand
+    owes = {} if state.trump_seen else {"trump": 1}
+    return owes | {str(seat): (1 if state.tricks else first) for seat in state.owed}
+
+
 def unseen(state: BiscaState) -> dict[str, int | None]:
     """The cards nobody has played nor turned up: each in a seat's hand, or in the stock."""
     held = {card: seat for seat, hand in enumerate(state.held) for card in hand}
@@ -480,6 +488,18 @@ def describe(kind: str, d: Mapping, who) -> str:
     return words.any_event(kind, d, who)
 
 
+PRESETS = (
+    Preset("Bisca de tres", {"variant": "tres"}, 2, "Two players, three cards each, no duty to follow; 61 card "
+                                                   "points win a game point; the first to 4 wins the match."),
+    Preset("Bisca de nove", {"variant": "nove"}, 2, "Two players, nine cards each; once the stock is gone a trump "
+                                                   "lead must be answered with a trump; big wins score more."),
+    Preset("Bisca de quatro", {"variant": "quatro"}, 4, "Four players in pairs, three cards each; 91 points or "
+                                                       "every trick score more."),
+    Preset("Bisca capixaba", {"variant": "capixaba"}, 4, "Four in pairs; the cutter may knock for hearts, which "
+                                                        "double everything; the ace and seven of trumps in one "
+                                                        "trick score at once."),
+    Preset("Bisca de seis", {"variant": "seis"}, 6, "Six players in two teams of three, without the 2s."),
+)
 GAME = Game(
     name="bisca", title="Bisca", capabilities=Capabilities(),
     table=TableRules(target=lambda rules: rules.match_to, sides=lambda rules: rules.sides,
@@ -487,11 +507,13 @@ GAME = Game(
     parse_rules=parse_rules, seat_count=seat_count, parse_deal=deal_event, initial_state=new_hand, decide=decide,
     evolve=evolve, is_terminal=is_over, settle=settle, parse_result=result_event, result_state=result_state,
     view=view, turn=lambda state: None if is_over(state) else state.turn, legal_cards=legal_cards, calls=calls,
-    describe=describe, superseded=superseded, result_fields=bisca_result.result_fields, unseen=unseen,
+    describe=describe, superseded=superseded, result_fields=bisca_result.result_fields, unseen=unseen, owed=owed,
+    pack=lambda rules: PACKS[VARIANTS[rules.variant].pack],
     deal_fields=(*DEALT, DealField("stock", "cards", "the undealt cards, top first"),
                  DealField("trump", "card", "the face-up trump card, drawn last; null for a capixaba knock"),
                  DealField("trump_suit", "suit", "a capixaba knock: \"H\" with \"trump\": null")),
     docs={"cards": "the dealer's member turns the trump card, {\"trump\": \"6S\"} (a capixaba knock: {\"trump\": "
                    "null, \"trump_suit\": \"H\"}); each seat logs its first cards, and after each trick the one "
                    "card it drew, in drawing order (the trick's winner first; the last to draw takes the face-up "
-                   "trump card and logs it too)"})
+                   "trump card and logs it too)"},
+    presets=PRESETS)

@@ -71,6 +71,16 @@ class DealField:
     required: bool = False  # in every deal (where every game has the field)
 
 
+@dataclass(frozen=True)
+class Preset:
+    """A way the game is commonly played, offered when a table is opened: its title, its
+    rules (parse_rules takes them), how many play, and the rules in one sentence."""
+    title: str
+    rules: Mapping[str, Any]
+    players: int
+    said: str
+
+
 DEALT = (DealField("dealer", "seat", "the seat that deals (the table's next_dealer)", required=True),
          DealField("hands", "hands", "each seat's cards, in seat order; a deal of the dealer alone is dealt seat by "
                                      "seat, each seat's cards coming later (POST .../hands/{h}/cards)"))
@@ -109,3 +119,8 @@ class Game:
     legal_plays: Callable[[State], list[dict]] = lambda state: []  # logged by plays: each legal play now
     deal_fields: tuple[DealField, ...] = DEALT
     docs: Mapping[str, str] = field(default_factory=dict)  # "play", "claim": what those requests do here
+    presets: tuple[Preset, ...] = ()  # the usual ways to play it, for a table opened on a page
+    pack: Callable[[Rules], Sequence[str]] = lambda rules: ()  # every card of the game, in a pack's order
+    # Dealt seat by seat: how many cards each seat ("0", "1"...), the face-up table ("table")
+    # or the trump card ("trump") still owe before play can go on.
+    owed: Callable[[State], Mapping[str, int]] = lambda state: {}

@@ -11,7 +11,7 @@ from typing import Mapping
 
 from . import auction as auc, seen, words
 from .base import Command, Event, TableTerms, named_rules
-from .contract import Capabilities, Game, TableRules
+from .contract import Capabilities, Game, Preset, TableRules
 from .cards import check_exact_pack, dealt, parse_card, parse_cards
 from .errors import Revealing, RuleViolation, may_not_play
 from .tricks import Ranking, legal_cards as follow_rules, why_illegal, winner_index
@@ -393,6 +393,11 @@ def conceal(state: KopState, view: dict, hidden: frozenset[str]) -> dict:
     return shown
 
 
+def owed(state: KopState) -> dict[str, int]:
+    """The seats that have not logged their four cards yet."""
+    return {str(seat): TRICKS for seat, hand in enumerate(state.deal) if not hand}
+
+
 def calls(state: KopState) -> list[str]:
     """Before the first trick, any call of the game's ladder (passes need no logging)."""
     if is_over(state) or state.tricks or state.current:
@@ -416,7 +421,8 @@ def describe(kind: str, d: Mapping, who) -> str:
     return words.any_event(kind, d, who)
 
 
-def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, superseded_, table: TableRules) -> Game:
+def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, superseded_, table: TableRules,
+         presets: tuple[Preset, ...] = ()) -> Game:
     """A game on Kop's engine (Kop, and Baśka with its own rules, decisions and money)."""
     engine = kop_result.Engine(new_hand, decide_, evolve)
     return Game(
@@ -425,11 +431,19 @@ def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, sup
         decide=decide_, evolve=evolve, is_terminal=is_over_, settle=settle_,
         parse_result=partial(kop_result.result_event, engine), result_state=partial(kop_result.result_state, engine),
         view=view_, turn=turn, legal_cards=legal_cards, calls=calls, describe=describe, superseded=superseded_,
-        result_fields=kop_result.result_fields, unseen=unseen, conceal=conceal,
+        result_fields=kop_result.result_fields, unseen=unseen, conceal=conceal, pack=lambda rules: PACK,
+        owed=owed,
         docs={"claim": "throwing in: when every legal way to play the remaining tricks settles alike, the hand is "
                        "settled at once (the tricks not played are counted as one such way, marked \"played\": "
-                       "false); otherwise a 422 names a card after which it would end otherwise"})
+                       "false); otherwise a 422 names a card after which it would end otherwise"},
+        presets=presets)
 
 
 ENGINE = kop_result.Engine(new_hand, decide, evolve)
-GAME = game("kop", "Kop", parse_rules, decide, settle, is_over, view, superseded, TableRules())
+PRESETS = (
+    Preset("Kop", {}, 4, "Four players, sixteen cards (A, 10, Q, J); the two who hold the black queens play "
+                         "together unless someone calls wesele or zolo; 53 card points win, up to four doubles."),
+    Preset("Kop, three tens high", {"ranking": "as-trzy-dychy"}, 4,
+           "As Kop, but the tens of clubs and spades are trumps too, just below the ace of hearts."),
+)
+GAME = game("kop", "Kop", parse_rules, decide, settle, is_over, view, superseded, TableRules(), PRESETS)

@@ -16,7 +16,7 @@ from typing import Mapping, Sequence
 from . import scopa_result, scopa_scoring, scopa_seen
 from . import words
 from .base import Command, Event, TableTerms, named_rules
-from .contract import DEALT, Capabilities, DealField, Game, TableRules
+from .contract import DEALT, Capabilities, DealField, Game, Preset, TableRules
 from .cards import check_exact_pack, dealt, pack, parse_card, parse_cards
 from .errors import Revealing, RuleViolation
 
@@ -363,6 +363,14 @@ def view(state: ScopaState) -> dict:
     }
 
 
+def owed(state: ScopaState) -> dict[str, int]:
+    """Dealt seat by seat: the face-up cards not turned yet, and each seat's cards to log
+    (its first hand, or a round of three)."""
+    in_hand, face_up = DEALS[state.rules.deal]
+    owes = {} if state.table_seen else {"table": face_up}
+    return owes | {str(seat): (ROUND if state.plays else in_hand) for seat in sorted(state.owed)}
+
+
 def unseen(state: ScopaState) -> dict[str, int | None]:
     """The cards nobody has played nor turned up: each in a seat's hand, or in the stock."""
     held = {card: seat for seat, hand in enumerate(state.held) for card in hand}
@@ -409,6 +417,17 @@ def _play_words(d: Mapping, who) -> str:
     return text
 
 
+PRESETS = (
+    Preset("Scopa for two", {"players": 2}, 2, "Forty cards, three each and four face up; take cards by matching "
+                                                "or adding up, a sweep is a scopa; the first to 11 points wins the "
+                                                "game."),
+    Preset("Scopa for three", {"players": 3}, 3, "As Scopa for two, each for themselves; the winner takes a stake "
+                                                  "from each of the others."),
+    Preset("Scopa for four, in pairs", {"players": 4}, 4, "Partners sit opposite (seats 0 and 2 against 1 and 3); "
+                                                          "three cards each, four face up."),
+    Preset("Scopone scientifico", {"players": 4, "deal": "scientifico"}, 4,
+           "Four in pairs, all forty cards dealt (ten each), nothing face up to start."),
+)
 GAME = Game(
     name="scopa", title="Scopa", capabilities=Capabilities(logged_by="plays", claims=True),
     table=TableRules(target=lambda rules: rules.target, sides=lambda rules: rules.sides),
@@ -417,11 +436,12 @@ GAME = Game(
     view=view, turn=lambda state: None if is_over(state) else state.turn, legal_cards=legal_cards,
     calls=lambda state: [], describe=describe, superseded=superseded, result_fields=scopa_result.result_fields,
     legal_plays=lambda state: [{"card": card, "capture": list(taken)} for card, taken in legal_plays(state)],
-    unseen=unseen,
+    unseen=unseen, pack=lambda rules: PACK, owed=owed,
     deal_fields=(*DEALT, DealField("table", "cards", "the cards dealt face up (empty for scientifico)"),
                  DealField("stock", "cards", "the undealt cards, top first: later rounds are dealt from it")),
     docs={"play": "the player to move puts a card down: {\"card\": \"QD\", \"capture\": [\"4C\", \"5S\"]} (capture "
                   "left out: the only legal one; a 422 lists them when several)",
           "claim": "chiamarsi fuori: a true claim wins the game at once, a false one loses it",
           "cards": "the dealer's member turns the face-up cards, {\"table\": [...]}; each seat logs its first cards, "
-                   "and each later round of three once every hand is empty, {\"seat\": 1, \"cards\": [...]}"})
+                   "and each later round of three once every hand is empty, {\"seat\": 1, \"cards\": [...]}"},
+    presets=PRESETS)

@@ -80,6 +80,9 @@ def _table_opened(rows, env, members, dealt) -> str | None:
         return f"the table's seats are not {game.seat_count(rules)} different members of the group"
     if d.get("entry", "scorer") not in ("scorer", "seats"):
         return f"the table's entry {d.get('entry')!r} is neither scorer nor seats"
+    dealer = d.get("dealer", 0)
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < len(seats):
+        return f"the table's first dealer {dealer!r} is not one of its seats"
     return _positive(d["stake"], rows[("group", "")]["digits"], "stake")
 
 

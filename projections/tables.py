@@ -23,7 +23,8 @@ def apply(row: dict | None, event) -> dict | None:
     d = event.data
     if event.type == "table_opened":
         return {"id": d["table"], "game": d["game"], "rules": d["rules"], "seats": d["seats"],
-                "stake": d["stake"], "entry": d.get("entry", "scorer"), "next_dealer": 0, "hand_count": 0,
+                "stake": d["stake"], "entry": d.get("entry", "scorer"), "next_dealer": d.get("dealer", 0),
+                "hand_count": 0,
                 "latest_hand": None, "bok": NO_BOK, "match": None, "closed": False, "opened_at": event.recorded_at}
     if row is None:
         return None

@@ -14,7 +14,7 @@ from events.database import open_store
 from projections.projector import project
 from . import problems, schemas
 from .limits import Limit
-from .routes import events, groups, hands, money, proofs, tables
+from .routes import events, groups, hands, invitations, money, proofs, tables
 
 DEFAULTS = {
     "BITKA_DB": "bitka.db",
@@ -65,7 +65,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["bitka.group_limit"] = Limit(app.config["BITKA_GROUPS_PER_HOUR"])
     api = Api(app, spec_kwargs={"info": {"description": _DESCRIPTION}})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
-    for module in (groups, tables, hands, money, events, proofs):
+    for module in (groups, tables, hands, money, events, proofs, invitations):
         api.register_blueprint(module.blp)
     from .web import blueprint as pages
     app.register_blueprint(pages())  # the pages for people at the table, beside the API

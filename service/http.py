@@ -196,7 +196,7 @@ def write(group: str, action: Callable[[Writer, auth.Principal], Any], admin: bo
     return response
 
 
-SECRETS = ("token", "admin_token")
+SECRETS = ("token", "admin_token", "code", "url")  # an invitation's code is a token's worth
 
 
 def _without_secrets(body):

@@ -161,6 +161,11 @@ def open_table(w: Writer, c: OpenTable) -> dict:
     table = new_id("t")
     data = {"table": table, "game": name, "rules": rules.to_data(), "seats": seats,
             "stake": format_amount(stake, row["digits"])}
+    dealer = body.get("dealer", 0)
+    if not 0 <= dealer < len(seats):
+        raise RuleBroken(f"dealer must be a seat from 0 to {len(seats) - 1}", field="dealer")
+    if dealer:
+        data["dealer"] = dealer  # who deals first: the deal passes round from there
     if entry != "scorer":
         data["entry"] = entry
     w.append(c.group, [NewEvent("table_opened", data, table=table)], c.actor, expected_version=w.version(c.group))

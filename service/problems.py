@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 import logging
 
-from flask import Response
+from flask import Response, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from events.errors import (Contention, DomainError, Invalid, NotFound, Refused, RuleBroken, StaleVersion,
+from events.errors import (Contention, DomainError, Gone, Invalid, NotFound, Refused, RuleBroken, StaleVersion,
                            Unprocessable, VersionConflict)
 from games.errors import RuleViolation
 from .auth import Unauthenticated
@@ -41,6 +41,7 @@ STATUSES: dict[type, tuple[int, str, str]] = {  # most specific first: the first
     Unauthenticated: (401, "Unauthorized", "unauthorized"),
     Refused: (403, "Forbidden", "forbidden"),
     NotFound: (404, "Not found", "not-found"),
+    Gone: (410, "Gone", "gone"),
     VersionConflict: (409, "Conflict", "conflict"),
     Contention: (409, "Conflict", "conflict"),
     StaleVersion: (412, "Precondition failed", "precondition-failed"),
@@ -69,8 +70,24 @@ def from_rule_violation(e: RuleViolation) -> Response:
     return problem(422, "Against the rules", e.detail, "rule-violation")
 
 
+def for_people() -> bool:
+    """Whether the request is a person's browser on a page's address (not the API's, not a
+    client asking for JSON): its errors are then an HTML page."""
+    if request.path.startswith("/v1/") or request.path == "/v1":
+        return False
+    return request.accept_mimetypes.best_match(["text/html", "application/json"]) == "text/html"
+
+
+def as_page(status: int, title: str, detail: str) -> Response:
+    page = render_template("error.html", status=status, title=title, detail=detail)
+    return Response(page, status=status, mimetype="text/html")
+
+
 def from_http(e: HTTPException) -> Response:
     status = e.code or 500
+    if for_people() and status in (404, 405):
+        return as_page(status, "Nothing here" if status == 404 else e.name,
+                       "There is no page at this address. Check the link, or start from your group's page.")
     data = getattr(e, "data", None) or {}
     messages = data.get("messages") or data.get("errors")
     if messages:

@@ -112,6 +112,8 @@ class TableCreate(Schema):
     seats = fields.List(Id(), required=True, validate=validate.Length(min=1, max=8),
                         metadata={"description": "member ids in order of play"})
     stake = Amount(required=True)
+    dealer = fields.Integer(strict=True, validate=validate.Range(min=0, max=7), metadata={
+        "description": "the seat that deals the first hand (0 when left out); the deal then passes round"})
 
 
 class Seat(Schema):
@@ -300,6 +302,26 @@ class CorrectionResult(Schema):
                                                       "adjustments (what each changed hand now pays more or less), "
                                                       "settlements (each changed hand's new settlement), table"})
     hand = fields.Dict(metadata={"description": "the corrected hand's state now"})
+
+
+class InvitationCreate(Schema):
+    member = Id(metadata={"description": "a member already in the group"})
+    name = fields.String(validate=[validate.Length(min=1, max=100), validate.Regexp(SHOWN_TEXT), _printable],
+                         metadata={"description": "a new member, added to the group with this name"})
+
+
+class InvitationCreated(Schema):
+    member = fields.String()
+    code = fields.String(metadata={"description": "the one-time code (only its hash is kept)"})
+    url = fields.String(metadata={"description": "the page /join/{code}, under BITKA_PUBLIC_URL when set, else "
+                                                 "under the address the request came to"})
+    expires_at = fields.String()
+
+
+class Redeemed(Schema):
+    group = fields.String()
+    member = fields.String()
+    token = fields.String()
 
 
 class GroupUpdate(Schema):

@@ -4,5 +4,5 @@ from __future__ import annotations
 
 def blueprint():
     """The pages' blueprint with every page's routes on it."""
-    from . import pages, sheet  # noqa: F401 - sheet adds the score sheet's routes to pages.bp
+    from . import admin, evening, pages, phone, sheet, start  # noqa: F401 - each adds its routes to pages.bp
     return pages.bp

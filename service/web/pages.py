@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, g, redirect, render_template, request, url_for
 
 from events.errors import DomainError, Invalid, NotFound, Refused
 from events.types import EVENT_TYPES
@@ -19,7 +19,7 @@ from projections.hands import game_of
 from .. import auth, ledger
 from ..commands import NewHand, Play
 from ..problems import status_of
-from ..evidence import checkpoint, inclusions, public_key
+from ..evidence import checkpoint, consistency, inclusions, public_key
 from ..http import store
 from ..sealed import events_as_seen, sealed_for, trail_as_seen
 from ..views import balances_view, hand_view, settle_up_view
@@ -57,46 +57,63 @@ def _problem_page(e: DomainError):
 
 
 def _page(group: str, view: Callable) -> Response | str:
-    """A signed-in member's page of their own group; the sign-in page for anyone else."""
+    """A page of a group this browser is signed in to; the sign-in page for a browser
+    signed in nowhere, and a 403 page for one signed in to other groups only."""
     with store().reading() as r:
-        who = session.signed_in(r)
+        who = session.signed_in(r, group)
         if who is None:
+            if session.sessions(r):
+                raise Refused("this browser is not signed in to that group: open the invitation link its admin "
+                              "gave you, or choose one of your groups")
             return redirect(url_for("web.sign_in_page", next=request.path))
         principal, token = who
-        _own_group(principal, group)
         grow = ledger.group_row(r, group)
+        g.viewer = viewer(r, grow, principal, token)
         return view(r, grow, principal, session.form_token(token))
 
 
+def viewer(reader, grow: dict, principal, token: str) -> dict:
+    """Who is looking, for every page's header: their name in the group, whether they are
+    its admin, their other groups on this browser, and the form token of this session."""
+    others = []
+    for other, _ in session.sessions(reader):
+        if other.group != grow["id"]:
+            orow = reader.row("group", other.group, "")
+            if orow is not None:
+                others.append({"id": other.group, "name": orow["name"]})
+    name = "the admin" if principal.is_admin else member_name(grow, principal.subject)
+    return {"group": grow["id"], "group_name": grow["name"], "name": name, "admin": principal.is_admin,
+            "member": None if principal.is_admin else principal.subject, "others": others,
+            "form_token": session.form_token(token)}
+
+
 def _writer_of(group: str):
-    """The signed-in principal and session token for a POST, after the form's token is checked."""
+    """The signed-in principal of this group for a POST, after the form's token is checked."""
     with store().reading() as r:
-        who = session.signed_in(r)
+        who = session.signed_in(r, group)
     if who is None:
         return None
     principal, token = who
-    _own_group(principal, group)
     session.check_form(token)
     return principal
 
 
-def _own_group(principal, group: str) -> None:
-    if principal.group != group:
-        raise Refused("this page belongs to another group; sign out and in with a token of that group")
-
-
 @bp.get("/")
 def sign_in_page():
+    """Where a browser starts: its groups to choose from, or how to get into one."""
     with store().reading() as r:
-        who = session.signed_in(r)
-    if who is not None:
-        return redirect(url_for("web.group_page", group=who[0].group))
-    return _sign_in_form(None, request.args.get("next", ""), 200)
+        mine = session.sessions(r)
+        groups = [{"id": p.group, "name": (r.row("group", p.group, "") or {}).get("name", p.group),
+                   "as": "admin" if p.is_admin else member_name(r.row("group", p.group, ""), p.subject)}
+                  for p, _ in mine]
+    if len(groups) == 1 and not request.args.get("choose"):
+        return redirect(url_for("web.group_page", group=groups[0]["id"]))
+    return _sign_in_form(None, request.args.get("next", ""), 200, groups)
 
 
-def _sign_in_form(error: str | None, after: str, status: int):
+def _sign_in_form(error: str | None, after: str, status: int, groups=()):
     token = session.sign_in_token()
-    page = render_template("signin.html", error=error, next=after, signin_token=token)
+    page = render_template("signin.html", error=error, next=after, signin_token=token, groups=groups)
     return session.keep_sign_in_token(Response(page, status, mimetype="text/html"), token)
 
 
@@ -122,42 +139,66 @@ def sign_in():
         except DomainError:
             return _sign_in_form("That token is not known here: paste the whole token the group's admin gave you.",
                                  "", 401)
-    target = request.form.get("next", "")
-    if not target.startswith(f"/g/{principal.group}"):
-        target = url_for("web.group_page", group=principal.group)
-    return session.keep(redirect(target, 303), token)
+        target = request.form.get("next", "")
+        if not target.startswith(f"/g/{principal.group}"):
+            target = url_for("web.group_page", group=principal.group)
+        return session.keep(redirect(target, 303), token, r)
 
 
 @bp.post("/signout")
 def sign_out():
-    """Only bitka's own sign-out button signs out: it carries the session's form token."""
+    """Only bitka's own sign-out button signs out, of the group whose page it is on: it
+    carries that group's session form token."""
+    group = request.form.get("group", "")
     with store().reading() as r:
-        who = session.signed_in(r)
-    if who is not None:
+        who = session.signed_in(r, group)
+        if who is None:
+            raise Refused("this sign-out is not from a page of a group this browser is signed in to")
         session.check_form(who[1])
-    return session.forget(redirect(url_for("web.sign_in_page"), 303))
+        return session.forget(redirect(url_for("web.sign_in_page", choose=1), 303), r, group)
 
 
 @bp.get("/g/<group>")
 def group_page(group):
     def view(r, grow, principal, form_token):
+        from .admin import admin_context
         brow = r.row("balances", group, "") or {"members": {}}
         tables = []
         for t in grow["tables"]:
             trow = r.row("table", group, t["id"])
             seats = [member_name(grow, m) for m in trow["seats"]]
-            can = game_of(trow["game"]).capabilities
-            tables.append({"row": trow, "seats": seats, "trick_game": can.logged_by == "tricks",
-                           "deal_game": can.deal_on_page})
+            tables.append({"row": trow, "seats": seats, "title": game_of(trow["game"]).title})
         names = [m["name"] for m in grow["members"]]
         series = _balance_series(r, group, [m["id"] for m in grow["members"]])
         chart = balance_chart(names, series, grow["digits"], grow["currency"])
+        settle = settle_up_view(grow, brow)
+        for t in settle["transfers"]:  # who may mark it paid: the admin, or whoever receives it
+            t["may_mark"] = principal.is_admin or principal.subject == t["to"]
         return render_template("group.html", group=grow, principal=principal, form_token=form_token,
-                               balances=balances_view(grow, brow), settle=settle_up_view(grow, brow),
+                               balances=balances_view(grow, brow), settle=settle, waiting=_waiting(r, grow, brow,
+                                                                                                   principal),
                                tables=tables, chart=chart, series=list(zip(names, series, strict=True)),
-                               legend=legend(names),
-                               digits=grow["digits"])
+                               legend=legend(names), digits=grow["digits"], admin=principal.is_admin,
+                               once=once.key(), **admin_context(grow))
     return _page(group, view)
+
+
+def _waiting(r, grow: dict, brow: dict, principal) -> list[dict]:
+    """The results that do not count yet, named as people name them, each with what the
+    viewer may say of it (confirm, dispute)."""
+    from projections.balances import pending_view
+    shown = []
+    for entry in pending_view(brow):
+        trow = r.row("table", grow["id"], entry["table"])
+        seats = [member_name(grow, m) for m in trow["seats"]]
+        order = r.table_hands(grow["id"], entry["table"])
+        number = order.index(entry["hand"]) + 1 if entry["hand"] in order else "?"
+        waiting = balances_pending(r, grow["id"], entry["hand"])
+        shown.append({"hand": entry["hand"], "state": entry["state"],
+                      "title": f"Hand {number} at the {game_of(trow['game']).title} table",
+                      "payouts": [(seats[p["seat"]], p["amount"]) for p in entry["payouts"]],
+                      "verdict": verdict_choices(waiting, principal, trow)})
+    return shown
 
 
 def _balance_series(r, group: str, members: list[str]) -> list[list[int]]:
@@ -171,7 +212,13 @@ def _balance_series(r, group: str, members: list[str]) -> list[list[int]]:
 
 
 @bp.get("/g/<group>/hands/<hand>")
-def hand_page(group, hand):
+def hand_page(group, hand, problem: str | None = None):
+    """A hand: on a seated player's phone, what it may do now (phone.py) and the table as
+    it stands, live; for everyone, the deal as far as they may see it, the tricks, the
+    settlement in words, whether it counts yet, and the log with its verify button."""
+    from . import phone
+    from .evening import hand_names
+
     def view(r, grow, principal, form_token):
         events = audit_trail.events_of(r, group, hand)
         if not events:
@@ -180,13 +227,39 @@ def hand_page(group, hand):
         model = ledger.hand_model(r, group, hand)
         hidden = sealed_for(r, group, model, principal.subject)
         trail = trail_as_seen(audit_trail.trail(events, trow, grow), events, hidden)
-        state = hand_view(model, hidden)
-        seats = [member_name(grow, m) for m in trow["seats"]]
-        return render_template("hand.html", group=grow, principal=principal, form_token=form_token, hand=state,
-                               trail=trail, seats=seats, table=trow, title=model.rules.title,
-                               can_play=state["phase"] in ("auction", "play")
-                               and model.rules.capabilities.logged_by == "tricks")
-    return _page(group, view)
+        live = phone.context(r, group, grow, model, principal)
+        seats = live["seats"]
+        past = corrections_history(r, group, model.table)
+        title = hand_names(past, seats).get(hand, "A hand")
+        waiting = balances_pending(r, group, hand)
+        return render_template(
+            "hand.html", group=grow, principal=principal, form_token=form_token, trail=trail, title=title,
+            game=model.rules.title, once=once.key(), problem=problem, latest=trow["latest_hand"]["id"] == hand,
+            verdict=verdict_choices(waiting, principal, trow), admin=principal.is_admin,
+            can_play=live["hand"]["phase"] in ("auction", "play") and model.rules.capabilities.logged_by == "tricks"
+            and not hidden, **live)
+    page = _page(group, view)
+    return (page, 422) if problem and isinstance(page, str) else page
+
+
+def corrections_history(r, group: str, table: str):
+    from projections import corrections
+    return corrections.history(r.table_events(group, table))
+
+
+def balances_pending(r, group: str, hand: str) -> dict | None:
+    from projections.balances import pending_entry
+    return pending_entry(r.row("balances", group, ""), hand)
+
+
+def verdict_choices(waiting: dict | None, principal, trow: dict) -> dict:
+    """What the viewer may say of a hand that does not count yet: confirm it (a member who
+    pays in it, not the one who logged it), dispute it (a member seated at its table)."""
+    if waiting is None or principal.is_admin:
+        return {"confirm": False, "dispute": False}
+    payers = {member for _, member, amount in waiting["payouts"] if amount < 0}
+    return {"confirm": principal.subject in payers and principal.subject != waiting["actor"],
+            "dispute": principal.subject in trow["seats"], "state": waiting["state"]}
 
 
 @bp.get("/g/<group>/hands/<hand>/evidence.json")
@@ -342,3 +415,18 @@ def field_errors(detail: str, fields) -> dict[str, str]:
             return {name.replace(" ", ""): detail}
     return {}
 
+
+
+@bp.get("/g/<group>/witness.json")
+def witness(group):
+    """What a member's browser checks on every visit (static/witness.js): the group's signed
+    checkpoint now, the server's key, and the proof (RFC 9162 2.1.4) that today's log extends
+    the one the browser saw last (``from``, its size)."""
+    def view(r, grow, principal, form_token):
+        now = checkpoint(r, group)
+        size = request.args.get("from", "")
+        proof = None
+        if size.isascii() and size.isdigit() and 0 < int(size) <= now["size"]:
+            proof = consistency(r, group, int(size), now["size"])
+        return {"group": group, "checkpoint": now, "key": public_key(), "consistency": proof}
+    return _page(group, view)

@@ -14,15 +14,15 @@ import hashlib
 from flask import redirect, render_template, request, url_for
 
 from events.canonical import canonical_bytes
-from events.errors import DomainError, Invalid
+from events.errors import DomainError, Invalid, Refused
 from projections.groups import member_name
 from projections.hands import game_of, parsed_rules
 from .. import ledger
-from ..commands import NewHand
+from ..commands import Correct, NewHand
 from ..http import store
 from ..problems import status_of
 from . import once
-from .pages import _page, _writer_of, bp, field_errors, whole
+from .pages import Preview, _page, _writer_of, bp, field_errors, whole
 
 FORM_ONLY = ("form_token", "confirm", "previewed", "double", "undo", once.FIELD)
 
@@ -160,3 +160,70 @@ def result_body(fields, values: dict) -> dict:
 def _fingerprint(body: dict) -> str:
     """Which result a preview showed, so that only that very result is logged on confirming."""
     return hashlib.sha256(canonical_bytes(body)).hexdigest()[:24]
+
+
+@bp.route("/g/<group>/hands/<hand>/correct", methods=["GET", "POST"])
+def correct_page(group, hand):
+    """The admin's correction of a past hand: its result as it should have been (the score
+    sheet's fields), or a void; what every hand of the table would then pay more or less is
+    shown before anything is logged."""
+    values, errors, problem, preview, status = _values(), {}, None, None, 200
+    values.pop("reason", None)
+    reason = request.form.get("reason", "").strip()
+    if request.method == "POST":
+        principal = _writer_of(group)
+        if principal is None:
+            return redirect(url_for("web.sign_in_page"))
+        with store().reading() as r:
+            trow = ledger.table_row(r, group, ledger.hand_model(r, group, hand).table)
+        fields = _fields(trow)
+        try:
+            if not principal.is_admin:
+                raise Refused("only the group's admin corrects a hand")
+            if "double" in request.form or "undo" in request.form:
+                _tap_double(values, len(trow["seats"]))
+            else:
+                result = None if request.form.get("void") == "yes" else result_body(fields, values)
+                if not reason:
+                    raise Invalid("say why, in words the group will read in the hand's audit trail",
+                                  errors={"reason": ["Give a reason."]})
+                seen = _fingerprint({"result": result, "reason": reason})
+                command = Correct(group, principal.subject, hand, reason, result)
+                if request.form.get("confirm") == "yes" and request.form.get("previewed") == seen:
+                    return once.write(group, f"correct {hand}", {"result": result, "reason": reason},
+                                      lambda w: _corrected(w, group, hand, command))
+                preview = _what_it_would_do(group, command)
+                values["previewed"] = [seen]
+        except DomainError as e:
+            problem, status = e.detail, status_of(e)[0]
+            errors = _errors(e, fields)
+
+    def view(r, grow, principal, form_token):
+        if not principal.is_admin:
+            raise Refused("only the group's admin corrects a hand")
+        model = ledger.hand_model(r, group, hand)
+        trow = ledger.table_row(r, group, model.table)
+        game, rules = game_of(trow["game"]), parsed_rules(trow["game"], trow["rules"])
+        seats = [member_name(grow, m) for m in trow["seats"]]
+        sides = [" and ".join(seats[i] for i in side) for side in game.table.sides(rules)]
+        return render_template(
+            "correct.html", group=grow, form_token=form_token, table=trow, hand=model.id, seats=seats,
+            sides=sides, fields=_fields(trow), values=values, errors=errors, problem=problem, preview=preview,
+            reason=reason, once=once.key(), v=lambda name: first(values, name),
+            doubles=_shown_doubles(values, len(seats)), void=request.form.get("void") == "yes")
+    page = _page(group, view)
+    return (page, status) if isinstance(page, str) else page
+
+
+def _what_it_would_do(group: str, command: Correct) -> dict:
+    """The correction decided inside a write that is then rolled back: its adjustments."""
+    try:
+        with store().writing(group) as w:
+            raise Preview(ledger.handle(command, w).first("correction"))
+    except Preview as done:
+        return done.outcome
+
+
+def _corrected(w, group: str, hand: str, command: Correct) -> str:
+    ledger.handle(command, w)
+    return url_for("web.hand_page", group=group, hand=hand)

@@ -89,6 +89,8 @@ class Seats:
             for name, answer in {**reads, **pages}.items():
                 assert answer.status_code == 200, (name, answer.status_code)
                 text = answer.get_data(as_text=True)
+                if name.endswith("page"):  # the cards a phone may pick up: every card it cannot see, all alike
+                    text = re.sub(r'<form[^>]*class="picker".*?</form>', "", text, flags=re.S)
                 self.reads += 1
                 shown = set(QUOTED_CARD.findall(text))
                 if name.endswith("page") or name == "audit text":

@@ -1,0 +1,48 @@
+"""Invitations: a one-time link that signs a member in on a phone (API.md "Invitations")."""
+from __future__ import annotations
+
+from flask import current_app, request
+
+from .. import invitations, schemas as s
+from ..http import SECURED, WRITE, Blueprint, json_response, store, write
+
+blp = Blueprint("invitations", __name__, url_prefix="/v1", description="Invitations: one-time sign-in links")
+
+
+def public_url(path: str) -> str:
+    """An address of this service for people to open: under ``BITKA_PUBLIC_URL`` when the
+    operator set it (behind a proxy), else under the address this request came to."""
+    base = current_app.config.get("BITKA_PUBLIC_URL") or request.host_url
+    return base.rstrip("/") + path
+
+
+def shown(invitation: invitations.Invitation) -> dict:
+    return {"member": invitation.member, "code": invitation.code, "url": public_url(f"/join/{invitation.code}"),
+            "expires_at": invitation.expires_at}
+
+
+@blp.route("/groups/<group>/invitations", methods=["POST"])
+@blp.arguments(s.InvitationCreate)
+@blp.response(201, s.InvitationCreated, description="The link, once: only a hash of its code is kept")
+@blp.problems(*WRITE, why={422: "member is not a member of the group, or the name reads as a member's"})
+@blp.doc(**SECURED)
+def invite(body, group):
+    """A one-time link for a member (admin only): `{"member": id}` for a member already in the
+    group, or `{"name": "..."}` to add one. Opening `url` (the page `/join/{code}`) within seven
+    days signs that member in on that browser; apps redeem `code` at `POST /v1/invitations/{code}`.
+    The member's earlier tokens keep working."""
+    return write(group, lambda w, p: shown(invitations.invite(w, group, p.subject, body)), admin=True)
+
+
+@blp.route("/invitations/<code>", methods=["POST"])
+@blp.response(201, s.Redeemed, description="The member's token, once")
+@blp.problems(404, 409, 410, why={404: "No such invitation", 410: "The invitation was used already or has expired"})
+def redeem(code):
+    """Redeem an invitation (no token needed): the group, the member and a new token of that
+    member. A code works once; a used or expired one is a 410."""
+    with store().reading() as r:
+        group, _ = invitations.found(r, code)
+    with store().writing(group) as w:
+        done = invitations.redeem(w, code)
+        version = w.version(group)
+    return json_response({"group": done.group, "member": done.member, "token": done.token}, 201, version)

@@ -1,0 +1,191 @@
+"""The admin's pages: the members and their invitation links, opening a table, the group's
+settings, and the controls every hand has for the admin (void, correct, abandon). Payments
+("mark as paid") are recorded here too, by the admin or by the member who received them.
+
+Each form goes through the same ledger functions as the API, carried out once (once.py).
+"""
+from __future__ import annotations
+
+from flask import redirect, render_template, request, url_for
+
+from events.errors import DomainError, Invalid, Refused
+from games.registry import GAMES
+from projections.groups import confirmations, member_name
+from .. import invitations, ledger
+from ..commands import Correct, OpenTable, Pay, UpdateGroup, VoidHand
+from ..http import store
+from ..problems import status_of
+from ..routes.invitations import public_url
+from . import once, qr
+from .pages import _page, _writer_of, bp
+
+
+def _admin_only(principal) -> None:
+    if not principal.is_admin:
+        raise Refused("only the group's admin may do this")
+
+
+@bp.route("/g/<group>/members", methods=["GET", "POST"])
+def members_page(group):
+    """The members, a new one invited by name, and a new link for any member (a lost phone)."""
+    problem, status, made = None, 200, None
+    if request.method == "POST":
+        principal = _writer_of(group)
+        if principal is None:
+            return redirect(url_for("web.sign_in_page"))
+        _admin_only(principal)
+        body = {"name": request.form.get("name", "").strip()} if "name" in request.form else \
+            {"member": request.form.get("member", "")}
+        try:
+            with store().writing(group) as w:
+                made = invitations.invite(w, group, principal.subject, body)
+        except DomainError as e:
+            problem, status = e.detail, status_of(e)[0]
+
+    def view(r, grow, principal, form_token):
+        _admin_only(principal)
+        link = public_url(url_for("web.join_page", code=made.code)) if made else None
+        return render_template("members.html", group=grow, problem=problem, made=made, link=link,
+                               invited=member_name(grow, made.member) if made else None,
+                               qr=qr.svg(link, "the invitation link as a QR code") if link else None)
+    page = _page(group, view)
+    return (page, status) if isinstance(page, str) else page
+
+
+@bp.route("/g/<group>/admin-link", methods=["POST"])
+def new_admin_link(group):
+    """A new link for the admin (the old one stops working), shown on the welcome page."""
+    principal = _writer_of(group)
+    if principal is None:
+        return redirect(url_for("web.sign_in_page"))
+    _admin_only(principal)
+    with store().writing(group) as w:
+        link = invitations.admin_link(w, group)
+    return redirect(url_for("web.welcome_page", group=group, code=link.code), 303)
+
+
+@bp.route("/g/<group>/tables/new", methods=["GET", "POST"])
+def new_table_page(group):
+    """A table: the game as it is played (each way said in a sentence), who sits where,
+    who deals first, the stake, and who logs the cards."""
+    values, problem, status = {}, None, 200
+    if request.method == "POST":
+        principal = _writer_of(group)
+        if principal is None:
+            return redirect(url_for("web.sign_in_page"))
+        _admin_only(principal)
+        values = {k: request.form.get(k, "") for k in ("preset", "stake", "entry", "dealer")}
+        values["seats"] = [request.form.get(f"seat{i}", "") for i in range(8)]
+        try:
+            body = _table_body(values)
+            return once.write(group, "table", body, lambda w: _opened(w, group, principal, body))
+        except DomainError as e:
+            problem, status = e.detail, status_of(e)[0]
+
+    def view(r, grow, principal, form_token):
+        _admin_only(principal)
+        presets = [{"key": f"{g.name}:{i}", "game": g.title, "title": p.title, "players": p.players, "said": p.said}
+                   for g in GAMES.values() for i, p in enumerate(g.presets)]
+        return render_template("new_table.html", group=grow, presets=presets, values=values, problem=problem,
+                               once=once.key())
+    page = _page(group, view)
+    return (page, status) if isinstance(page, str) else page
+
+
+def _table_body(values: dict) -> dict:
+    game_name, _, index = values["preset"].partition(":")
+    game = GAMES.get(game_name)
+    if game is None or not index.isdigit() or int(index) >= len(game.presets):
+        raise Invalid("choose the game the table plays", errors={"preset": ["Choose a game."]})
+    preset = game.presets[int(index)]
+    seats = values["seats"][:preset.players]
+    if len(seats) < preset.players or not all(seats):
+        raise Invalid(f"{preset.title} is played by {preset.players}: choose who sits in each seat",
+                      errors={"seats": ["Choose a member for every seat."]})
+    rules = dict(preset.rules)
+    if values.get("entry") == "seats":
+        rules["entry"] = "seats"
+    dealer = 0
+    if values.get("dealer"):
+        if values["dealer"] not in seats:
+            raise Invalid("the first dealer must be one of the players at the table",
+                          errors={"dealer": ["Choose someone seated."]})
+        dealer = seats.index(values["dealer"])
+    return {"game": game.name, "rules": rules, "seats": seats, "stake": values["stake"].strip().replace(",", "."),
+            "dealer": dealer}
+
+
+def _opened(w, group: str, principal, body: dict) -> str:
+    from events.money import MoneyError
+    try:
+        trow = ledger.handle(OpenTable(group, principal.subject, body), w)
+    except MoneyError as e:
+        raise Invalid(str(e), errors={"stake": [str(e)]}) from None
+    return url_for("web.table_page", group=group, table=trow["id"])
+
+
+@bp.route("/g/<group>/settings", methods=["POST"])
+def settings(group):
+    """Whether results wait for a payer's confirmation."""
+    principal = _writer_of(group)
+    if principal is None:
+        return redirect(url_for("web.sign_in_page"))
+    _admin_only(principal)
+    body = {"confirmations": request.form.get("confirmations", "")}
+
+    def update(w):
+        ledger.handle(UpdateGroup(group, principal.subject, body), w)
+        return url_for("web.group_page", group=group)
+    return once.write(group, "settings", body, update)
+
+
+@bp.route("/g/<group>/payments", methods=["POST"])
+def mark_paid(group):
+    """A settle-up transfer marked as paid: the payment, recorded by the admin or by the
+    member who received the money."""
+    principal = _writer_of(group)
+    if principal is None:
+        return redirect(url_for("web.sign_in_page"))
+    body = {"from": request.form.get("from", ""), "to": request.form.get("to", ""),
+            "amount": request.form.get("amount", "")}
+    ledger.may_record_payment(principal.subject, body)
+
+    def pay(w):
+        ledger.handle(Pay(group, principal.subject, body), w)
+        return url_for("web.group_page", group=group)
+    return once.write(group, "payment", body, pay)
+
+
+@bp.route("/g/<group>/hands/<hand>/admin", methods=["POST"])
+def hand_admin(group, hand):
+    """The admin's word on a hand: void the latest (or abandon one half played), or correct
+    any past one (a void, or its result as it should have been)."""
+    principal = _writer_of(group)
+    if principal is None:
+        return redirect(url_for("web.sign_in_page"))
+    _admin_only(principal)
+    action, reason = request.form.get("action", ""), request.form.get("reason", "").strip()
+    if not reason:
+        raise Invalid("say why, in a few words the group will read in the hand's audit trail",
+                      errors={"reason": ["Give a reason."]})
+
+    def act(w):
+        if action == "void":
+            ledger.handle(VoidHand(group, principal.subject, hand, reason), w)
+        elif action == "correct":
+            from .sheet import _fields, result_body
+            values = {k: [v.strip() for v in request.form.getlist(k)] for k in request.form}
+            model = ledger.hand_model(w, group, hand)
+            fields = _fields(ledger.table_row(w, group, model.table))
+            ledger.handle(Correct(group, principal.subject, hand, reason, result_body(fields, values)), w)
+        elif action == "correct-void":
+            ledger.handle(Correct(group, principal.subject, hand, reason, None), w)
+        else:
+            raise Invalid("choose what to do with the hand", errors={"action": ["void, correct or correct-void"]})
+        return url_for("web.hand_page", group=group, hand=hand)
+    return once.write(group, f"admin {hand}", dict(request.form), act)
+
+
+def admin_context(grow: dict) -> dict:
+    """What the group page shows the admin beside everything else."""
+    return {"confirmations": confirmations(grow)}

@@ -1,0 +1,168 @@
+"""A hand on a player's own phone: the cards it owes (its hand as it picks it up, the face-up
+cards or the trump card it turns as dealer, the card it draws), its legal cards to tap when
+it is its turn (Scopa's captures chosen on the page), its calls and claims, and the table
+as everyone sees it, kept live by a small script that asks for the table again only when
+the group's log has moved (If-None-Match). A tap that came too late is told who played what.
+"""
+from __future__ import annotations
+
+import re
+
+from flask import Response, redirect, render_template, request, url_for
+
+from events.errors import DomainError, Invalid
+from games.seen import cards_in
+from projections.groups import member_name
+from .. import ledger
+from ..commands import Confirm, Dispute, Play
+from ..http import store
+from ..sealed import sealed_for
+from ..views import hand_view
+from . import once, session
+from .pages import _writer_of, bp
+
+_SEAT = re.compile(r"\bseat (\d+)(?:'s)?")
+
+
+def named(detail: str, seats: list[str]) -> str:
+    """A sentence with each "seat N" said as that seat's player's name."""
+    def name(m):
+        seat = int(m.group(1))
+        who = seats[seat] if seat < len(seats) else m.group(0)
+        return who + ("'s" if m.group(0).endswith("'s") else "")
+    return _SEAT.sub(name, detail)
+
+
+def seat_view(model, shown: dict, seat: int | None, trow: dict, principal) -> dict:
+    """What the phone of ``seat`` may do now (nothing for a reader without a seat)."""
+    game, state = model.rules, model.state
+    rules = game.parse_rules(trow["rules"]) if trow else None
+    owed = game.owed(state) if not model.ended else {}
+    mine = {"seat": seat, "owes": 0, "turn": False, "legal": [], "plays": [], "calls": [], "claims": False,
+            "turn_up": None, "pack": []}
+    in_play = not model.ended and shown["phase"] in ("dealing", "auction", "play")
+    if seat is None or not in_play:
+        return mine
+    shown_cards = cards_in({k: v for k, v in shown.items() if k not in ("rules", "settlement")})
+    mine["pack"] = [c for c in game.pack(rules) if c not in shown_cards]  # what it may still pick up
+    mine["owes"] = owed.get(str(seat), 0)
+    if seat == shown["dealer"] and ("table" in owed or "trump" in owed):
+        mine["turn_up"] = "table" if "table" in owed else "trump"
+        mine["turn_up_count"] = owed.get("table", 1)
+    if owed:
+        return mine
+    turn = game.turn(state)
+    mine["turn"] = turn == seat
+    on_table = tuple(c["card"] for c in shown.get("current") or [])
+    if mine["turn"]:
+        if game.capabilities.logged_by == "tricks":
+            mine["legal"] = list(game.legal_cards(state, seat, on_table))
+        else:
+            mine["plays"] = game.legal_plays(state)
+    mine["calls"] = [c for c in game.calls(state) if c != "pass"]
+    mine["claims"] = game.capabilities.claims
+    return mine
+
+
+def context(r, group: str, grow: dict, model, principal) -> dict:
+    """Everything the hand's live part needs, for the page and for the fragment alike."""
+    trow = ledger.table_row(r, group, model.table)
+    hidden = sealed_for(r, group, model, principal.subject)
+    shown = hand_view(model, hidden)
+    seats = [member_name(grow, m) for m in trow["seats"]]
+    seat = trow["seats"].index(principal.subject) if principal.subject in trow["seats"] else None
+    return {"hand": shown, "seats": seats, "mine": seat_view(model, shown, seat, trow, principal), "table": trow,
+            "version": r.version(group)}
+
+
+@bp.get("/g/<group>/hands/<hand>/live")
+def hand_live(group, hand):
+    """The live part of a hand's page, again: only when the log moved since the phone's copy
+    (its ETag is the group's version), else 304."""
+    with store().reading() as r:
+        who = session.signed_in(r, group)
+        if who is None:
+            return Response(status=403)
+        version = r.version(group)
+        if f'"{version}"' in request.headers.get("If-None-Match", ""):
+            return Response(status=304, headers={"ETag": f'"{version}"'})
+        principal, token = who
+        grow = ledger.group_row(r, group)
+        model = ledger.hand_model(r, group, hand)
+        page = render_template("_live.html", group=grow, form_token=session.form_token(token), once=once.key(),
+                               problem=None, **context(r, group, grow, model, principal))
+    return Response(page, headers={"ETag": f'"{version}"'}, mimetype="text/html")
+
+
+@bp.route("/g/<group>/hands/<hand>/move", methods=["POST"])
+def hand_move(group, hand):
+    """One thing a phone does in a hand: its cards, the face-up ones, a card played, a call,
+    a claim. Refused: the hand's page again, with the refusal in names."""
+    principal = _writer_of(group)
+    if principal is None:
+        return redirect(url_for("web.sign_in_page"))
+    action = request.form.get("action", "")
+
+    def move(w):
+        trow = ledger.table_row(w, group, ledger.hand_model(w, group, hand).table)
+        seat = trow["seats"].index(principal.subject) if principal.subject in trow["seats"] else None
+        kind, body = _command(action, seat)
+        ledger.handle(Play(group, principal.subject, hand, kind, body), w)
+        return url_for("web.hand_page", group=group, hand=hand) + "#live"
+    try:
+        return once.write(group, f"move {hand}", dict(request.form.lists()), move)
+    except DomainError as e:
+        with store().reading() as r:
+            trow = ledger.table_row(r, group, ledger.hand_model(r, group, hand).table)
+            seats = [member_name(ledger.group_row(r, group), m) for m in trow["seats"]]
+        from .pages import hand_page
+        return hand_page(group, hand, problem=named(e.detail, seats))
+
+
+def _command(action: str, seat: int | None) -> tuple[str, dict]:
+    form = request.form
+    if seat is None and action in ("cards", "play", "bid", "claim"):
+        raise Invalid("only a player seated at this table plays from this page")
+    match action:
+        case "cards":
+            return "cards", {"seat": seat, "cards": form.getlist("card")}
+        case "table":
+            return "cards", {"table": form.getlist("card")}
+        case "trump":
+            return "cards", {"trump": form.get("card", "")}
+        case "knock":
+            return "cards", {"trump": None, "trump_suit": "H"}
+        case "play":
+            body = {"seat": seat, "card": form.get("card", "")}
+            if form.get("capture") is not None:
+                body["capture"] = [c for c in form.get("capture", "").split(",") if c]
+            return "play", body
+        case "bid":
+            return "bid", {"seat": seat, "call": form.get("call", "")}
+        case "claim":
+            return "claim", {"seat": seat}
+    raise Invalid("that is not something a hand's page does", errors={"action": ["Unknown action."]})
+
+
+@bp.route("/g/<group>/hands/<hand>/verdict", methods=["POST"])
+def hand_verdict(group, hand):
+    """A payer confirms the hand, or a seated player disputes it, with one tap."""
+    principal = _writer_of(group)
+    if principal is None:
+        return redirect(url_for("web.sign_in_page"))
+    action, reason = request.form.get("action"), request.form.get("reason", "").strip()
+
+    def act(w):
+        if action == "confirm":
+            ledger.handle(Confirm(group, principal.subject, hand), w)
+        elif action == "dispute":
+            if not reason:
+                raise Invalid("say what is wrong with the hand", errors={"reason": ["Give a reason."]})
+            ledger.handle(Dispute(group, principal.subject, hand, reason), w)
+        else:
+            raise Invalid("confirm or dispute", errors={"action": ["confirm or dispute"]})
+        return request.form.get("back") or url_for("web.hand_page", group=group, hand=hand)
+    back = request.form.get("back", "")
+    if back and not back.startswith(f"/g/{group}"):
+        raise Invalid("that page is not this group's")
+    return once.write(group, f"verdict {hand}", {"action": action, "reason": reason}, act)

@@ -1,0 +1,88 @@
+"""Starting out in a browser: a new group (its admin signed in at once and handed the link
+that signs them in again anywhere), and an invitation opened on a phone. No token is typed
+or shown: links carry one-time codes, and the cookie keeps the token.
+"""
+from __future__ import annotations
+
+from flask import current_app, redirect, render_template, request, url_for
+
+from events.errors import DomainError, Invalid
+from events.money import MINOR_DIGITS
+from .. import auth, invitations, ledger
+from ..commands import CreateGroup
+from ..http import store
+from ..routes.invitations import public_url
+from . import qr, session
+from .pages import _page, bp
+
+CURRENCIES = ("PLN", "EUR", "BRL", "CHF", "GBP", "USD", "CZK", "HUF", "JPY")
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new_group_page():
+    """A new group: its name, its currency, and whether results wait for a payer."""
+    values, problem, status = {"currency": "PLN", "confirmations": "payers"}, None, 200
+    if request.method == "POST":
+        session.check_sign_in()
+        values = {k: request.form.get(k, "").strip() for k in ("name", "currency", "confirmations", "setup")}
+        try:
+            return _created(values)
+        except DomainError as e:
+            problem, status = e.detail, 400 if isinstance(e, Invalid) else 422
+    token = session.sign_in_token()
+    page = render_template("new_group.html", values=values, problem=problem, signin_token=token,
+                           currencies=[c for c in CURRENCIES if c in MINOR_DIGITS],
+                           needs_setup=bool(current_app.config.get("BITKA_SETUP_TOKEN")))
+    return session.keep_sign_in_token(current_app.response_class(page, status, mimetype="text/html"), token)
+
+
+def _created(values: dict):
+    setup = current_app.config.get("BITKA_SETUP_TOKEN")
+    if setup:
+        auth.check_setup_token(f"Bearer {values['setup']}", setup)
+    else:
+        current_app.extensions["bitka.group_limit"].take(request.remote_addr or "")
+    if not values["name"]:
+        raise Invalid("a group needs a name, such as \"Thursday cards\"", errors={"name": ["Give the group a name."]})
+    if values["confirmations"] not in ("payers", "off"):
+        raise Invalid("choose whether results wait for a payer", errors={"confirmations": ["payers or off"]})
+    with store().writing() as w:
+        made = ledger.handle(CreateGroup(values["name"], values["currency"], values["confirmations"]), w)
+    with store().writing(made.id) as w:
+        link = invitations.admin_link(w, made.id)
+    with store().reading() as r:
+        response = redirect(url_for("web.welcome_page", group=made.id, code=link.code), 303)
+        return session.keep(response, made.admin_token, r)
+
+
+@bp.get("/g/<group>/welcome")
+def welcome_page(group):
+    """The admin's first page: the link to keep, and what to do next."""
+    code = request.args.get("code", "")
+
+    def view(r, grow, principal, form_token):
+        if not principal.is_admin:
+            return redirect(url_for("web.group_page", group=group))
+        link = public_url(url_for("web.join_page", code=code)) if code else None
+        return render_template("welcome.html", group=grow, link=link,
+                               qr=qr.svg(link, "the admin's link as a QR code") if link else None)
+    return _page(group, view)
+
+
+@bp.route("/join/<code>", methods=["GET", "POST"])
+def join_page(code):
+    """An invitation: it names the group and the member; sending its form signs that member
+    in on this browser (beside any other groups it is in) and opens the group."""
+    with store().reading() as r:
+        group, member = invitations.found(r, code)  # a 404 or 410 page otherwise
+        grow = ledger.group_row(r, group)
+    name = "the admin" if member == auth.ADMIN else next(m["name"] for m in grow["members"] if m["id"] == member)
+    if request.method == "POST":
+        session.check_sign_in()
+        with store().writing(group) as w:
+            done = invitations.redeem(w, code)
+        with store().reading() as r:
+            return session.keep(redirect(url_for("web.group_page", group=done.group), 303), done.token, r)
+    token = session.sign_in_token()
+    page = render_template("join.html", group=grow, name=name, signin_token=token, admin=member == auth.ADMIN)
+    return session.keep_sign_in_token(current_app.response_class(page, 200, mimetype="text/html"), token)

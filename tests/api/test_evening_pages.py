@@ -1,0 +1,193 @@
+"""An evening in the pages without a browser's script: a group started on a page, players
+invited by link (no token typed or shown), a table opened, a hand dealt seat by seat and
+played from each phone, a result confirmed, the score table, the summary, settle-up paid;
+and the pieces a phone's script uses (the live part, the witness's evidence)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from events import merkle
+from events.checkpoint import signature_holds
+from tests.conftest import KOP_HANDS, KOP_TRICKS, Client
+
+
+def _hidden(text, name):
+    return re.search(rf'name="{name}" value="([^"]*)"', text).group(1)
+
+
+def _form(page: str, action: str) -> dict:
+    """The hidden fields of the form posting to ``action`` on ``page``."""
+    start = page.index(f'action="{action}"') if f'action="{action}"' in page else 0
+    chunk = page[start:page.index("</form>", start)]
+    return dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', chunk))
+
+
+def _browser(app) -> Client:
+    return Client(app.test_client())
+
+
+def _start(app, name="Thursday cards"):
+    admin = _browser(app)
+    page = admin.http.get("/new").get_data(as_text=True)
+    made = admin.http.post("/new", data={"signin_token": _hidden(page, "signin_token"), "name": name,
+                                         "currency": "PLN", "confirmations": "payers"})
+    assert made.status_code == 303 and "/welcome?code=" in made.headers["Location"]
+    group = made.headers["Location"].split("/")[2]
+    welcome = admin.http.get(made.headers["Location"]).get_data(as_text=True)
+    assert "Keep your link" in welcome and "<svg" in welcome and "/join/" in welcome
+    assert not re.search(r"[A-Za-z0-9_-]{43}", welcome.replace(made.headers["Location"], ""))  # no token shown
+    return admin, group
+
+
+def _invite(admin, group, name) -> str:
+    page = admin.http.get(f"/g/{group}/members").get_data(as_text=True)
+    done = admin.http.post(f"/g/{group}/members", data={"form_token": _hidden(page, "form_token"), "name": name})
+    text = done.get_data(as_text=True)
+    assert done.status_code == 200 and f"{name}'s invitation" in text, text
+    return re.search(r'href="(http://localhost/join/[^"]+)"', text).group(1).removeprefix("http://localhost")
+
+
+def _join(app, link) -> Client:
+    phone = _browser(app)
+    page = phone.http.get(link)
+    assert page.status_code == 200 and "sign me in on this phone" in page.get_data(as_text=True)
+    joined = phone.http.post(link, data={"signin_token": _hidden(page.get_data(as_text=True), "signin_token")})
+    assert joined.status_code == 303
+    return phone
+
+
+@pytest.fixture
+def evening(app):
+    admin, group = _start(app)
+    names = ["Ala", "Bob", "Cyd", "Dan"]
+    links = [_invite(admin, group, n) for n in names]
+    phones = [_join(app, link) for link in links]
+    again = _browser(app).http.get(links[0])
+    assert again.status_code == 410 and "used already" in again.get_data(as_text=True)
+    return admin, group, phones, names
+
+
+def _open_table(admin, group, preset, seats, entry="seats"):
+    page = admin.http.get(f"/g/{group}/tables/new").get_data(as_text=True)
+    ids = re.findall(r'<option value="(m_[0-9a-f]+)">([^<]+)</option>', page)
+    by_name = {name: member for member, name in ids}
+    data = {"form_token": _hidden(page, "form_token"), "once": _hidden(page, "once"), "preset": preset,
+            "stake": "0,50", "entry": entry, "dealer": ""}
+    data.update({f"seat{i}": by_name[n] for i, n in enumerate(seats)})
+    opened = admin.http.post(f"/g/{group}/tables/new", data=data)
+    assert opened.status_code == 303, opened.get_data(as_text=True)
+    return opened.headers["Location"].split("/")[-1]
+
+
+def test_an_evening_in_the_pages(app, evening):
+    admin, group, phones, names = evening
+    table = _open_table(admin, group, "kop:0", names)
+    page = phones[0].http.get(f"/g/{group}/tables/{table}").get_data(as_text=True)
+    assert "Signed in as <strong>Ala</strong>" in page and "Ala deals next" in page
+    start = f"/g/{group}/tables/{table}/play"
+    started = phones[0].http.post(start, data=_form(page, start))
+    hand = started.headers["Location"].split("/")[-1]
+    for seat, cards in enumerate(KOP_HANDS):
+        page = phones[seat].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+        assert "Tap the 4 cards you picked up" in page
+        sent = phones[seat].http.post(f"/g/{group}/hands/{hand}/move",
+                                      data={**_form(page, f"/g/{group}/hands/{hand}/move"), "card": cards})
+        assert sent.status_code == 303, sent.get_data(as_text=True)
+    for trick in KOP_TRICKS:
+        for card in trick:
+            seat = next(s for s, h in enumerate(KOP_HANDS) if card in h)
+            page = phones[seat].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+            assert "Your turn" in page
+            played = phones[seat].http.post(f"/g/{group}/hands/{hand}/move", data={
+                **_form(page, f"/g/{group}/hands/{hand}/move"), "action": "play", "card": card})
+            assert played.status_code == 303, played.get_data(as_text=True)
+    done = phones[1].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+    assert "This hand is over" in done and "Hand 1, Ala dealt" in done
+    score = phones[2].http.get(f"/g/{group}/tables/{table}").get_data(as_text=True)
+    assert "Ala dealt" in score and "1.50" in score  # bez bitki at 0.50: 3 units
+    # A stale tap: Bob taps a card of a hand already over.
+    late = phones[1].http.post(f"/g/{group}/hands/{hand}/move", data={
+        "form_token": _hidden(done, "form_token"), "once": "web-late-tap-0001", "action": "play", "card": "AH"})
+    assert late.status_code == 422 and "over" in late.get_data(as_text=True)
+
+
+def test_a_result_waits_for_its_payer_who_confirms_with_one_tap_then_settle_up_is_marked_paid(app, evening):
+    admin, group, phones, names = evening
+    table = _open_table(admin, group, "scopa:0", names[:2], entry="scorer")
+    sheet = phones[1].http.get(f"/g/{group}/tables/{table}/result").get_data(as_text=True)
+    values = {"form_token": _hidden(sheet, "form_token"), "once": _hidden(sheet, "once"), "cards": "1", "coins": "1",
+              "primiera": "1", "settebello": "1", "scopas0": "0", "scopas1": "11"}  # Bob's side wins the game
+    shown = phones[1].http.post(f"/g/{group}/tables/{table}/result", data={**values, "confirm": "no"})
+    logged = phones[1].http.post(f"/g/{group}/tables/{table}/result", data={
+        **values, "confirm": "yes", "previewed": _hidden(shown.get_data(as_text=True), "previewed")})
+    assert logged.status_code == 303
+    home = phones[0].http.get(f"/g/{group}").get_data(as_text=True)
+    assert "Results that do not count yet" in home and "Hand 1 at the Scopa table" in home
+    assert "Everyone is square" in home  # nothing counts yet
+    confirm = _form(home, f"/g/{group}/hands/{logged.headers['Location'].split('/')[-1]}/verdict")
+    assert phones[0].http.post(f"/g/{group}/hands/{logged.headers['Location'].split('/')[-1]}/verdict",
+                               data=confirm).status_code == 303
+    home = phones[0].http.get(f"/g/{group}").get_data(as_text=True)
+    assert "Results that do not count yet" not in home and "Ala</strong> pays <strong>Bob" in home
+    receiver = phones[1].http.get(f"/g/{group}").get_data(as_text=True)
+    paid = phones[1].http.post(f"/g/{group}/payments", data=_form(receiver, f"/g/{group}/payments"))
+    assert paid.status_code == 303
+    assert "Everyone is square" in phones[1].http.get(f"/g/{group}").get_data(as_text=True)
+    summary = phones[2].http.get(f"/g/{group}/summary").get_data(as_text=True)
+    assert "Played: Scopa, 1 hand" in summary and "<svg" in summary
+    image = phones[2].http.get(f"/g/{group}/summary.svg?download=1")
+    assert image.mimetype == "image/svg+xml" and "attachment" in image.headers["Content-Disposition"]
+
+
+def test_the_live_part_answers_304_until_the_log_moves(app, evening):
+    admin, group, phones, names = evening
+    table = _open_table(admin, group, "kop:0", names)
+    page = phones[0].http.get(f"/g/{group}/tables/{table}").get_data(as_text=True)
+    hand = phones[0].http.post(f"/g/{group}/tables/{table}/play",
+                               data=_form(page, f"/g/{group}/tables/{table}/play")).headers["Location"].split("/")[-1]
+    live = phones[1].http.get(f"/g/{group}/hands/{hand}/live")
+    tag = live.headers["ETag"]
+    assert live.status_code == 200 and "Waiting for the cards of Ala, Bob, Cyd, Dan." in live.get_data(as_text=True)
+    assert phones[1].http.get(f"/g/{group}/hands/{hand}/live", headers={"If-None-Match": tag}).status_code == 304
+    page = phones[0].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+    phones[0].http.post(f"/g/{group}/hands/{hand}/move", data={**_form(page, f"/g/{group}/hands/{hand}/move"),
+                                                              "card": KOP_HANDS[0]})
+    moved = phones[1].http.get(f"/g/{group}/hands/{hand}/live", headers={"If-None-Match": tag})
+    assert moved.status_code == 200 and "Waiting for the cards of Bob, Cyd, Dan." in moved.get_data(as_text=True)
+
+
+def test_every_phone_gets_what_it_needs_to_witness_the_log(app, evening):
+    admin, group, phones, names = evening
+    first = phones[0].http.get(f"/g/{group}/witness.json").json
+    assert signature_holds(first["checkpoint"], first["key"]["public_key"]) and first["consistency"] is None
+    _invite(admin, group, "Eve")
+    later = phones[0].http.get(f"/g/{group}/witness.json?from={first['checkpoint']['size']}").json
+    proof = [bytes.fromhex(h) for h in later["consistency"]["path"]]
+    assert merkle.verify_consistency(first["checkpoint"]["size"], later["checkpoint"]["size"],
+                                     bytes.fromhex(first["checkpoint"]["root"]),
+                                     bytes.fromhex(later["checkpoint"]["root"]), proof)
+
+
+def test_several_groups_on_one_browser_with_a_switcher(app):
+    admin, first = _start(app, "Thursday cards")
+    page = admin.http.get("/new").get_data(as_text=True)
+    made = admin.http.post("/new", data={"signin_token": _hidden(page, "signin_token"), "name": "Family",
+                                         "currency": "EUR", "confirmations": "off"})
+    second = made.headers["Location"].split("/")[2]
+    both = admin.http.get(f"/g/{second}").get_data(as_text=True)
+    assert "Your other groups" in both and "Thursday cards" in both
+    assert admin.http.get(f"/g/{first}").status_code == 200
+    chooser = admin.http.get("/?choose=1").get_data(as_text=True)
+    assert "Thursday cards" in chooser and "Family" in chooser
+    out = admin.http.post("/signout", data={"form_token": _hidden(both, "form_token"), "group": second})
+    assert out.status_code == 303 and admin.http.get(f"/g/{second}").status_code == 403
+    assert admin.http.get(f"/g/{first}").status_code == 200  # still in the first
+
+
+def test_an_unknown_address_is_a_page_for_people_and_json_for_the_api(client):
+    page = client.http.get("/nowhere", headers={"Accept": "text/html"})
+    assert page.status_code == 404 and page.mimetype == "text/html" and "Nothing here" in page.get_data(as_text=True)
+    api = client.http.get("/v1/nowhere", headers={"Accept": "text/html"})
+    assert api.status_code == 404 and api.mimetype == "application/problem+json"
