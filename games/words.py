@@ -22,8 +22,22 @@ def dealt(d: Mapping, who: Who, shown: str = "") -> str:
     return f"{opened} {hands}{shown}"
 
 
+def _fact(key: str, value, who: Who) -> str:
+    """One field of a result in words: seats by who sits there, a list as a list."""
+    if value is None:
+        return f"{key}: a tie"
+    if key in ("stare", "declarer", "partner") or (key == "doubles" and isinstance(value, list)):
+        seats = value if isinstance(value, list) else [value]
+        if not seats:
+            return f"{key}: none"
+        return f"{key}: " + (" then " if key == "doubles" else " and ").join(who(s) for s in seats)
+    if isinstance(value, list):
+        return f"{key}: " + " and ".join(json.dumps(v) for v in value)
+    return f"{key}: {value}"
+
+
 def result(d: Mapping, who: Who) -> str:
-    shown = ", ".join(f"{k} {json.dumps(v)}" for k, v in d["result"].items())
+    shown = ", ".join(_fact(k, v, who) for k, v in d["result"].items())
     return f"{who(d['dealer'])} deals {d['game']}; the hand is logged by its result alone, without its cards: {shown}"
 
 

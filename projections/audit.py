@@ -22,7 +22,8 @@ def summary(env, trow: dict, grow: dict) -> str:
     match env.type:
         case "settlement":
             waits = "" if d.get("confirmed", True) else "; it counts once a member who pays in it confirms it"
-            return f"settlement: {d['winner']} win, outcome {d['outcome']}, multiplier {d['multiplier']}{waits}"
+            winner = f"{d['winner']} win" if d.get("winner") else "nobody wins the hand"
+            return f"settlement: {winner}, outcome {d['outcome']}, multiplier {d['multiplier']}{waits}"
         case "hand_voided":
             return f"hand voided: {d['reason']}"
         case "confirmation":

@@ -1,22 +1,41 @@
-"""Every member's balance over the hands, as an inline SVG chart drawn on the server.
+"""Every member's balance over the evening, as an inline SVG chart drawn on the server.
 
-Pure: series in, markup out. The chart needs no JavaScript; it names itself for screen
-readers, and the page shows the same figures as a table beside it.
+Pure: series in, markup out. The x-axis counts the hands (a payment is a step between
+them, unnumbered); labels stay 12 px or more on a 360 px phone (the drawing is 360 units
+wide, shown at most 480 px wide); each member's line has its colour, its dash and its
+marker, so lines that run together stay apart. The chart needs no JavaScript; it names
+itself for screen readers, and the page shows the same figures as a table beside it.
 """
 from __future__ import annotations
 
 from html import escape
 from typing import Sequence
 
-WIDTH, HEIGHT, PAD = 640, 280, 44  # the legend is HTML below, so no names sit in the drawing
-# Colours that keep 4.5:1 against the white page (WCAG AA), each also drawn with its own dash.
-LINES = (("#1f5fa8", ""), ("#a3331f", "6 3"), ("#2e6b2e", "2 3"), ("#6b3fa0", "8 3 2 3"),
-         ("#8a5a00", "4 4"), ("#00667a", "1 2"), ("#9c1f63", "10 4"), ("#4a4a4a", "3 6"))
+WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 360, 240, 58, 12, 14, 40
+FONT = 14  # drawing units: 12.8 px when the chart is 330 px wide, on a 360 px phone
+# Colours that keep 4.5:1 against the white page (WCAG AA), each with its own dash and marker.
+LINES = (("#1f5fa8", "", "circle"), ("#a3331f", "6 3", "square"), ("#2e6b2e", "2 3", "diamond"),
+         ("#6b3fa0", "8 3 2 3", "triangle"), ("#8a5a00", "4 4", "circle"), ("#00667a", "1 2", "square"),
+         ("#9c1f63", "10 4", "diamond"), ("#4a4a4a", "3 6", "triangle"))
+MARKED_UP_TO = 40  # steps: beyond, markers would crowd the lines
 
 
-def balance_chart(names: Sequence[str], series: Sequence[Sequence[int]], digits: int, currency: str) -> str:
-    """``series[i][k]`` is member ``names[i]``'s balance in minor units after the k-th
-    settled hand or payment (every series as long as the longest, starting from 0)."""
+def _marker(kind: str, x: float, y: float, colour: str) -> str:
+    if kind == "circle":
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.2" fill="{colour}"/>'
+    if kind == "square":
+        return f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="6" height="6" fill="{colour}"/>'
+    if kind == "diamond":
+        return f'<path d="M{x:.1f} {y - 4:.1f}L{x + 4:.1f} {y:.1f}L{x:.1f} {y + 4:.1f}L{x - 4:.1f} {y:.1f}Z" ' \
+               f'fill="{colour}"/>'
+    return f'<path d="M{x:.1f} {y - 4:.1f}L{x + 4:.1f} {y + 3:.1f}L{x - 4:.1f} {y + 3:.1f}Z" fill="{colour}"/>'
+
+
+def balance_chart(names: Sequence[str], series: Sequence[Sequence[int]], digits: int, currency: str,
+                  hands: Sequence[bool] = ()) -> str:
+    """``series[i][k]`` is member ``names[i]``'s balance in minor units after step k (a
+    hand that counted, or a payment; every series as long as the longest, starting from 0
+    before the first); ``hands[k]`` says whether step k was a hand (the x-axis counts them)."""
     steps = max((len(s) for s in series), default=0)
     values = [v for s in series for v in s] + [0]
     low, high = min(values), max(values)
@@ -25,36 +44,47 @@ def balance_chart(names: Sequence[str], series: Sequence[Sequence[int]], digits:
     span_x = max(steps - 1, 1)
 
     def x(k: int) -> float:
-        return PAD + (WIDTH - 2 * PAD) * k / span_x
+        return LEFT + (WIDTH - LEFT - RIGHT) * k / span_x
 
     def y(v: int) -> float:
-        return PAD / 2 + (HEIGHT - PAD) * (high - v) / (high - low)
+        return TOP + (HEIGHT - TOP - BOTTOM) * (high - v) / (high - low)
 
     unit = 10 ** digits
     parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="chart-title chart-desc" '
-             f'xmlns="http://www.w3.org/2000/svg">',
+             f'xmlns="http://www.w3.org/2000/svg" font-size="{FONT}">',
              '<title id="chart-title">Balances over the evening</title>',
-             f'<desc id="chart-desc">Each member\'s balance in {escape(currency)} after each of the {steps} '
-             f'settled hands and payments; the table below lists the same figures.</desc>',
-             f'<line x1="{PAD}" y1="{y(0):.1f}" x2="{WIDTH - PAD}" y2="{y(0):.1f}" class="zero"/>',
-             f'<text x="{PAD - 6}" y="{y(high) + 4:.1f}" text-anchor="end">{high / unit:.{digits}f}</text>',
-             f'<text x="{PAD - 6}" y="{y(low) + 4:.1f}" text-anchor="end">{low / unit:.{digits}f}</text>',
-             f'<text x="{PAD - 6}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>']
+             f'<desc id="chart-desc">Each member\'s balance in {escape(currency)} after each hand and payment; '
+             'the table below lists the same figures.</desc>',
+             f'<line x1="{LEFT}" y1="{y(0):.1f}" x2="{WIDTH - RIGHT}" y2="{y(0):.1f}" class="zero"/>',
+             f'<text x="{LEFT - 6}" y="{y(high) + 5:.1f}" text-anchor="end">{high / unit:.{digits}f}</text>',
+             f'<text x="{LEFT - 6}" y="{y(low) + 5:.1f}" text-anchor="end">{low / unit:.{digits}f}</text>',
+             f'<text x="{LEFT - 6}" y="{y(0) + 5:.1f}" text-anchor="end">0</text>']
+    numbered = [k for k in range(1, steps) if (hands[k - 1] if k - 1 < len(hands) else True)]
+    every = max(1, -(-len(numbered) // 8))  # at most eight numbers under the axis
+    for count, k in enumerate(numbered, 1):
+        if count % every == 0 or count == 1:
+            parts.append(f'<text x="{x(k):.1f}" y="{HEIGHT - BOTTOM + 18}" text-anchor="middle">{count}</text>')
+    parts.append(f'<text x="{(LEFT + WIDTH - RIGHT) / 2:.1f}" y="{HEIGHT - 4}" text-anchor="middle" '
+                 'class="label">hands</text>')
     for i, (name, points) in enumerate(zip(names, series, strict=True)):
-        colour, dash = LINES[i % len(LINES)]
+        colour, dash, marker = LINES[i % len(LINES)]
         path = " ".join(f"{x(k):.1f},{y(v):.1f}" for k, v in enumerate(points))
         dashed = f' stroke-dasharray="{dash}"' if dash else ""
-        if points:
-            parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2.5"{dashed} points="{path}">'
-                         f'<title>{escape(name)}</title></polyline>')
+        if not points:
+            continue
+        parts.append(f'<g><title>{escape(name)}</title><polyline fill="none" stroke="{colour}" stroke-width="2.5"'
+                     f'{dashed} points="{path}"/>')
+        if steps <= MARKED_UP_TO:
+            parts += [_marker(marker, x(k), y(v), colour) for k, v in enumerate(points) if k]
+        parts.append("</g>")
     parts.append("</svg>")
     return "".join(parts)
 
 
 def legend(names: Sequence[str]) -> list[dict]:
     """Each member's line as the legend below the chart draws it."""
-    return [{"name": name, "colour": LINES[i % len(LINES)][0], "dash": LINES[i % len(LINES)][1]}
-            for i, name in enumerate(names)]
+    return [{"name": name, "colour": LINES[i % len(LINES)][0], "dash": LINES[i % len(LINES)][1],
+             "marker": LINES[i % len(LINES)][2]} for i, name in enumerate(names)]
 
 
 def aligned(per_member: dict[str, list[tuple[int, int]]], order: Sequence[str]) -> list[list[int]]:

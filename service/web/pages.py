@@ -26,6 +26,7 @@ from ..views import balances_view, hand_view, settle_up_view
 from . import once, session
 from .cards import face
 from .chart import aligned, balance_chart, legend
+from .words import said
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                static_url_path="/static")
@@ -42,6 +43,12 @@ class Preview(Exception):
 @bp.app_template_filter("card")
 def _card(code: str) -> dict:
     return face(code)
+
+
+@bp.app_template_filter("said")
+def _said(text: str, seats, sides=()) -> str:
+    """The log's words as people read them: names for seats and sides, agreed plurals."""
+    return said(str(text), seats or (), sides or ())
 
 
 @bp.app_template_filter("game_title")
@@ -169,8 +176,8 @@ def group_page(group):
             seats = [member_name(grow, m) for m in trow["seats"]]
             tables.append({"row": trow, "seats": seats, "title": game_of(trow["game"]).title})
         names = [m["name"] for m in grow["members"]]
-        series = _balance_series(r, group, [m["id"] for m in grow["members"]])
-        chart = balance_chart(names, series, grow["digits"], grow["currency"])
+        series, hands = _balance_series(r, group, [m["id"] for m in grow["members"]])
+        chart = balance_chart(names, series, grow["digits"], grow["currency"], hands)
         settle = settle_up_view(grow, brow)
         for t in settle["transfers"]:  # who may mark it paid: the admin, or whoever receives it
             t["may_mark"] = principal.is_admin or principal.subject == t["to"]
@@ -201,14 +208,18 @@ def _waiting(r, grow: dict, brow: dict, principal) -> list[dict]:
     return shown
 
 
-def _balance_series(r, group: str, members: list[str]) -> list[list[int]]:
-    """Each member's balance after every settlement, void and payment of the group."""
-    points = {m: [] for m in members}
+def _balance_series(r, group: str, members: list[str]) -> tuple[list[list[int]], list[bool]]:
+    """Each member's balance after every step that moved one (a hand that counted, a void,
+    a correction, a payment), and whether each step was a hand's (the chart counts them)."""
+    points, hands, last = {m: [] for m in members}, [], None
     for env, row in balance_steps(r.scan(group, unread=EVENT_TYPES - MONEY_EVENTS)):
-        if row is not None:
-            for member in members:
-                points[member].append((env.seq, row["members"].get(member, 0)))
-    return aligned(points, members)
+        if row is None or row["members"] == last:
+            continue
+        last = dict(row["members"])
+        hands.append(env.type != "payment")
+        for member in members:
+            points[member].append((env.seq, row["members"].get(member, 0)))
+    return aligned(points, members), hands
 
 
 @bp.get("/g/<group>/hands/<hand>")
@@ -231,11 +242,12 @@ def hand_page(group, hand, problem: str | None = None):
         seats = live["seats"]
         past = corrections_history(r, group, model.table)
         title = hand_names(past, seats).get(hand, "A hand")
+        sides = [list(s) for s in model.rules.table.sides(model.rules.parse_rules(trow["rules"]))]
         waiting = balances_pending(r, group, hand)
         return render_template(
             "hand.html", group=grow, principal=principal, form_token=form_token, trail=trail, title=title,
             game=model.rules.title, once=once.key(), problem=problem, latest=trow["latest_hand"]["id"] == hand,
-            verdict=verdict_choices(waiting, principal, trow), admin=principal.is_admin,
+            verdict=verdict_choices(waiting, principal, trow), admin=principal.is_admin, sides=sides,
             can_play=live["hand"]["phase"] in ("auction", "play") and model.rules.capabilities.logged_by == "tricks"
             and not hidden, **live)
     page = _page(group, view)

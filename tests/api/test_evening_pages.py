@@ -141,6 +141,38 @@ def test_a_result_waits_for_its_payer_who_confirms_with_one_tap_then_settle_up_i
     assert image.mimetype == "image/svg+xml" and "attachment" in image.headers["Content-Disposition"]
 
 
+RAW = [r"\bNone\b", r"\b[Ss]ide \d\b", r"\(s\)", r"settlement: settlement", r"\b[Ss]eat \d\b", r"\bTrue\b",
+       r"\bm_[0-9a-f]{12}\b", r"\{\{|\}\}"]
+
+
+def test_no_page_shows_the_log_s_raw_words(app, evening):
+    """Names, not seat numbers or ids; no "None win", "side 0", "1 run(s)"."""
+    admin, group, phones, names = evening
+    kop = _open_table(admin, group, "kop:0", names)
+    scopa = _open_table(admin, group, "scopa:2", names)
+    page = phones[1].http.get(f"/g/{group}/tables/{kop}/result").get_data(as_text=True)
+    result = {"form_token": _hidden(page, "form_token"), "once": _hidden(page, "once"), "contract": "normal",
+              "stare": ["1", "3"], "doubles": "2 1", "points": "40", "tricks": "1"}
+    shown = phones[1].http.post(f"/g/{group}/tables/{kop}/result", data={**result, "confirm": "no"})
+    done = phones[1].http.post(f"/g/{group}/tables/{kop}/result", data={
+        **result, "confirm": "yes", "previewed": _hidden(shown.get_data(as_text=True), "previewed")})
+    hand = done.headers["Location"].split("/")[-1]
+    page = phones[2].http.get(f"/g/{group}/tables/{scopa}/result").get_data(as_text=True)
+    phones[2].http.post(f"/g/{group}/tables/{scopa}/result", data={
+        "form_token": _hidden(page, "form_token"), "once": _hidden(page, "once"), "cards": "tie", "coins": "0",
+        "primiera": "1", "settebello": "0", "scopas0": "1", "scopas1": "0", "confirm": "no"})
+    pages = {path: phones[0].http.get(path).get_data(as_text=True) for path in (
+        f"/g/{group}", f"/g/{group}/hands/{hand}", f"/g/{group}/tables/{kop}", f"/g/{group}/tables/{scopa}",
+        f"/g/{group}/summary", f"/g/{group}/tables/{kop}/result")}
+    pages["preview"] = shown.get_data(as_text=True)
+    for path, text in pages.items():
+        visible = re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style)[^>]*>.*?</\1>", "", text, flags=re.S))
+        for pattern in RAW:
+            found = re.search(pattern, visible)
+            around = visible[max(0, found.start() - 60):found.end() + 60] if found else ""
+            assert found is None, f"{path} shows {found.group(0)!r}: ...{around}..."
+
+
 def test_the_live_part_answers_304_until_the_log_moves(app, evening):
     admin, group, phones, names = evening
     table = _open_table(admin, group, "kop:0", names)

@@ -203,6 +203,16 @@ def test_the_chart_draws_one_line_per_member_and_names_itself():
     assert "3.00" in svg and "-3.00" in svg  # the axis shows the highest and lowest balance
 
 
+def test_the_chart_counts_hands_on_its_axis_and_its_labels_stay_readable_on_a_phone():
+    from service.web import chart
+    series = aligned({"a": [(1, 100), (2, 100), (3, 50)], "b": [(1, -100), (2, -100), (3, -50)]}, ["a", "b"])
+    svg = balance_chart(["Ala", "Bob"], series, 2, "PLN", hands=[True, False, True])  # hand, payment, hand
+    numbers = re.findall(r'text-anchor="middle">(\d+)</text>', svg)
+    assert numbers == ["1", "2"] and ">hands</text>" in svg  # the payment between has no number
+    assert chart.FONT * 330 / chart.WIDTH >= 12  # a 360 px phone shows the chart 330 px wide
+    assert "<circle" in svg and "<rect" in svg  # each line its marker, beside its colour and dash
+
+
 @pytest.mark.parametrize("path", ["/static/bitka.css", "/static/verify.js"])
 def test_the_pages_files_are_served(client, path):
     assert client.http.get(path).status_code == 200

@@ -1,0 +1,42 @@
+"""What the pages say instead of the log's own words: the players' names for "seat 2" and
+"side 1", and "1 run" or "2 runs" for "run(s)". The log and the API keep their words (a
+settlement's explanation is part of what its hash covers); people read names."""
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+_MEMBER_ID = re.compile(r" \(m_[0-9a-f]{12}\)")  # "Bob (m_20180b7fe897)": the id is the API's
+_SEAT_NAMED = re.compile(r"\b[Ss]eat \d+ \(([^()]+)\)")  # the audit trail's "seat 1 (Bob)"
+_SEATS = re.compile(r"\b[Ss]eats (\d+) and (\d+)")
+_SEAT = re.compile(r"\b[Ss]eat (\d+)('s)?")
+_SIDE = re.compile(r"\b[Ss]ide (\d+)('s)?")
+_PLURAL = re.compile(r"\b(\d+) ([a-z]+(?: [a-z]+)?)\(s\)")
+_MAYBE = re.compile(r"\b([a-z]+)\(s\)")
+_AGREE = re.compile(r"\b(\w+ and \w+) (wins|scores|has|takes|is|loses)\b")
+_PLURAL_VERB = {"wins": "win", "scores": "score", "has": "have", "takes": "take", "is": "are", "loses": "lose"}
+
+
+def said(text: str, seats: Sequence[str], sides: Sequence[Sequence[int]] = ()) -> str:
+    """``text`` with seats and sides named and plurals agreed."""
+    def named(n: str) -> str:
+        return seats[int(n)] if int(n) < len(seats) else f"seat {n}"
+
+    def side(m):
+        n = int(m.group(1))
+        if n >= len(sides):
+            return m.group(0)
+        return " and ".join(seats[s] for s in sides[n] if s < len(seats)) + (m.group(2) or "")
+
+    def plural(m):
+        count, noun = int(m.group(1)), m.group(2)
+        return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+    text = _MEMBER_ID.sub("", text)
+    text = _SEAT_NAMED.sub(lambda m: m.group(1), text)
+    text = _SEATS.sub(lambda m: f"{named(m.group(1))} and {named(m.group(2))}", text)
+    text = _SEAT.sub(lambda m: named(m.group(1)) + (m.group(2) or ""), text)
+    if sides:
+        text = _SIDE.sub(side, text)
+        text = _AGREE.sub(lambda m: f"{m.group(1)} {_PLURAL_VERB[m.group(2)]}", text)
+    text = _PLURAL.sub(plural, text)
+    return _MAYBE.sub(lambda m: m.group(1) + "s", text)
