@@ -41,6 +41,6 @@ def test_a_game_registered_in_the_tests_alone_is_played_through_the_api(high_car
     from tests.api.test_pages import _signed_in
     _signed_in(client, t["members"][0]["token"])
     page = client.http.get(f"/g/{t['group']}/hands/{hand['id']}").get_data(as_text=True)
-    assert "Hand 1, Ala dealt" in page and "High card" in page and "Ala took both tricks" in page  # its own words, with names
+    assert "Hand 1, Ala dealt" in page and "High card" in page and "Ala took both tricks" in page  # with names
     replayed = run("--db", app.config["BITKA_DB"], "replay")
     assert replayed.exit_code == 0, replayed.output
