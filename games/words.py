@@ -8,14 +8,10 @@ from typing import Callable, Mapping
 Who = Callable[[int], str]
 
 
-def rules_text(rules: Mapping) -> str:
-    return ", ".join(f"{k} {json.dumps(v)}" for k, v in sorted(rules.items()))
-
-
 def dealt(d: Mapping, who: Who, shown: str = "") -> str:
-    """A deal: who dealt which game under which rules, and each seat's cards; ``shown`` adds
-    what else the game deals (table cards, a stock, a trump card)."""
-    opened = f"{who(d['dealer'])} deals {d['game']} ({rules_text(d['rules'])})."
+    """A deal: who dealt, and each seat's cards (the rules are the deal event's own, beside
+    it); ``shown`` adds what else the game deals (table cards, a stock, a trump card)."""
+    opened = f"{who(d['dealer'])} deals."
     if not any(d["hands"]):
         return f"{opened} The cards are logged seat by seat, as each seat sees them."
     hands = "; ".join(f"{who(s)}: {' '.join(h)}" for s, h in enumerate(d["hands"]))

@@ -6,6 +6,7 @@ Every page passes axe-core's accessibility rules; a screenshot of each is kept i
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -69,13 +70,21 @@ def _accessible(page, name: str) -> None:
 
 
 def _sign_in_by_keyboard(page, base: str, token: str) -> None:
+    """An API user's way in: the token form folded under the start page's invitation text."""
     page.goto(base + "/")
     page.keyboard.press("Tab")  # the skip link
     page.keyboard.press("Tab")  # bitka
+    page.keyboard.press("Tab")  # start a new group
+    page.keyboard.press("Tab")  # "Sign in with a token"
+    page.keyboard.press("Enter")  # unfolds it
     page.keyboard.press("Tab")  # the token field
     page.keyboard.type(token)
     page.keyboard.press("Enter")
     page.wait_for_url(f"{base}/g/*")
+
+
+def _to_table(page) -> None:
+    page.get_by_role("link", name=re.compile(r"^Kop at ")).click()
 
 
 def test_a_whole_kop_hand_card_by_card_then_verified_in_the_browser(browser, table):
@@ -83,6 +92,7 @@ def test_a_whole_kop_hand_card_by_card_then_verified_in_the_browser(browser, tab
     page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
     page.goto(base + "/")
     _accessible(page, "1-sign-in")
+    page.get_by_text("Sign in with a token").click()
     page.get_by_label("Your token").fill("not-a-token")
     page.get_by_role("button", name="Sign in").click()
     assert "not known here" in page.get_by_role("alert").inner_text()
@@ -93,7 +103,8 @@ def test_a_whole_kop_hand_card_by_card_then_verified_in_the_browser(browser, tab
     assert page.evaluate("document.cookie") == ""  # scripts cannot read the token
     _accessible(page, "2-group")
 
-    page.get_by_role("link", name="Deal a hand, card by card").click()
+    _to_table(page)
+    page.get_by_role("link", name="Type in the deal").click()
     for seat, cards in enumerate(KOP_HANDS):
         page.locator(f"#seat{seat}").fill(" ".join(cards))
     _accessible(page, "3-deal")
@@ -178,6 +189,7 @@ def test_a_score_sheet_result_shows_its_error_then_its_settlement_before_it_is_l
     base, gid = table["base"], table["group"]
     page = browser.new_page(viewport={"width": 390, "height": 844})
     _sign_in_by_keyboard(page, base, table["members"][1]["token"])
+    _to_table(page)
     page.get_by_role("link", name="Score sheet: enter a result").click()
     page.get_by_label("Contract").select_option("normal")
     page.get_by_role("group", name="who held QC and QS").get_by_label("Bożena").check()  # the stare: two names
@@ -206,6 +218,7 @@ def test_doubles_are_tapped_by_name_and_back_and_log_again_logs_nothing_more(bro
     base, gid = table["base"], table["group"]
     page = browser.new_page(viewport={"width": 390, "height": 844})
     _sign_in_by_keyboard(page, base, table["members"][0]["token"])
+    _to_table(page)
     page.get_by_role("link", name="Score sheet: enter a result").click()
     page.get_by_label("Contract").select_option("normal")
     page.get_by_role("group", name="who held QC and QS").get_by_label("Bożena").check()
