@@ -47,22 +47,36 @@ def correct(obj, group, hand, reason, void, result_json):
       bitka correct --group g_3f9a --hand h_9be0 --reason "40, not 70" \\
         --result '{"contract": "normal", "stare": [1, 3], "doubles": [], "points": 40, "tricks": 1}'
     """
+    from marshmallow import ValidationError
+
+    from projections.groups import member_name
     from service import ledger
     from service.commands import Correct
+    from service.schemas import DisputeIn
     if void == (result_json is not None):
         raise click.UsageError("give either --void or --result JSON")
+    try:
+        reason = DisputeIn().load({"reason": reason})["reason"]  # the API's own checks of a reason
+    except ValidationError as e:
+        raise click.UsageError(f"--reason: {' '.join(e.messages['reason'])}") from None
     result = None
     if result_json is not None:
         try:
             result = json.loads(result_json)
         except ValueError as e:
             raise click.UsageError(f"--result is not JSON: {e}") from None
+    with obj.store().reading() as r:
+        grow = r.row("group", group, "")
+    if grow is None:
+        raise click.UsageError(f"there is no group {group!r} in {obj.shown}")
     with obj.store().writing(group) as w:  # a refusal is the store's 4xx, said as a sentence
         moved = ledger.handle(Correct(group, "admin", hand, reason, result), w)
     data = moved.first("correction")
-    click.echo(f"corrected hand {hand}: " + ("void" if void else "result " + json.dumps(data["result"])))
+    click.echo(f"corrected hand {hand}: " + ("voided: it counts as never played" if void else
+                                             "result " + json.dumps(data["result"], ensure_ascii=False)))
     if not data["adjustments"]:
-        click.echo("no payout changes")
+        click.echo("nobody pays more or less")
     for adjustment in data["adjustments"]:
-        paid = ", ".join(f"seat {p['seat']} {p['amount']}" for p in adjustment["payouts"])
-        click.echo(f"  hand {adjustment['hand']} now pays: {paid}")
+        moves = ", ".join(f"{member_name(grow, p['member'])} {'' if p['amount'].startswith('-') else '+'}"
+                          f"{p['amount']}" for p in adjustment["payouts"] if p["amount"].strip("-0."))
+        click.echo(f"  hand {adjustment['hand']} pays differently: {moves}")

@@ -72,8 +72,14 @@ def _corrected(members: dict, pending: dict, d: dict, digits: int) -> None:
             _add(members, change)
         else:
             by_seat = {seat: amount for seat, _, amount in change}
-            pending[adjustment["hand"]] = dict(waiting, payouts=[[seat, member, amount + by_seat.get(seat, 0)]
-                                                                 for seat, member, amount in waiting["payouts"]])
+            now = dict(waiting, payouts=[[seat, member, amount + by_seat.get(seat, 0)]
+                                         for seat, member, amount in waiting["payouts"]])
+            payers = {member for _, member, amount in now["payouts"] if amount < 0}
+            if now["state"] == "pending" and (not payers or now["actor"] in payers):
+                _add(members, now["payouts"])  # it pays nobody now, or its logger: it counts at once
+                del pending[adjustment["hand"]]
+            else:
+                pending[adjustment["hand"]] = now
     corrected = pending.pop(d["hand"], None)
     if corrected is not None:
         _add(members, corrected["payouts"])

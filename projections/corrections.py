@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping, Sequence
 
+from events.errors import RuleBroken
 from events.money import format_amount, parse_amount
 from events.types import HAND_EVENTS
 from games import table as table_decider
@@ -139,9 +140,22 @@ def _settle_played(game, rules, stake, seats, digits, hand: PastHand, bok, match
     score as it now stood when it was dealt."""
     deal = {**hand.opened, **table_decider.deal_context(game, rules, match)}
     state = game.initial_state(rules, deal)
-    for env in hand.events[1:]:
+    played = hand.events[1:]
+    for env in played:
+        if game.is_terminal(state):
+            raise _ends_elsewhere(hand, "sooner")
         state = game.evolve(state, env)
+    if not game.is_terminal(state):
+        raise _ends_elsewhere(hand, "later")
     return settled(game, state, _terms(stake, seats, bok, match, hand.settlement.get("rules_version", 1)), digits)
+
+
+def _ends_elsewhere(hand: PastHand, when: str) -> RuleBroken:
+    """A hand played card by card that ended with its match (a Capixaba bonus) would, on
+    the score the correction leaves, have ended {when}: its cards alone cannot settle it."""
+    return RuleBroken(f"hand {hand.id} of this table ended where its match did; on the score this correction leaves "
+                      f"it would have ended {when}, so its cards cannot settle it: correct that hand first (its "
+                      "result, or a void), then this one")
 
 
 def _difference(before: dict | None, after: dict | None, seats: Sequence[str], digits: int) -> list[dict] | None:

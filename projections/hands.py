@@ -28,6 +28,7 @@ class HandModel:
     confirmation: str | None = None  # once settled: "pending", "disputed" or "confirmed"
     disputes: tuple[dict, ...] = ()  # {"seq", "by", "reason"} of each dispute
     corrections: tuple[dict, ...] = ()  # the corrections that changed it (with_corrections), oldest first
+    settled_by: str | None = None  # who appended its settlement
 
     @property
     def ended(self) -> bool:
@@ -97,10 +98,10 @@ def apply(model: HandModel | None, envelope) -> HandModel:
     seqs = (*model.seqs, envelope.seq)
     kind, d = envelope.type, envelope.data
     if kind == "settlement":
-        return replace(model, seqs=seqs, settlement=d, confirmation="pending" if d.get("confirmed") is False
-                       else "confirmed")
+        return replace(model, seqs=seqs, settlement=d, settled_by=envelope.actor,
+                       confirmation="pending" if d.get("confirmed") is False else "confirmed")
     if kind == "hand_voided":
-        return replace(model, seqs=seqs, voided=d)
+        return replace(model, seqs=seqs, voided={**d, "seq": envelope.seq}, confirmation=None)
     if kind == "confirmation":
         return replace(model, seqs=seqs, confirmation="confirmed")
     if kind == "dispute":
@@ -121,14 +122,27 @@ def with_corrections(model: HandModel, entries: Sequence[Mapping] | None) -> Han
     if not entries:
         return model
     settlement, voided, confirmation = model.settlement, model.voided, model.confirmation
+    voided_at = (model.voided or {}).get("seq", 0)  # a void after a correction stands
     for entry in entries:
+        if entry["seq"] < voided_at:
+            continue
         if entry["hand"] == model.id:
             voided = {"reason": entry["reason"], "by_correction": entry["seq"]} if entry.get("void") else None
             confirmation = None if entry.get("void") else "confirmed"  # the admin's word settles it
         if "settlement" in entry:
             settlement = entry["settlement"]
+            if entry["hand"] != model.id and confirmation == "pending" and _counts_at_once(settlement,
+                                                                                         model.settled_by):
+                confirmation = "confirmed"
     return replace(model, settlement=settlement, voided=voided, confirmation=confirmation,
                    corrections=tuple(entries))
+
+
+def _counts_at_once(settlement: Mapping | None, actor: str | None) -> bool:
+    """A pending settlement that a correction made pay nobody, or pay its own logger, counts
+    from then on (as it would have, logged that way)."""
+    payers = {p["member"] for p in (settlement or {}).get("payouts", []) if p["amount"].startswith("-")}
+    return not payers or actor in payers
 
 
 def fold(envelopes: Iterable) -> HandModel | None:

@@ -165,6 +165,8 @@ def _group_updated(rows, env, members, dealt) -> str | None:
 
 
 def _confirmation(rows, env, members, dealt) -> str | None:
+    if env.data != {}:
+        return "a confirmation says nothing beside who confirmed which hand"
     waiting = (rows.get(("balances", "")) or {}).get("pending", {}).get(env.hand)
     if waiting is None:
         return f"hand {env.hand!r} has no settlement waiting to be confirmed"

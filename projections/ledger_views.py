@@ -175,18 +175,40 @@ def _money_lines(row: dict | None, env, contracts: dict) -> list[tuple[str, str 
         for entry in d["settlements"]:
             if entry["settlement"] is not None:
                 contracts[entry["hand"]] = entry["settlement"].get("contract", "")
-        lines = [("correction", a["hand"], p["member"], p["amount"]) for a in d["adjustments"]
-                 if balances.pending_entry(row, a["hand"]) is None for p in a["payouts"]]
-        waiting = balances.pending_entry(row, d["hand"])
-        if waiting is not None:  # the hand corrected counts from now on, as corrected
-            moved = {p["seat"]: parse_amount(p["amount"], row["digits"], allow_negative=True)
-                     for a in d["adjustments"] if a["hand"] == d["hand"] for p in a["payouts"]}
-            lines += [("payout", d["hand"], member, format_amount(amount + moved.get(seat, 0), row["digits"]))
-                      for seat, member, amount in waiting["payouts"]]
-        return lines
+        return _corrected_lines(row, d)
     if env.type == "payment":
         return [("payment", None, d["from"], d["amount"]), ("payment", None, d["to"], _negated(d["amount"]))]
     return []
+
+
+def _corrected_lines(row: dict, d: dict) -> list[tuple[str, str | None, str, str]]:
+    """A correction's moves, as the balances fold makes them: the difference of each hand
+    that counted; the whole payouts of a waiting one that counts from now on (the hand
+    corrected, or one that now pays nobody or its own logger)."""
+    digits, lines, counted = row["digits"], [], set()
+    moved = {a["hand"]: {p["seat"]: parse_amount(p["amount"], digits, allow_negative=True) for p in a["payouts"]}
+             for a in d["adjustments"]}
+    for hand, change in moved.items():
+        waiting = balances.pending_entry(row, hand)
+        if waiting is None:
+            lines += [("correction", hand, member, format_amount(change.get(seat, 0), digits))
+                      for seat, member in _seats_of(d, hand)]
+            continue
+        now = [(seat, member, amount + change.get(seat, 0)) for seat, member, amount in waiting["payouts"]]
+        payers = {member for _, member, amount in now if amount < 0}
+        if hand == d["hand"] or (waiting["state"] == "pending" and (not payers or waiting["actor"] in payers)):
+            lines += [("payout", hand, member, format_amount(amount, digits)) for _, member, amount in now]
+            counted.add(hand)
+    waiting = balances.pending_entry(row, d["hand"])
+    if waiting is not None and d["hand"] not in counted:  # corrected without a difference: it counts now
+        lines += [("payout", d["hand"], member, format_amount(amount, digits))
+                  for _, member, amount in waiting["payouts"]]
+    return lines
+
+
+def _seats_of(d: dict, hand: str) -> list[tuple[int, str]]:
+    adjustment = next(a for a in d["adjustments"] if a["hand"] == hand)
+    return [(p["seat"], p["member"]) for p in adjustment["payouts"]]
 
 
 def _negated(amount: str) -> str:

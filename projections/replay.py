@@ -94,6 +94,7 @@ class GroupRebuild:
         self.dealt: set[str] = set()  # every hand id the group used (the rows part)
         self.to_compare: dict[str, dict | None] = {}  # finished hands' rows, compared in batches
         self.refused: dict[str, list[str]] = {}  # hand -> its events the game refuses today
+        self.loggers: dict[str, dict[int, set[str]]] = {}  # hand in play -> seat -> who logged its cards
 
     def add(self, env) -> None:
         if self.check_rows:
@@ -146,6 +147,8 @@ class GroupRebuild:
             why, owed = redecide.refused(game, state, env, owed)
             self._refuse(env, why)
             self.open[env.hand] = (game, game.evolve(state, env), owed)
+            if env.type == "seat_cards" and "seat" in env.data:  # who logged each seat's cards
+                self.loggers.setdefault(env.hand, {}).setdefault(env.data["seat"], set()).add(env.actor)
 
     def _refuse(self, env, why: str | None) -> None:
         if why:
@@ -184,7 +187,7 @@ class GroupRebuild:
             self._differ(f"seq {env.seq}: hand {env.hand} cannot be re-derived from its events ({e})")
             return
         recorded_data = of_the_game(env.data)
-        self._check_confirmed(env)
+        self._check_confirmed(env, self.loggers.pop(env.hand, {}))
         if again != recorded_data:  # the bytes themselves are verify's business
             changed = sorted(k for k in set(again) | set(recorded_data) if again.get(k) != recorded_data.get(k))
             self._differ(f"seq {env.seq}: the settlement of hand {env.hand} differs from the one its cards give "
@@ -224,7 +227,7 @@ class GroupRebuild:
             self._differ(f"seq {env.seq}: the correction of hand {d['hand']} no longer holds: its table's hands give "
                          f"other {', '.join(changed)}")
 
-    def _check_confirmed(self, env) -> None:
+    def _check_confirmed(self, env, loggers: dict[int, set[str]]) -> None:
         """A settlement that counted at once must say why, and the why must hold where the
         log can tell (the rest of the conditions are the seats' own, checked as they logged)."""
         d = env.data
@@ -237,11 +240,16 @@ class GroupRebuild:
                  "nobody pays in it": not payers,
                  "its actor pays in it": env.actor in payers,
                  "the group confirms nothing": confirmations(group) == "off",
-                 "every seat logged its own cards": True}
+                 "every seat logged its own cards": self._each_seat_logged_its_own(env, loggers)}
         if d["confirmed"] is not (why is not None) or not holds.get(why, False):
             self._differ(f"seq {env.seq}: the settlement of hand {env.hand} counted at once ({why}), which does "
                          "not hold" if d["confirmed"] else f"seq {env.seq}: the settlement of hand {env.hand} waits "
                          "for a confirmation though nobody pays in it")
+
+    def _each_seat_logged_its_own(self, env, loggers: dict[int, set[str]]) -> bool:
+        table = self.rows.get((tables.NAME, env.table)) or {}
+        return table.get("entry") == "seats" and all(loggers.get(seat) == {member}
+                                                     for seat, member in enumerate(table.get("seats", [])))
 
     def _refused_faults(self, hand: str, refused) -> None:
         for found in refused:  # each "seq N: why"
@@ -270,6 +278,7 @@ class GroupRebuild:
     def _finish_hand(self, hand: str) -> None:
         """Set a hand's row aside once the next hand at its table is dealt; compare in batches."""
         self.open.pop(hand, None)
+        self.loggers.pop(hand, None)
         self.done_hands.add(hand)
         self.to_compare[hand] = self.rows.pop((hands.NAME, hand), None)
         if len(self.to_compare) >= BATCH:

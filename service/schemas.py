@@ -289,7 +289,8 @@ class CorrectIn(Schema):
     reason = Reason(metadata={"example": "the score sheet had Bob's points as Ala's"})
     result = fields.Dict(metadata={"description": "the hand's result as it should have been (the form of a score "
                                                   "sheet's result for its game); or void"})
-    void = fields.Boolean(metadata={"description": "true: the hand counts as never played"})
+    void = fields.Boolean(truthy={True}, falsy={False},
+                          metadata={"description": "true: the hand counts as never played (JSON true, nothing else)"})
 
     @validates_schema
     def one_outcome(self, data, **kwargs):

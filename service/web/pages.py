@@ -131,7 +131,9 @@ def _kept_by_nobody(response: Response) -> Response:
     anew (Back still shows the page as it was). The stylesheet and the verify script are
     the same for everyone."""
     if request.endpoint != "web.static":
-        response.headers["Cache-Control"] = "private, no-cache"
+        # A page that seals cards from its reader is kept by no cache at all, not even this
+        # browser's (Back then asks to load it again): a phone may change hands.
+        response.headers["Cache-Control"] = "private, no-store" if g.get("sealed") else "private, no-cache"
         response.headers.add("Vary", "Cookie")
     return response
 
@@ -237,6 +239,7 @@ def hand_page(group, hand, problem: str | None = None):
         trow = r.row("table", group, events[0].table)
         model = ledger.hand_model(r, group, hand)
         hidden = sealed_for(r, group, model, principal.subject)
+        g.sealed = bool(hidden) or not model.ended  # what one player sees of a hand in play is theirs alone
         trail = trail_as_seen(audit_trail.trail(events, trow, grow), events, hidden)
         live = phone.context(r, group, grow, model, principal)
         seats = live["seats"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from flask import Response, redirect, render_template, request, url_for
+from flask import Response, g, redirect, render_template, request, url_for
 
 from events.errors import DomainError, Invalid
 from games.seen import cards_in
@@ -91,6 +91,7 @@ def hand_live(group, hand):
         model = ledger.hand_model(r, group, hand)
         page = render_template("_live.html", group=grow, form_token=session.form_token(token), once=once.key(),
                                problem=None, **context(r, group, grow, model, principal))
+    g.sealed = True  # a hand's live part is one player's view of it
     return Response(page, headers={"ETag": f'"{version}"'}, mimetype="text/html")
 
 

@@ -164,3 +164,41 @@ def test_the_hand_page_says_what_waits_and_shows_the_correction(client, kop_tabl
     page = client.http.get(f"/g/{t['group']}/hands/{hand['id']}").get_data(as_text=True)
     assert "Pending:" not in page and "Corrected: counted again" in page
     assert "the admin corrects hand" in page  # the correction's own line in the log
+
+
+def test_a_void_after_a_correction_stands_and_a_second_void_is_refused(kop_table):
+    t = kop_table
+    without_confirmations(t)
+    _result(t, t["member"], STARE_WIN)
+    second = _result(t, t["member"], STARE_WIN)
+    path = f"{t['base']}/hands/{second['id']}"
+    assert _balances(t)[0] == [-200, 200, -200, 200]
+    t["admin"].post(f"{path}/correct", {"reason": "recount", "result": STARE_LOSE})
+    assert _balances(t)[0] == [0, 0, 0, 0]
+    assert t["admin"].post(f"{path}/void", {"reason": "misdeal"}).status_code == 201
+    assert _balances(t)[0] == [-100, 100, -100, 100]
+    shown = t["member"].get(path).json
+    assert shown["phase"] == "voided" and shown["voided"]["reason"] == "misdeal" and shown["confirmation"] is None
+    again = t["admin"].post(f"{path}/void", {"reason": "misdeal"})
+    assert again.status_code == 422 and _balances(t)[0] == [-100, 100, -100, 100]
+    assert t["admin"].post(f"{path}/correct", {"reason": "x", "void": "yes"}).status_code == 400  # JSON true only
+
+
+def test_a_waiting_result_that_a_correction_makes_pay_its_logger_counts_at_once(kop_table):
+    """Scopa to 11: Ala logs every hand; the fourth, which ends the game against Bob, waits
+    for Bob. A correction of the first makes the game end a hand earlier and the fourth
+    hand pay nobody: it counts at once instead of waiting for ever."""
+    t = kop_table
+    ids = [m["id"] for m in t["members"]][:2]
+    table = t["admin"].post(f"{t['base']}/tables", {"game": "scopa", "rules": {"target": 11}, "stake": "1.00",
+                                                     "seats": ids}).json["id"]
+    five = {"cards": 0, "coins": 0, "primiera": 0, "settebello": 0, "scopas": [1, 0]}
+    one = {"cards": None, "coins": None, "primiera": None, "settebello": 1, "scopas": [0, 0]}
+    ala = t["member"]
+    hands = [_result(t, ala, r, table)["id"] for r in (five, one, five, five)]
+    balances, pending = _balances(t)
+    assert [p["hand"] for p in pending] == [hands[3]] and balances == [0, 0, 0, 0]
+    t["admin"].post(f"{t['base']}/hands/{hands[1]}/correct", {"reason": "side 0 swept", "result": five})
+    balances, pending = _balances(t)
+    assert pending == [] and balances[:2] == [100, -100]  # the game ended at hand 3, counted as corrected
+    assert t["member"].get(f"{t['base']}/hands/{hands[3]}").json["confirmation"]["state"] == "confirmed"

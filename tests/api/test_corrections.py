@@ -176,3 +176,49 @@ def test_a_scopa_correction_that_ends_the_game_earlier_moves_the_payment(client)
     assert _balances(group) == [100, -100]
     assert r.json["correction"]["table"]["match"]["scores"] == [5, 0]  # hand 4 starts the next game
     assert group["admin"].get(f"{group['base']}/tables/{group['table']}").json["match"]["scores"] == [5, 0]
+
+
+def _mid_hand_capixaba(match_before, dealer):
+    """A capixaba deal whose first legal cards give side 0 a bonus that, from
+    ``match_before``, ends the match before the hand's last trick; and those tricks."""
+    from games import bisca
+    from games.base import Command
+    rules = bisca.parse_rules({"variant": "capixaba"})
+    for seed in range(5000):
+        deck = sorted(bisca.PACKS["full"])
+        random.Random(seed).shuffle(deck)
+        if deck[-1][:-1] in ("A", "7"):
+            continue
+        deal = {"dealer": dealer, "hands": [deck[0:3], deck[3:6], deck[6:9], deck[9:12]], "trump": deck[-1],
+                "stock": deck[12:-1]}
+        state = bisca.new_hand(rules, {**bisca.deal_event(rules, deal).data, "match_before": list(match_before)})
+        tricks = []
+        while not bisca.is_over(state):
+            cards = []
+            for i in range(4):
+                cards.append(bisca.legal_cards(state, (state.leader + i) % 4, tuple(cards))[0])
+            [event] = bisca.decide(state, Command("trick", {"cards": cards}))
+            state = bisca.evolve(state, event)
+            tricks.append(cards)
+        if len(tricks) < 10 and state.bonus_points[0]:
+            return deal, tricks
+    raise AssertionError("no deal found")
+
+
+def test_a_hand_that_ended_with_its_match_is_not_settled_again_from_half_its_cards(client):
+    """Capixaba: hand 3 ended mid-hand when a bonus took side 0 to 4. Correcting hand 1 so
+    that side 0 had less would leave hand 3 unfinished: the correction is refused, naming it."""
+    group = _group(client, 4, "bisca", {"variant": "capixaba"})
+    first = _log(group, {"points": [95, 25], "tricks": [6, 4], "bonus": [0, 0]})  # capote: 2 game points
+    _log(group, {"points": [70, 50], "tricks": [6, 4], "bonus": [0, 0]})  # 1: side 0 has 3
+    deal, tricks = _mid_hand_capixaba((3, 0), dealer=2)  # seat 2 deals the table's third hand
+    hand = group["admin"].post(f"{group['base']}/tables/{group['table']}/hands", {"deal": deal}).json
+    for cards in tricks:
+        r = group["admin"].post(f"{group['base']}/hands/{hand['id']}/tricks", {"cards": cards})
+        if r.json.get("hand", {}).get("phase") == "done":
+            break
+    settled = group["admin"].get(f"{group['base']}/hands/{hand['id']}").json["settlement"]
+    assert settled["outcome"] == "match-ended-mid-hand", settled["outcome"]
+    refused = group["admin"].post(f"{group['base']}/hands/{first}/correct", {
+        "reason": "side 1 won", "result": {"points": [40, 80], "tricks": [4, 6], "bonus": [0, 0]}})
+    assert refused.status_code == 422 and hand["id"] in refused.json["detail"] and "first" in refused.json["detail"]

@@ -413,7 +413,7 @@ def test_a_page_shows_nobody_which_cards_a_seat_holds_and_no_cache_keeps_it(kop_
     assert "cannot be seat" not in pages[0] + pages[1] and pages[0].count("card sealed") == pages[1].count(
         "card sealed")
     answer = client.http.get(f"/g/{t['group']}/hands/{hand['id']}")
-    assert answer.headers["Cache-Control"] == "private, no-cache" and "Cookie" in answer.headers["Vary"]
+    assert answer.headers["Cache-Control"] == "private, no-store" and "Cookie" in answer.headers["Vary"]
 
 
 def test_playing_a_card_someone_else_holds_says_not_whose_it_is(kop_table, app):

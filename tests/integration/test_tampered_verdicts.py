@@ -96,3 +96,22 @@ def test_a_dispute_by_a_member_without_a_seat_is_refused(evening, tmp_path):
     envelopes[at]["actor"] = "admin"
     result = _imported(tmp_path, envelopes)
     assert result.exit_code == 1 and "without a seat at its table" in result.output, result.output
+
+
+def test_a_waiting_result_forged_as_counted_at_once_is_refused(evening, tmp_path):
+    """The second hand (a result Bob logged for himself) waited for a payer; forged to say
+    every seat logged its own cards, it would count without anyone's word."""
+    envelopes, _ = evening
+    at = next(i for i, e in enumerate(envelopes) if e["type"] == "settlement" and e["data"].get("confirmed") is False)
+    envelopes[at]["data"] = {**envelopes[at]["data"], "confirmed": True,
+                             "confirmed_because": "every seat logged its own cards"}
+    result = _imported(tmp_path, envelopes)
+    assert result.exit_code == 1 and "counted at once" in result.output, result.output
+
+
+def test_a_confirmation_carrying_anything_is_refused(evening, tmp_path):
+    envelopes, _ = evening
+    at = _first(envelopes, "confirmation")
+    envelopes[at]["data"] = {"amount": "1000.00"}
+    result = _imported(tmp_path, envelopes)
+    assert result.exit_code == 1 and "says nothing beside" in result.output, result.output

@@ -38,13 +38,20 @@ def test_pending_lists_what_waits_and_correct_settles_it(club):
     done = run("--db", db, "correct", "--group", group, "--hand", hands[0], "--reason", "40, not 70",
                "--result", lost)
     assert done.exit_code == 0, done.output
-    assert f"hand {hands[0]} now pays: seat 0 2.00, seat 1 -2.00" in done.output
+    assert f"hand {hands[0]} pays differently: Ala +2.00, Bob -2.00, Cyd +2.00, Dan -2.00" in done.output
     voided = run("--db", db, "correct", "--group", group, "--hand", hands[1], "--reason", "misdeal", "--void")
-    assert voided.exit_code == 0 and "now pays: seat 0 1.00, seat 1 -1.00" in voided.output
+    assert voided.exit_code == 0 and "counts as never played" in voided.output
+    assert "pays differently: Ala +1.00, Bob -1.00, Cyd +1.00, Dan -1.00" in voided.output
     assert "nothing waits" in run("--db", db, "pending", "--group", group).output
     balances = run("--db", db, "balances", "--group", group).output
     assert "Ala" in balances and "1.00" in balances
     assert run("--db", db, "replay").exit_code == 0
+
+
+def test_correct_of_a_group_that_is_not_there_is_a_usage_error(club):
+    db, _, hands = club
+    result = run("--db", db, "correct", "--group", "g_nope", "--hand", hands[0], "--reason", "x", "--void")
+    assert result.exit_code == 2 and "there is no group 'g_nope'" in result.output
 
 
 @pytest.mark.parametrize("args, code, said", [
@@ -52,9 +59,13 @@ def test_pending_lists_what_waits_and_correct_settles_it(club):
     ([], 2, "either --void or --result"),
     (["--result", "{not json"], 2, "--result is not JSON"),
     (["--result", json.dumps({**WIN, "points": 200})], 1, "from 0 to 104"),
+    (["--void", "--reason", ""], 2, "--reason"),
+    (["--void", "--reason", "a\u202eb"], 2, "--reason"),
+    (["--void", "--reason", "x" * 501], 2, "--reason"),
 ])
 def test_correct_says_what_is_wrong_and_changes_nothing(club, args, code, said):
     db, group, hands = club
-    result = run("--db", db, "correct", "--group", group, "--hand", hands[0], "--reason", "x", *args)
+    reason = [] if "--reason" in args else ["--reason", "x"]
+    result = run("--db", db, "correct", "--group", group, "--hand", hands[0], *reason, *args)
     assert result.exit_code == code and said in result.output and "Traceback" not in result.output, result.output
     assert f"hand {hands[0]} (pending)" in run("--db", db, "pending", "--group", group).output
