@@ -52,6 +52,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config["BITKA_DB"] = os.environ["BITKA_DB"]
     if os.environ.get("BITKA_SETUP_TOKEN"):
         app.config["BITKA_SETUP_TOKEN"] = os.environ["BITKA_SETUP_TOKEN"]
+    if os.environ.get("BITKA_PUBLIC_URL"):  # behind a proxy: the address invitation links use
+        app.config["BITKA_PUBLIC_URL"] = os.environ["BITKA_PUBLIC_URL"]
     for name in ("BITKA_BUSY_TIMEOUT_MS", "BITKA_GROUPS_PER_HOUR"):
         value = os.environ.get(name, "")
         if value.isascii() and value.isdigit():

@@ -223,3 +223,58 @@ def test_an_unknown_address_is_a_page_for_people_and_json_for_the_api(client):
     assert page.status_code == 404 and page.mimetype == "text/html" and "Nothing here" in page.get_data(as_text=True)
     api = client.http.get("/v1/nowhere", headers={"Accept": "text/html"})
     assert api.status_code == 404 and api.mimetype == "application/problem+json"
+
+
+def _move(phone, group, hand, action, **fields):
+    page = phone.http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+    answer = phone.http.post(f"/g/{group}/hands/{hand}/move", data={
+        **_form(page, f"/g/{group}/hands/{hand}/move"), "action": action, **fields})
+    assert answer.status_code == 303, answer.get_data(as_text=True)
+    return page
+
+
+def test_scopa_captures_and_bisca_draws_on_the_phones(app, evening):
+    """Scopa: the dealer turns up the table, each phone its cards and then plays, captures
+    offered as buttons. Bisca: the trump card turned, each draw picked on the drawer's phone."""
+    from games import bisca, scopa
+    from games.base import Command
+    admin, group, phones, names = evening
+    table = _open_table(admin, group, "scopa:0", names[:2])
+    page = phones[0].http.get(f"/g/{group}/tables/{table}").get_data(as_text=True)
+    hand = phones[0].http.post(f"/g/{group}/tables/{table}/play", data=_form(
+        page, f"/g/{group}/tables/{table}/play")).headers["Location"].split("/")[-1]
+    deck = sorted(scopa.PACK)
+    deal = {"dealer": 0, "hands": [deck[0:3], deck[3:6]], "table": deck[6:10], "stock": deck[10:]}
+    page = _move(phones[0], group, hand, "table", card=deal["table"])
+    assert "tap the 4 cards turned face up" in page
+    for seat in (0, 1):
+        _move(phones[seat], group, hand, "cards", card=deal["hands"][seat])
+    state = scopa.new_hand(scopa.parse_rules({}), scopa.deal_event(scopa.parse_rules({}), deal).data)
+    move = dict(scopa.GAME.legal_plays(state)[-1])
+    page = phones[1].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+    assert "takes" in page or "takes nothing" in page  # each play says what it captures
+    _move(phones[1], group, hand, "play", card=move["card"], capture=",".join(move["capture"]))
+    assert "Your turn" in phones[0].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)  # Bob played
+
+    table = _open_table(admin, group, "bisca:0", names[2:])
+    page = phones[2].http.get(f"/g/{group}/tables/{table}").get_data(as_text=True)
+    hand = phones[2].http.post(f"/g/{group}/tables/{table}/play", data=_form(
+        page, f"/g/{group}/tables/{table}/play")).headers["Location"].split("/")[-1]
+    deck = sorted(bisca.PACKS["full"])
+    deal = {"dealer": 0, "hands": [deck[0:3], deck[3:6]], "trump": deck[-1], "stock": deck[6:-1]}
+    assert "tap the card turned up for trumps" in _move(phones[2], group, hand, "trump", card=deal["trump"])
+    for seat in (0, 1):
+        _move(phones[2 + seat], group, hand, "cards", card=deal["hands"][seat])
+    rules = bisca.parse_rules({})
+    state = bisca.new_hand(rules, {**bisca.deal_event(rules, deal).data, "match_before": [0, 0]})
+    cards = []
+    for i in range(2):
+        seat = (state.leader + i) % 2
+        cards.append(state.held[seat][0])
+        _move(phones[2 + seat], group, hand, "play", card=cards[-1])
+    [trick] = bisca.decide(state, Command("trick", {"cards": cards}))
+    for seat, card in trick.data["draws"]:
+        page = phones[2 + seat].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+        assert "Tap the 1 card you drew" in page
+        _move(phones[2 + seat], group, hand, "cards", card=card)
+    assert "Your turn" in phones[2 + trick.data["winner"]].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
