@@ -61,9 +61,10 @@ def teams(state) -> Teams:
         both = pair[0]
         return Teams("cicha", both, (both,), _others(both),
                      f"seat {both} holds both black queens and called nothing: cicha, alone against three")
-    return Teams("normal", None, pair, _others(*pair),
-                 f"seats {pair[0]} and {pair[1]} hold QC and QS (stare) against seats "
-                 f"{' and '.join(map(str, _others(*pair)))} (młodzi)")
+    young = _others(*pair)
+    return Teams("normal", None, pair, young,
+                 f"seats {pair[0]} and {pair[1]} hold QC and QS (stare) "
+                 f"against seats {young[0]} and {young[1]} (młodzi)")
 
 
 def _others(*seats: int) -> tuple[int, ...]:

@@ -11,14 +11,14 @@ Who = Callable[[int], str]
 def dealt(d: Mapping, who: Who, shown: str = "") -> str:
     """A deal: who dealt, and each seat's cards (the rules are the deal event's own, beside
     it); ``shown`` adds what else the game deals (table cards, a stock, a trump card)."""
-    opened = f"{who(d['dealer'])} deals."
+    dealer = who(d["dealer"])
     if not any(d["hands"]):
-        return f"{opened} The cards are logged seat by seat, as each seat sees them."
+        return f"{dealer} deals. The cards are logged seat by seat, as each seat sees them."
     hands = "; ".join(f"{who(s)}: {' '.join(h)}" for s, h in enumerate(d["hands"]))
-    return f"{opened} {hands}{shown}"
+    return f"{dealer} deals. {hands}{shown}"
 
 
-def _fact(key: str, value, who: Who) -> str:
+def fact(key: str, value, who: Who) -> str:
     """One field of a result in words: seats by who sits there, a list as a list."""
     if value is None:
         return f"{key}: a tie"
@@ -33,7 +33,7 @@ def _fact(key: str, value, who: Who) -> str:
 
 
 def result(d: Mapping, who: Who) -> str:
-    shown = ", ".join(_fact(k, v, who) for k, v in d["result"].items())
+    shown = ", ".join(fact(k, v, who) for k, v in d["result"].items())
     return f"{who(d['dealer'])} deals {d['game']}; the hand is logged by its result alone, without its cards: {shown}"
 
 
@@ -59,7 +59,7 @@ def seen(d: Mapping, who: Who) -> str:
         return f"the face-up cards are turned: {' '.join(d['table'])}"
     if "trump" in d:
         return f"the trump card is turned: {d['trump']}" if d["trump"] else "a knock: hearts are trump"
-    return f"{who(d['seat'])} logs the cards it sees: {' '.join(d['cards'])}"
+    return f"{who(d['seat'])} logs the cards they see: {' '.join(d['cards'])}"
 
 
 def any_event(kind: str, d: Mapping, who: Who) -> str:

@@ -2,8 +2,9 @@
 settlement explained step by step in words, down to each payout."""
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
+from games import words
 from .groups import member_name
 from . import hands as hand_fold, tables
 
@@ -22,8 +23,10 @@ def summary(env, trow: dict, grow: dict) -> str:
     match env.type:
         case "settlement":
             waits = "" if d.get("confirmed", True) else "; it counts once a member who pays in it confirms it"
-            winner = f"{d['winner']} win" if d.get("winner") else "nobody wins the hand"
-            return f"settlement: {winner}, outcome {d['outcome']}, multiplier {d['multiplier']}{waits}"
+            outcome = OUTCOMES.get(d["outcome"], str(d["outcome"]).replace("-", " "))
+            if d.get("winner") is None or d.get("winner") == []:
+                return f"settlement: nobody wins the hand ({outcome}), multiplier {d['multiplier']}{waits}"
+            return f"settlement: {_winners(d['winner'])} win ({outcome}), multiplier {d['multiplier']}{waits}"
         case "hand_voided":
             return f"hand voided: {d['reason']}"
         case "confirmation":
@@ -35,18 +38,30 @@ def summary(env, trow: dict, grow: dict) -> str:
     return hand_fold.game_of(trow["game"]).describe(env.type, d, lambda seat: _seat(trow, grow, seat))
 
 
+# A settlement's outcome as the players say it (the log keeps the codes).
+OUTCOMES = {"wyjscie": "wyjście", "bez-wyjscia": "bez wyjścia", "bez-bitki": "bez bitki"}
+ROLES = {"mlodzi": "młodzi"}
+
+
+def _winners(winner) -> str:
+    """Who won, as the words of a sentence: a role, a side's seats, or a side's number."""
+    if isinstance(winner, list):
+        return " and ".join(f"seat {s}" for s in winner)
+    if isinstance(winner, int):
+        return f"side {winner}"
+    return ROLES.get(winner, str(winner))
+
+
 def _correction_words(env, trow: dict, grow: dict) -> str:
     d = env.data
-    what = "voids it: it counts as never played" if d.get("void") else f"puts its result as {_said(d['result'])}"
+    who = lambda seat: _seat(trow, grow, seat)  # noqa: E731 - a name for what games.words takes
+    what = ("voids it: it counts as never played" if d.get("void")
+            else "puts its result as " + ", ".join(words.fact(k, v, who) for k, v in d["result"].items()))
     moved = "; ".join(f"hand {a['hand']}: " + ", ".join(f"{_seat(trow, grow, p['seat'])} {_signed(p['amount'])}"
                                                           for p in a["payouts"] if _moves(p["amount"]))
                       for a in d["adjustments"])
     return (f"the admin corrects hand {d['hand']} ({d['reason']}) and {what}; "
             + (f"what each hand now pays more or less: {moved}" if moved else "no payout changes"))
-
-
-def _said(result: dict) -> str:
-    return ", ".join(f"{k} {v}" for k, v in result.items())
 
 
 def _moves(amount: str) -> bool:
@@ -63,8 +78,8 @@ def money_lines(settlement: dict, trow: dict, grow: dict) -> list[str]:
         return ["no money changes hands: the hand ended no game"]
     lines = [f"each payment is stake {s['stake']} x {s['units']} unit(s) x multiplier {s['multiplier']}"]
     for p in s["payouts"]:
-        verb = "receives" if not p["amount"].startswith("-") else "pays"
-        lines.append(f"{_seat(trow, grow, p['seat'])} {verb} {p['amount'].lstrip('-')} {grow['currency']}")
+        who, amount = _seat(trow, grow, p["seat"]), f"{p['amount'].lstrip('-')} {grow['currency']}"
+        lines.append(f"{who} pays {amount}" if p["amount"].startswith("-") else f"{who} receives {amount}")
     return lines
 
 
@@ -108,15 +123,16 @@ def trail(events: Sequence, trow: dict, grow: dict) -> dict:
     }
 
 
-def as_text(t: dict) -> str:
-    out = [f"Hand {t['hand']} at table {t['table']} ({t['game']}), {t['phase']}", ""]
+def as_text(t: dict, say: Callable[[str], str] = str) -> str:
+    """The trail as plain text; ``say`` puts each line of words in the reader's language."""
+    out = [say(f"Hand {t['hand']} at table {t['table']} ({t['game']}), {t['phase']}"), ""]
     for e in t["events"]:
-        out.append(f"#{e['seq']} {e['type']} by {e['by']} at {e['recorded_at']}")
+        out.append(say(f"#{e['seq']} {e['type']} by {e['by']} at {e['recorded_at']}"))
         out.append(f"    {e['summary']}")
-        out.append(f"    hash {e['hash']} (prev {e['prev_hash'][:16]}...)")
+        out.append(say(f"    hash {e['hash']} (prev {e['prev_hash'][:16]}...)"))
     if t["explanation"]:
-        out += ["", "How the settlement was reached:"]
+        out += ["", say("How the settlement was reached:")]
         out += [f"  - {line}" for line in t["explanation"]]
     if t["voided"]:
-        out += ["", f"Voided: {t['voided']['reason']}"]
+        out += ["", say(f"Voided: {t['voided']['reason']}")]
     return "\n".join(out) + "\n"

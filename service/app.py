@@ -69,6 +69,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for module in (groups, tables, hands, money, events, proofs, invitations):
         api.register_blueprint(module.blp)
+    from .i18n.setup import speak
+    speak(app)
     from .web import blueprint as pages
     app.register_blueprint(pages())  # the pages for people at the table, beside the API
     app.before_request(_json_bodies_only)

@@ -9,12 +9,14 @@ import json
 import logging
 
 from flask import Response, render_template, request
+from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
 from events.errors import (Contention, DomainError, Gone, Invalid, NotFound, Refused, RuleBroken, StaleVersion,
                            Unprocessable, VersionConflict)
 from games.errors import RuleViolation
 from .auth import Unauthenticated
+from .i18n import languages, phrases
 from .limits import TooMany
 
 log = logging.getLogger("bitka")
@@ -54,11 +56,26 @@ def status_of(e: DomainError) -> tuple[int, str, str]:
     return next((said for kind, said in STATUSES.items() if isinstance(e, kind)), (500, "Internal error", "internal"))
 
 
+def _in_readers_language(status: int, detail: str, response_headers: dict) -> str:
+    """A refusal's detail (422) in the language the client asked for with
+    ``Accept-Language`` (English otherwise): the rules' sentence said again, seats and all."""
+    if status != 422:
+        return detail
+    language = languages.for_api()
+    response_headers["Vary"] = "Accept-Language"
+    if language == languages.SOURCE:
+        return detail
+    response_headers["Content-Language"] = language.replace("_", "-")
+    return phrases.say(detail, language)
+
+
 def from_domain_error(e: DomainError) -> Response:
     status, title, slug = status_of(e)
     extra = dict(e.extra)
     retry_after = extra.pop("retry_after", None)
-    response = problem(status, title, e.detail, slug, **extra)
+    headers: dict = {}
+    response = problem(status, title, _in_readers_language(status, e.detail, headers), slug, **extra)
+    response.headers.update(headers)
     if status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="bitka"'
     if retry_after is not None:
@@ -67,7 +84,10 @@ def from_domain_error(e: DomainError) -> Response:
 
 
 def from_rule_violation(e: RuleViolation) -> Response:
-    return problem(422, "Against the rules", e.detail, "rule-violation")
+    headers: dict = {}
+    response = problem(422, "Against the rules", _in_readers_language(422, e.detail, headers), "rule-violation")
+    response.headers.update(headers)
+    return response
 
 
 def for_people() -> bool:
@@ -86,8 +106,9 @@ def as_page(status: int, title: str, detail: str) -> Response:
 def from_http(e: HTTPException) -> Response:
     status = e.code or 500
     if for_people() and status in (404, 405):
-        return as_page(status, "Nothing here" if status == 404 else e.name,
-                       "There is no page at this address. Check the link, or start from your group's page.")
+        # The page's words: 404 and 405 are both an address with no page to show.
+        return as_page(status, _("Nothing here") if status == 404 else _("Method Not Allowed"),
+                       _("There is no page at this address. Check the link, or start from your group's page."))
     data = getattr(e, "data", None) or {}
     messages = data.get("messages") or data.get("errors")
     if messages:

@@ -7,6 +7,7 @@ from projections import audit
 from .. import ledger, schemas as s
 from ..evidence import checkpoint, inclusions
 from ..http import READ, SECURED, WRITE, Blueprint, read, write
+from ..i18n import languages, phrases
 from ..commands import Confirm, Correct, Dispute, HandMoved, Play, VoidHand
 from ..sealed import hidden_in, sealed_for, trail_as_seen
 from ..views import appended_result, games_say, hand_view, trick_result
@@ -180,7 +181,10 @@ def get_audit(group, hand):
         for shown in trail["events"]:
             proof = proofs[shown["seq"]]
             shown["proof"] = {"leaf": proof["leaf"], "size": proof["size"], "path": proof["path"]}
+        language = languages.for_api()
+        phrases.trail(trail, language)
         if request.accept_mimetypes.best_match(["application/json", "text/plain"]) == "text/plain":
-            return Response(audit.as_text(trail), mimetype="text/plain")
+            text = audit.as_text(trail, lambda line: phrases.say(line, language))
+            return Response(text, mimetype="text/plain", headers={"Content-Language": language.replace("_", "-")})
         return trail
     return read(group, view)

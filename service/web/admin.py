@@ -7,6 +7,7 @@ Each form goes through the same ledger functions as the API, carried out once (o
 from __future__ import annotations
 
 from flask import redirect, render_template, request, url_for
+from flask_babel import gettext as _, ngettext
 
 from events.errors import DomainError, Invalid, Refused
 from games.registry import GAMES
@@ -22,7 +23,7 @@ from .pages import _page, _writer_of, bp
 
 def _admin_only(principal) -> None:
     if not principal.is_admin:
-        raise Refused("only the group's admin may do this")
+        raise Refused(_("only the group's admin may do this"))
 
 
 @bp.route("/g/<group>/members", methods=["GET", "POST"])
@@ -47,7 +48,7 @@ def members_page(group):
         link = public_url(url_for("web.join_page", code=made.code)) if made else None
         return render_template("members.html", group=grow, problem=problem, made=made, link=link,
                                invited=member_name(grow, made.member) if made else None,
-                               qr=qr.svg(link, "the invitation link as a QR code") if link else None)
+                               qr=qr.svg(link, _("the invitation link as a QR code")) if link else None)
     page = _page(group, view)
     return (page, status) if isinstance(page, str) else page
 
@@ -93,23 +94,26 @@ def new_table_page(group):
 
 
 def _table_body(values: dict) -> dict:
-    game_name, _, index = values["preset"].partition(":")
+    game_name, _colon, index = values["preset"].partition(":")
     game = GAMES.get(game_name)
     if game is None or not index.isdigit() or int(index) >= len(game.presets):
-        raise Invalid("choose the game the table plays", errors={"preset": ["Choose a game."]})
+        raise Invalid(_("choose the game the table plays"), errors={"preset": [_("Choose a game.")]})
     preset = game.presets[int(index)]
     seats = values["seats"][:preset.players]
     if len(seats) < preset.players or not all(seats):
-        raise Invalid(f"{preset.title} is played by {preset.players}: choose who sits in each seat",
-                      errors={"seats": ["Choose a member for every seat."]})
+        # Translators: %(title)s is a way to play a game (its preset), %(num)d how many play it.
+        raise Invalid(ngettext("%(title)s is played by %(num)d: choose who sits in each seat",
+                               "%(title)s is played by %(num)d: choose who sits in each seat", preset.players,
+                               title=preset.title),
+                      errors={"seats": [_("Choose a member for every seat.")]})
     rules = dict(preset.rules)
     if values.get("entry") == "seats":
         rules["entry"] = "seats"
     dealer = 0
     if values.get("dealer"):
         if values["dealer"] not in seats:
-            raise Invalid("the first dealer must be one of the players at the table",
-                          errors={"dealer": ["Choose someone seated."]})
+            raise Invalid(_("the first dealer must be one of the players at the table"),
+                          errors={"dealer": [_("Choose someone seated.")]})
         dealer = seats.index(values["dealer"])
     return {"game": game.name, "rules": rules, "seats": seats, "stake": values["stake"].strip().replace(",", "."),
             "dealer": dealer}
@@ -166,8 +170,8 @@ def hand_admin(group, hand):
     _admin_only(principal)
     action, reason = request.form.get("action", ""), request.form.get("reason", "").strip()
     if not reason:
-        raise Invalid("say why, in a few words the group will read in the hand's audit trail",
-                      errors={"reason": ["Give a reason."]})
+        raise Invalid(_("say why, in a few words the group will read in the hand's audit trail"),
+                      errors={"reason": [_("Give a reason.")]})
 
     def act(w):
         if action == "void":
@@ -181,7 +185,10 @@ def hand_admin(group, hand):
         elif action == "correct-void":
             ledger.handle(Correct(group, principal.subject, hand, reason, None), w)
         else:
-            raise Invalid("choose what to do with the hand", errors={"action": ["void, correct or correct-void"]})
+            raise Invalid(_("choose what to do with the hand"),
+                          # Translators: the values a form's field takes (its keys); they stay as they are.
+                          errors={"action": [_("%(void)s, %(correct)s or %(correct_void)s", void="void",
+                                               correct="correct", correct_void="correct-void")]})
         return url_for("web.hand_page", group=group, hand=hand)
     return once.write(group, f"admin {hand}", dict(request.form), act)
 

@@ -1,9 +1,37 @@
 """Cards as people read them: rank and suit symbol, red or black."""
 from __future__ import annotations
 
+from flask_babel import gettext as _
+
 SYMBOLS = {"S": "♠", "C": "♣", "H": "♥", "D": "♦"}
-SUIT_WORDS = {"S": "spades", "C": "clubs", "H": "hearts", "D": "diamonds"}
-RANK_WORDS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack"}
+
+
+def suit_words() -> dict[str, str]:
+    """The suits in words, in the reader's language."""
+    return {
+        # Translators: a suit of playing cards, as a screen reader says a card ("ace of spades").
+        "S": _("spades"),
+        # Translators: a suit of playing cards, as a screen reader says a card ("ace of clubs").
+        "C": _("clubs"),
+        # Translators: a suit of playing cards, as a screen reader says a card ("ace of hearts").
+        "H": _("hearts"),
+        # Translators: a suit of playing cards, as a screen reader says a card ("ace of diamonds").
+        "D": _("diamonds"),
+    }
+
+
+def rank_words() -> dict[str, str]:
+    """The court cards and the ace in words, in the reader's language (numbers stay figures)."""
+    return {
+        # Translators: a playing card's rank, as a screen reader says a card ("ace of spades").
+        "A": _("ace"),
+        # Translators: a playing card's rank, as a screen reader says a card ("king of spades").
+        "K": _("king"),
+        # Translators: a playing card's rank, as a screen reader says a card ("queen of spades").
+        "Q": _("queen"),
+        # Translators: a playing card's rank (the knave), as a screen reader says a card ("jack of spades").
+        "J": _("jack"),
+    }
 
 
 def face(card: str) -> dict:
@@ -11,4 +39,18 @@ def face(card: str) -> dict:
     rank, suit = card[:-1], card[-1]
     return {"code": card, "rank": rank, "symbol": SYMBOLS.get(suit, suit),
             "colour": "red" if suit in "HD" else "black",
-            "words": f"{RANK_WORDS.get(rank, rank)} of {SUIT_WORDS.get(suit, suit)}"}
+            # Translators: a playing card in words, as a screen reader says it: "ace of spades", "7 of hearts".
+            "words": _("%(rank)s of %(suit)s", rank=rank_words().get(rank, rank), suit=suit_words().get(suit, suit))}
+
+
+_SUIT_ORDER = "CSHD"
+_RANK_ORDER = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+
+
+def in_order(cards) -> list[str]:
+    """Cards as a picker lays them out, so a player finds theirs: by suit (clubs, spades,
+    hearts, diamonds), high to low within a suit."""
+    def key(card: str) -> tuple[int, int]:
+        rank, suit = card[:-1], card[-1]
+        return (_SUIT_ORDER.find(suit), _RANK_ORDER.index(rank) if rank in _RANK_ORDER else len(_RANK_ORDER))
+    return sorted(cards, key=key)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from html import escape
 from typing import Sequence
 
+from flask_babel import gettext as _
+
 WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 360, 240, 58, 12, 14, 40
 FONT = 14  # drawing units: 12.8 px when the chart is 330 px wide, on a 360 px phone
 # Colours that keep 4.5:1 against the white page (WCAG AA), each with its own dash and marker.
@@ -50,11 +52,13 @@ def balance_chart(names: Sequence[str], series: Sequence[Sequence[int]], digits:
         return TOP + (HEIGHT - TOP - BOTTOM) * (high - v) / (high - low)
 
     unit = 10 ** digits
-    parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="chart-title chart-desc" '
-             f'xmlns="http://www.w3.org/2000/svg" font-size="{FONT}">',
-             '<title id="chart-title">Balances over the evening</title>',
-             f'<desc id="chart-desc">Each member\'s balance in {escape(currency)} after each hand and payment; '
-             'the table below lists the same figures.</desc>',
+    title = escape(_("Balances over the evening"), quote=False)
+    parts = ['<svg class="chart" role="img" aria-labelledby="chart-title chart-desc" '
+             f'xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" font-size="{FONT}">',
+             f'<title id="chart-title">{title}</title>',
+             '<desc id="chart-desc">' + escape(_("Each member's balance in %(currency)s after each hand and payment; "
+                                                 "the table below lists the same figures.", currency=currency),
+                                               quote=False) + '</desc>',
              f'<line x1="{LEFT}" y1="{y(0):.1f}" x2="{WIDTH - RIGHT}" y2="{y(0):.1f}" class="zero"/>',
              f'<text x="{LEFT - 6}" y="{y(high) + 5:.1f}" text-anchor="end">{high / unit:.{digits}f}</text>',
              f'<text x="{LEFT - 6}" y="{y(low) + 5:.1f}" text-anchor="end">{low / unit:.{digits}f}</text>',
@@ -64,8 +68,10 @@ def balance_chart(names: Sequence[str], series: Sequence[Sequence[int]], digits:
     for count, k in enumerate(numbered, 1):
         if count % every == 0 or count == 1:
             parts.append(f'<text x="{x(k):.1f}" y="{HEIGHT - BOTTOM + 18}" text-anchor="middle">{count}</text>')
+    # Translators: the label under the balance chart's x-axis, which counts the hands played.
+    axis = escape(_("hands"), quote=False)
     parts.append(f'<text x="{(LEFT + WIDTH - RIGHT) / 2:.1f}" y="{HEIGHT - 4}" text-anchor="middle" '
-                 'class="label">hands</text>')
+                 f'class="label">{axis}</text>')
     for i, (name, points) in enumerate(zip(names, series, strict=True)):
         colour, dash, marker = LINES[i % len(LINES)]
         path = " ".join(f"{x(k):.1f},{y(v):.1f}" for k, v in enumerate(points))

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from html import escape
 
 from flask import Response, redirect, render_template, request, url_for
+from flask_babel import gettext as _, ngettext
 
 from events.money import format_amount, parse_amount
 from projections import corrections
@@ -19,7 +20,7 @@ from .. import ledger
 from ..commands import NewHand
 from ..views import balances_view, settle_up_view
 from . import once
-from .pages import _page, _writer_of, bp
+from .pages import _page, _writer_of, bp, table_title, together
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,9 @@ class Row:
 
 def hand_names(hands, seats: list[str]) -> dict[str, str]:
     """Each hand of a table as people name it: "Hand 7, Celina dealt"."""
-    return {h.id: f"Hand {i}, {seats[h.opened['dealer']]} dealt" for i, h in enumerate(hands, 1)}
+    # Translators: a hand named by its number at the table and who dealt it: "Hand 7, Celina dealt".
+    return {h.id: _("Hand %(number)d, %(dealer)s dealt", number=i, dealer=seats[h.opened["dealer"]])
+            for i, h in enumerate(hands, 1)}
 
 
 def score_rows(hands, seats: list[str], waiting: dict[str, str], digits: int) -> list[Row]:
@@ -62,19 +65,29 @@ def score_rows(hands, seats: list[str], waiting: dict[str, str], digits: int) ->
 def _notes(hand, s: dict | None, seats: list[str]) -> list[str]:
     notes = []
     if s and s.get("bok_runda"):
-        notes.append("in a bok-runda (doubled)")
+        # Translators: a note beside a hand in the score table (bok-runda: Kop's and Baśka's doubled round).
+        notes.append(_("in a bok-runda (doubled)"))
     if s and s.get("bok_due"):
-        notes.append("makes a bok-runda due")
+        # Translators: a note beside a hand in the score table: after it, a bok-runda (doubled round) is owed.
+        notes.append(_("makes a bok-runda due"))
     match = (s or {}).get("match")
     if match:
         score = "–".join(str(n) for n in match["after"])
         if match.get("game_over"):
-            winners = " and ".join(seats[seat] for seat in match.get("winners") or [])
-            notes.append(f"game over at {score}" + (f": {winners} win" if winners else ""))
+            winners = [seats[seat] for seat in match.get("winners") or []]
+            if winners:
+                # Translators: a note beside a hand in the score table; %(score)s is the match score, "11–7".
+                notes.append(ngettext("game over at %(score)s: %(winners)s wins", "game over at %(score)s: "
+                                      "%(winners)s win", len(winners), score=score, winners=together(winners)))
+            else:
+                # Translators: a note beside a hand in the score table; %(score)s is the match score, "11–7".
+                notes.append(_("game over at %(score)s", score=score))
         else:
-            notes.append(f"score {score}")
+            # Translators: a note beside a hand in the score table: the match score after it, "4–7".
+            notes.append(_("score %(score)s", score=score))
     if hand.corrections:
-        notes.append("corrected")
+        # Translators: a note beside a hand in the score table: an admin corrected its result since.
+        notes.append(_("corrected"))
     return notes
 
 
@@ -90,7 +103,7 @@ def table_page(group, table):
         playing = corrections.in_play(hands)
         mine = principal.subject in trow["seats"]
         return render_template(
-            "table.html", group=grow, table=trow, title=game.title, seats=seats, rows=rows,
+            "table.html", group=grow, table=trow, title=table_title(trow), seats=seats, rows=rows,
             names=hand_names(hands, seats), playing=playing, next_dealer=seats[trow["next_dealer"]],
             can_open=not trow["closed"] and playing is None and (mine or principal.is_admin),
             by_seats=trow.get("entry") == "seats", trick_game=game.capabilities.logged_by == "tricks",
@@ -121,21 +134,27 @@ def _standings(grow: dict, brow: dict) -> list[tuple[str, str]]:
 
 def summary_text(grow: dict, brow: dict, tables: list[tuple[str, int]]) -> str:
     """The evening in a few lines, to paste into a chat."""
-    lines = [f"{grow['name']}: where everyone stands ({grow['currency']})"]
+    # Translators: the first line of the evening's summary: the group's name, then its currency ("PLN").
+    lines = [_("%(group)s: where everyone stands (%(currency)s)", group=grow["name"], currency=grow["currency"])]
     lines += [f"  {name}: {balance}" for name, balance in _standings(grow, brow)]
     if tables:
-        lines.append("Played: " + "; ".join(f"{title}, {count} hand{'s' if count != 1 else ''}"
-                                             for title, count in tables))
+        # Translators: one table played in the evening, in the summary's list: "Kop, 7 hands".
+        played = "; ".join(ngettext("%(game)s, %(num)d hand", "%(game)s, %(num)d hands", count, game=title)
+                           for title, count in tables)
+        # Translators: %(tables)s is the list of tables played, "Kop, 7 hands; Scopa, 1 hand".
+        lines.append(_("Played: %(tables)s", tables=played))
     transfers = settle_up_view(grow, brow)["transfers"]
     if transfers:
-        lines.append("To settle up:")
-        lines += [f"  {t['from_name']} pays {t['to_name']} {t['amount']}" for t in transfers]
+        lines.append(_("To settle up:"))
+        # Translators: a line of the summary's settle-up: who pays whom how much (a plain amount, "3.00").
+        lines += ["  " + _("%(payer)s pays %(payee)s %(amount)s", payer=t["from_name"], payee=t["to_name"],
+                           amount=t["amount"]) for t in transfers]
     else:
-        lines.append("Everyone is square.")
+        lines.append(_("Everyone is square."))
     waiting = pending_view(brow)
     if waiting:
-        lines.append(f"{len(waiting)} result(s) still wait for a payer's confirmation." if len(waiting) > 1
-                     else "1 result still waits for a payer's confirmation.")
+        lines.append(ngettext("%(num)d result still waits for a payer's confirmation.",
+                              "%(num)d results still wait for a payer's confirmation.", len(waiting)))
     return "\n".join(lines)
 
 
@@ -147,8 +166,10 @@ def summary_svg(grow: dict, brow: dict) -> str:
     top = max([abs(v) for v in values] + [1])
     width, row, left = 480, 34, 150
     height = 70 + row * len(standings)
+    # Translators: the shared picture's name for screen readers: the group's name, then these words.
+    label = escape(_("%(group)s: where everyone stands", group=grow["name"]))
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(grow["name"])}: where everyone stands">',
+             f'viewBox="0 0 {width} {height}" role="img" aria-label="{label}">',
              '<rect width="100%" height="100%" fill="#fff"/>',
              f'<text x="16" y="32" font-family="sans-serif" font-size="20" font-weight="bold">'
              f'{escape(grow["name"])}</text>']
@@ -167,12 +188,17 @@ def summary_svg(grow: dict, brow: dict) -> str:
     return "".join(parts)
 
 
+def played_hands(r, group: str, table: str) -> int:
+    """The hands of a table that were played to a result: not voided nor abandoned."""
+    from .pages import corrections_history
+    return sum(1 for hand in corrections_history(r, group, table) if hand.settlement and not hand.voided)
+
+
 @bp.get("/g/<group>/summary")
 def summary_page(group):
     def view(r, grow, principal, form_token):
         brow = r.row("balances", group, "") or {"members": {}}
-        tables = [(game_of(t["game"]).title, (r.row("table", group, t["id"]) or {}).get("hand_count", 0))
-                  for t in grow["tables"]]
+        tables = [(game_of(t["game"]).title, played_hands(r, group, t["id"])) for t in grow["tables"]]
         return render_template("summary.html", group=grow, text=summary_text(grow, brow, tables),
                                image=summary_svg(grow, brow))
     return _page(group, view)
@@ -185,6 +211,6 @@ def summary_image(group):
         download = request.args.get("download")
         response = Response(summary_svg(grow, brow), mimetype="image/svg+xml")
         if download:
-            response.headers["Content-Disposition"] = 'attachment; filename="evening.svg"'
+            response.headers.set("Content-Disposition", "attachment", filename="evening.svg")
         return response
     return _page(group, view)

@@ -4,7 +4,9 @@ it is sent (a double tap, Back and send again, a reload that re-posts).
 A key is made when a form is first shown and rides along in a hidden field through every
 preview and correction of that form; the write keeps it as an Idempotency-Key in the store,
 in the same transaction as the events it appends, as the API does. A form sent again with
-a key already used answers with where the first sending went, and appends nothing.
+a key already used answers with where the first sending went, and appends nothing; another
+form of the same page sent after it (the page was out of date: Back, then a different tap)
+is not carried out either, and the page as it is now says so.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from typing import Callable
 from urllib.parse import urlencode, urlsplit, urlunsplit, parse_qsl
 
 from flask import redirect, request
+from flask_babel import gettext as _
 
 from events.canonical import canonical_bytes
 from events.errors import Invalid
@@ -24,6 +27,7 @@ from ..http import store
 FIELD = "once"
 _KEY = re.compile(r"web-[A-Za-z0-9_-]{22}")
 ALREADY = "already"  # the query flag that makes the page say the form was sent before
+STALE = "stale"  # ... and that another form of an out-of-date page was not carried out
 
 
 def key() -> str:
@@ -37,18 +41,18 @@ def write(group: str, what: str, body, act: Callable[[Writer], str]):
     a key seen before goes where its first sending went, marked as sent before."""
     sent = request.form.get(FIELD, "")
     if not _KEY.fullmatch(sent):
-        raise Invalid("this form has lost its one-time key; open the page again and resend it")
+        raise Invalid(_("this form has lost its one-time key; open the page again and resend it"))
     fingerprint = hashlib.sha256(what.encode() + b"\n" + canonical_bytes(body)).hexdigest()
     with store().writing(group) as w:
         seen = w.remembered(group, sent)
-        if seen is not None:
-            return redirect(_flagged(seen[2]["location"]), 303)
+        if seen is not None:  # the same form again: where it went; another form of that page: nothing
+            return redirect(_flagged(seen[2]["location"], ALREADY if seen[0] == fingerprint else STALE), 303)
         location = act(w)
         w.remember(group, sent, fingerprint, 303, {"location": location})
     return redirect(location, 303)
 
 
-def _flagged(location: str):
+def _flagged(location: str, flag: str):
     parts = urlsplit(location)
-    query = parse_qsl(parts.query) + [(ALREADY, "1")]
+    query = parse_qsl(parts.query) + [(flag, "1")]
     return urlunsplit(parts._replace(query=urlencode(query)))

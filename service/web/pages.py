@@ -6,9 +6,11 @@ can do nothing the API would refuse, and its errors are the API's 422 sentences.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Iterable
 
+from babel.lists import format_list
 from flask import Blueprint, Response, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _, ngettext
 
 from events.errors import DomainError, Invalid, NotFound, Refused
 from events.types import EVENT_TYPES
@@ -21,7 +23,10 @@ from ..commands import NewHand, Play
 from ..problems import status_of
 from ..evidence import checkpoint, consistency, inclusions, public_key
 from ..http import store
+from ..i18n import phrases
+from ..i18n.languages import current
 from ..sealed import events_as_seen, sealed_for, trail_as_seen
+from ..seating import entry_of
 from ..views import balances_view, hand_view, settle_up_view
 from . import once, session
 from .cards import face
@@ -30,6 +35,30 @@ from .words import said
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                static_url_path="/static")
+
+
+
+def _title(slug: str, title: str) -> str:
+    """A title of problems.STATUSES (by its type slug) as an error page says it; the API's
+    problem+json keeps its English titles."""
+    return {
+        "rule-violation": _("Against the rules"),
+        "unprocessable": _("Unprocessable"),
+        "bad-request": _("Bad request"),
+        "unauthorized": _("Unauthorized"),
+        "forbidden": _("Forbidden"),
+        "not-found": _("Not found"),
+        "gone": _("Gone"),
+        "conflict": _("Conflict"),
+        "precondition-failed": _("Precondition failed"),
+        "too-many-requests": _("Too many requests"),
+        "internal": _("Internal error"),
+    }.get(slug, title)
+
+
+def together(names: Iterable[str]) -> str:
+    """Names said together as the reader's language lists them: "Ala and Cyd"."""
+    return format_list(list(names), locale=current())
 
 
 class Preview(Exception):
@@ -46,9 +75,10 @@ def _card(code: str) -> dict:
 
 
 @bp.app_template_filter("said")
-def _said(text: str, seats, sides=()) -> str:
-    """The log's words as people read them: names for seats and sides, agreed plurals."""
-    return said(str(text), seats or (), sides or ())
+def _said(text: str, seats, sides=(), hands=None) -> str:
+    """The log's words as people read them: names for seats and sides, hands by their
+    number at the table, agreed plurals, in the reader's language."""
+    return said(str(text), seats or (), sides or (), current(), hands)
 
 
 @bp.app_template_filter("game_title")
@@ -59,8 +89,9 @@ def _game_title(name: str) -> str:
 
 @bp.errorhandler(DomainError)
 def _problem_page(e: DomainError):
-    status, title, _ = status_of(e)
-    return render_template("error.html", status=status, title=title, detail=e.detail), status
+    status, title, slug = status_of(e)
+    detail = phrases.say(e.detail, current())  # a refusal of the rules or the ledger, in the reader's words
+    return render_template("error.html", status=status, title=_title(slug, title), detail=detail), status
 
 
 def _page(group: str, view: Callable) -> Response | str:
@@ -70,8 +101,8 @@ def _page(group: str, view: Callable) -> Response | str:
         who = session.signed_in(r, group)
         if who is None:
             if session.sessions(r):
-                raise Refused("this browser is not signed in to that group: open the invitation link its admin "
-                              "gave you, or choose one of your groups")
+                raise Refused(_("this browser is not signed in to that group: open the invitation link its admin "
+                                "gave you, or choose one of your groups"))
             return redirect(url_for("web.sign_in_page", next=request.path))
         principal, token = who
         grow = ledger.group_row(r, group)
@@ -83,12 +114,13 @@ def viewer(reader, grow: dict, principal, token: str) -> dict:
     """Who is looking, for every page's header: their name in the group, whether they are
     its admin, their other groups on this browser, and the form token of this session."""
     others = []
-    for other, _ in session.sessions(reader):
+    for other, _token in session.sessions(reader):
         if other.group != grow["id"]:
             orow = reader.row("group", other.group, "")
             if orow is not None:
                 others.append({"id": other.group, "name": orow["name"]})
-    name = "the admin" if principal.is_admin else member_name(grow, principal.subject)
+    # Translators: who is signed in, when it is the group's admin ("Signed in as the admin").
+    name = _("the admin") if principal.is_admin else member_name(grow, principal.subject)
     return {"group": grow["id"], "group_name": grow["name"], "name": name, "admin": principal.is_admin,
             "member": None if principal.is_admin else principal.subject, "others": others,
             "form_token": session.form_token(token)}
@@ -110,9 +142,11 @@ def sign_in_page():
     """Where a browser starts: its groups to choose from, or how to get into one."""
     with store().reading() as r:
         mine = session.sessions(r)
+        # Translators: a group this browser is signed in to as its admin ("Thursday cards, as admin").
+        admin = _("admin")
         groups = [{"id": p.group, "name": (r.row("group", p.group, "") or {}).get("name", p.group),
-                   "as": "admin" if p.is_admin else member_name(r.row("group", p.group, ""), p.subject)}
-                  for p, _ in mine]
+                   "as": admin if p.is_admin else member_name(r.row("group", p.group, ""), p.subject)}
+                  for p, _token in mine]
     if len(groups) == 1 and not request.args.get("choose"):
         return redirect(url_for("web.group_page", group=groups[0]["id"]))
     return _sign_in_form(None, request.args.get("next", ""), 200, groups)
@@ -133,7 +167,12 @@ def _kept_by_nobody(response: Response) -> Response:
     if request.endpoint != "web.static":
         # A page that seals cards from its reader is kept by no cache at all, not even this
         # browser's (Back then asks to load it again): a phone may change hands.
-        response.headers["Cache-Control"] = "private, no-store" if g.get("sealed") else "private, no-cache"
+        # ("private, no-store" or "private, no-cache", set by directive: header values are not words for people.)
+        response.cache_control.private = True
+        if g.get("sealed"):
+            response.cache_control.no_store = True
+        else:
+            response.cache_control.no_cache = True
         response.headers.add("Vary", "Cookie")
     return response
 
@@ -146,8 +185,8 @@ def sign_in():
         try:
             principal = auth.resolve(r, f"Bearer {token}")
         except DomainError:
-            return _sign_in_form("That token is not known here: paste the whole token the group's admin gave you.",
-                                 "", 401)
+            return _sign_in_form(_("That token is not known here: paste the whole token the group's admin gave "
+                                   "you."), "", 401)
         target = request.form.get("next", "")
         if not target.startswith(f"/g/{principal.group}"):
             target = url_for("web.group_page", group=principal.group)
@@ -162,7 +201,7 @@ def sign_out():
     with store().reading() as r:
         who = session.signed_in(r, group)
         if who is None:
-            raise Refused("this sign-out is not from a page of a group this browser is signed in to")
+            raise Refused(_("this sign-out is not from a page of a group this browser is signed in to"))
         session.check_form(who[1])
         return session.forget(redirect(url_for("web.sign_in_page", choose=1), 303), r, group)
 
@@ -176,7 +215,7 @@ def group_page(group):
         for t in grow["tables"]:
             trow = r.row("table", group, t["id"])
             seats = [member_name(grow, m) for m in trow["seats"]]
-            tables.append({"row": trow, "seats": seats, "title": game_of(trow["game"]).title})
+            tables.append({"row": trow, "seats": seats, "title": table_title(trow)})
         names = [m["name"] for m in grow["members"]]
         series, hands = _balance_series(r, group, [m["id"] for m in grow["members"]])
         chart = balance_chart(names, series, grow["digits"], grow["currency"], hands)
@@ -204,7 +243,9 @@ def _waiting(r, grow: dict, brow: dict, principal) -> list[dict]:
         number = order.index(entry["hand"]) + 1 if entry["hand"] in order else "?"
         waiting = balances_pending(r, grow["id"], entry["hand"])
         shown.append({"hand": entry["hand"], "state": entry["state"],
-                      "title": f"Hand {number} at the {game_of(trow['game']).title} table",
+                      # Translators: a hand named by its number at its table, e.g. "Hand 3 at the Kop table".
+                      "title": _("Hand %(number)s at the %(game)s table", number=number,
+                                 game=game_of(trow["game"]).title),
                       "payouts": [(seats[p["seat"]], p["amount"]) for p in entry["payouts"]],
                       "verdict": verdict_choices(waiting, principal, trow)})
     return shown
@@ -229,32 +270,49 @@ def hand_page(group, hand, problem: str | None = None):
     """A hand: on a seated player's phone, what it may do now (phone.py) and the table as
     it stands, live; for everyone, the deal as far as they may see it, the tricks, the
     settlement in words, whether it counts yet, and the log with its verify button."""
+
+    def view(r, grow, principal, form_token):
+        return render_template("hand.html", **hand_context(r, group, hand, grow, principal, form_token, problem))
+    page = _page(group, view)
+    return (page, 422) if problem and isinstance(page, str) else page
+
+
+def table_title(trow: dict) -> str:
+    """A table as people name it: the way of playing it was opened with ("Bisca de tres",
+    "Scopa for three"), in the reader's language; else its game's name."""
+    game = game_of(trow["game"])
+    rules = game.parse_rules(trow["rules"])  # a table's rules were checked when it was opened
+    for preset in game.presets:
+        if preset.players == len(trow["seats"]) and game.parse_rules(preset.rules) == rules:
+            return phrases.say(preset.title, current())
+    return game.title
+
+
+def hand_context(r, group: str, hand: str, grow: dict, principal, form_token: str, problem: str | None) -> dict:
+    """What a hand's page shows a reader, for the whole page and for its live part alike."""
     from . import phone
     from .evening import hand_names
 
-    def view(r, grow, principal, form_token):
-        events = audit_trail.events_of(r, group, hand)
-        if not events:
-            raise NotFound(f"there is no hand {hand!r} in this group")
-        trow = r.row("table", group, events[0].table)
-        model = ledger.hand_model(r, group, hand)
-        hidden = sealed_for(r, group, model, principal.subject)
-        g.sealed = bool(hidden) or not model.ended  # what one player sees of a hand in play is theirs alone
-        trail = trail_as_seen(audit_trail.trail(events, trow, grow), events, hidden)
-        live = phone.context(r, group, grow, model, principal)
-        seats = live["seats"]
-        past = corrections_history(r, group, model.table)
-        title = hand_names(past, seats).get(hand, "A hand")
-        sides = [list(s) for s in model.rules.table.sides(model.rules.parse_rules(trow["rules"]))]
-        waiting = balances_pending(r, group, hand)
-        return render_template(
-            "hand.html", group=grow, principal=principal, form_token=form_token, trail=trail, title=title,
-            game=model.rules.title, once=once.key(), problem=problem, latest=trow["latest_hand"]["id"] == hand,
-            verdict=verdict_choices(waiting, principal, trow), admin=principal.is_admin, sides=sides,
-            can_play=live["hand"]["phase"] in ("auction", "play") and model.rules.capabilities.logged_by == "tricks"
-            and not hidden, **live)
-    page = _page(group, view)
-    return (page, 422) if problem and isinstance(page, str) else page
+    events = audit_trail.events_of(r, group, hand)
+    if not events:
+        raise NotFound(_("there is no hand %(hand)s in this group", hand=repr(hand)))
+    trow = r.row("table", group, events[0].table)
+    model = ledger.hand_model(r, group, hand)
+    hidden = sealed_for(r, group, model, principal.subject)
+    g.sealed = bool(hidden) or not model.ended  # what one player sees of a hand in play is theirs alone
+    trail = trail_as_seen(audit_trail.trail(events, trow, grow), events, hidden)
+    live = phone.context(r, group, grow, model, principal)
+    past = corrections_history(r, group, model.table)
+    title = hand_names(past, live["seats"]).get(hand) or _("A hand")
+    numbers = {h.id: number for number, h in enumerate(past, 1)}
+    sides = [list(s) for s in model.rules.table.sides(model.rules.parse_rules(trow["rules"]))]
+    waiting = balances_pending(r, group, hand)
+    return dict(
+        group=grow, principal=principal, form_token=form_token, trail=trail, title=title,
+        game=model.rules.title, once=once.key(), problem=problem, latest=trow["latest_hand"]["id"] == hand,
+        verdict=verdict_choices(waiting, principal, trow), admin=principal.is_admin, sides=sides, numbers=numbers,
+        can_play=live["hand"]["phase"] in ("auction", "play") and model.rules.capabilities.logged_by == "tricks"
+        and not hidden, **live)
 
 
 def corrections_history(r, group: str, table: str):
@@ -285,7 +343,7 @@ def hand_evidence(group, hand):
     def view(r, grow, principal, form_token):
         events = audit_trail.events_of(r, group, hand)
         if not events:
-            raise NotFound(f"there is no hand {hand!r} in this group")
+            raise NotFound(_("there is no hand %(hand)s in this group", hand=repr(hand)))
         size = r.version(group)
         proofs = inclusions(r, group, [e.seq for e in events], size)
         shown = events_as_seen(r, group, principal.subject, events)
@@ -315,9 +373,11 @@ def deal_page(group, table):
 
     def view(r, grow, principal, form_token):
         trow = ledger.table_row(r, group, table)
+        if entry_of(trow) == "seats":  # each phone logs its own cards there: no one types a deal
+            return redirect(url_for("web.table_page", group=group, table=table))
         if not game_of(trow["game"]).capabilities.deal_on_page:
-            raise NotFound(f"a {trow['game']} deal (its stock and table or trump cards too) is logged through the API; "
-                           "its tricks can then be tapped in here")
+            raise NotFound(_("a %(game)s deal (its stock and table or trump cards too) is logged through the API; "
+                             "its tricks can then be tapped in here", game=trow["game"]))
         seats = [member_name(grow, m) for m in trow["seats"]]
         return render_template("deal.html", group=grow, principal=principal, form_token=form_token, table=trow,
                                seats=seats, values=values, errors=errors, problem=problem, once=once.key())
@@ -358,7 +418,8 @@ def play_page(group, hand):
         trow = ledger.table_row(r, group, model.table)
         game, state = model.rules, model.state
         if game.capabilities.logged_by != "tricks":
-            raise NotFound(f"{trow['game']} hands are logged play by play through the API, not on this page")
+            raise NotFound(_("%(game)s hands are logged play by play through the API, not on this page",
+                             game=trow["game"]))
         hidden = sealed_for(r, group, model, principal.subject)
         shown = hand_view(model, hidden)
         if shown["phase"] not in ("auction", "play"):
@@ -370,14 +431,14 @@ def play_page(group, hand):
         partial = [] if on_table or hidden else [c for c in request.args.get("cards", "").split(",") if c]
         held, leader = game.held(state), game.turn(state)
         seats = len(held)
-        wrong = _first_illegal(game, state, partial)
+        names = [member_name(grow, m) for m in trow["seats"]]
+        wrong = _first_illegal(game, state, partial, names)
         if wrong:
             problem_now, partial = wrong, []
         else:
             problem_now = problem
         seat = (leader + len(partial)) % seats
         legal = set(game.legal_cards(state, seat, tuple(on_table + partial)))
-        names = [member_name(grow, m) for m in trow["seats"]]
         return render_template("play.html", group=grow, principal=principal, form_token=form_token, hand=shown,
                                table=trow, seats=names, seat=seat, partial=partial, on_table=on_table,
                                held=[c for c in held[seat] if c not in partial and c not in hidden], legal=legal,
@@ -388,15 +449,16 @@ def play_page(group, hand):
     return (page, 422) if problem and isinstance(page, str) else page
 
 
-def _first_illegal(game, state, partial: list[str]) -> str | None:
+def _first_illegal(game, state, partial: list[str], names: list[str]) -> str | None:
     """Why the trick in the address cannot stand (edited by hand, or stale), or None."""
     seats, leader = len(game.held(state)), game.turn(state)
     if len(partial) >= seats:
-        return f"a trick has {seats} cards; start it again"
+        return ngettext("a trick has %(num)d card; start it again", "a trick has %(num)d cards; start it again", seats)
     for i, card in enumerate(partial):
         seat = (leader + i) % seats
         if card not in game.legal_cards(state, seat, tuple(partial[:i])):
-            return f"{card} cannot be seat {seat}'s card here; start the trick again"
+            # Translators: %(card)s is a card's code (AH, 10S); %(player)s the name of who would play it.
+            return _("%(card)s cannot be %(player)s's card here; start the trick again", card=card, player=names[seat])
     return None
 
 
@@ -406,7 +468,9 @@ def whole(name: str, text: str) -> int:
     text = text.strip()
     digits = text.removeprefix("-")
     if not (digits.isascii() and digits.isdigit()) or len(digits) > 6:
-        raise Invalid(f"{name} must be a whole number, not {text!r}", errors={name: ["Not a whole number."]})
+        # Translators: %(name)s is a form field's name (points, seat), %(text)s what was typed, quoted.
+        raise Invalid(_("%(name)s must be a whole number, not %(text)s", name=name, text=repr(text)),
+                      errors={name: [_("Not a whole number.")]})
     return int(text)
 
 

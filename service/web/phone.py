@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from flask import Response, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from events.errors import DomainError, Invalid
 from games.seen import cards_in
@@ -19,7 +20,8 @@ from ..http import store
 from ..sealed import sealed_for
 from ..views import hand_view
 from . import once, session
-from .pages import _writer_of, bp
+from .cards import in_order
+from .pages import _writer_of, bp, hand_context
 
 _SEAT = re.compile(r"\bseat (\d+)(?:'s)?")
 
@@ -44,8 +46,13 @@ def seat_view(model, shown: dict, seat: int | None, trow: dict, principal) -> di
     if seat is None or not in_play:
         return mine
     shown_cards = cards_in({k: v for k, v in shown.items() if k not in ("rules", "settlement")})
-    mine["pack"] = [c for c in game.pack(rules) if c not in shown_cards]  # what it may still pick up
     mine["owes"] = owed.get(str(seat), 0)
+    # What it may still pick up: a card nobody has seen, and the face-up trump card, which is
+    # the stock's last card (Bisca: whoever draws when the stock runs out takes it).
+    could = [c for c in game.pack(rules) if c not in shown_cards]
+    if mine["owes"] and shown.get("trump") and shown.get("trump_seen", True):
+        could.append(shown["trump"])
+    mine["pack"] = in_order(could)
     if seat == shown["dealer"] and ("table" in owed or "trump" in owed):
         mine["turn_up"] = "table" if "table" in owed else "trump"
         mine["turn_up_count"] = owed.get("table", 1)
@@ -88,9 +95,8 @@ def hand_live(group, hand):
             return Response(status=304, headers={"ETag": f'"{version}"'})
         principal, token = who
         grow = ledger.group_row(r, group)
-        model = ledger.hand_model(r, group, hand)
-        page = render_template("_live.html", group=grow, form_token=session.form_token(token), once=once.key(),
-                               problem=None, **context(r, group, grow, model, principal))
+        shown = hand_context(r, group, hand, grow, principal, session.form_token(token), None)
+        page = render_template("_hand_body.html", **shown)
     g.sealed = True  # a hand's live part is one player's view of it
     return Response(page, headers={"ETag": f'"{version}"'}, mimetype="text/html")
 
@@ -123,7 +129,7 @@ def hand_move(group, hand):
 def _command(action: str, seat: int | None) -> tuple[str, dict]:
     form = request.form
     if seat is None and action in ("cards", "play", "bid", "claim"):
-        raise Invalid("only a player seated at this table plays from this page")
+        raise Invalid(_("only a player seated at this table plays from this page"))
     match action:
         case "cards":
             return "cards", {"seat": seat, "cards": form.getlist("card")}
@@ -142,7 +148,7 @@ def _command(action: str, seat: int | None) -> tuple[str, dict]:
             return "bid", {"seat": seat, "call": form.get("call", "")}
         case "claim":
             return "claim", {"seat": seat}
-    raise Invalid("that is not something a hand's page does", errors={"action": ["Unknown action."]})
+    raise Invalid(_("that is not something a hand's page does"), errors={"action": [_("Unknown action.")]})
 
 
 @bp.route("/g/<group>/hands/<hand>/verdict", methods=["POST"])
@@ -158,12 +164,15 @@ def hand_verdict(group, hand):
             ledger.handle(Confirm(group, principal.subject, hand), w)
         elif action == "dispute":
             if not reason:
-                raise Invalid("say what is wrong with the hand", errors={"reason": ["Give a reason."]})
+                raise Invalid(_("say what is wrong with the hand"), errors={"reason": [_("Give a reason.")]})
             ledger.handle(Dispute(group, principal.subject, hand, reason), w)
         else:
-            raise Invalid("confirm or dispute", errors={"action": ["confirm or dispute"]})
+            # Translators: what a member may do with a result that waits: confirm it, or dispute it.
+            raise Invalid(_("confirm or dispute"),
+                          # Translators: the values a form's field takes (its keys); they stay as they are.
+                          errors={"action": [_("%(one)s or %(other)s", one="confirm", other="dispute")]})
         return request.form.get("back") or url_for("web.hand_page", group=group, hand=hand)
     back = request.form.get("back", "")
     if back and not back.startswith(f"/g/{group}"):
-        raise Invalid("that page is not this group's")
+        raise Invalid(_("that page is not this group's"))
     return once.write(group, f"verdict {hand}", {"action": action, "reason": reason}, act)

@@ -15,6 +15,7 @@ import hmac
 import secrets
 
 from flask import Response, request
+from flask_babel import gettext as _
 
 from events.errors import DomainError, Refused
 from .. import auth
@@ -80,7 +81,7 @@ def form_token(token: str) -> str:
 
 def check_form(token: str) -> None:
     if not hmac.compare_digest(request.form.get("form_token", ""), form_token(token)):
-        raise Refused("this form is not from your session; open the page again and resend it")
+        raise Refused(_("this form is not from your session; open the page again and resend it"))
 
 
 def sign_in_token() -> str:
@@ -102,4 +103,5 @@ def check_sign_in() -> None:
     browser in to the stranger's group."""
     cookie = request.cookies.get(SIGN_IN_COOKIE, "")
     if not cookie or not hmac.compare_digest(request.form.get("signin_token", ""), cookie):
-        raise Refused("this form is not from this browser's visit to bitka; open the page again and send it there")
+        raise Refused(_("this form is not from this browser's visit to bitka; open the page again and send it "
+                        "there"))

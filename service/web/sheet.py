@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 
 from flask import redirect, render_template, request, url_for
+from flask_babel import gettext as _, ngettext
 
 from events.canonical import canonical_bytes
 from events.errors import DomainError, Invalid, Refused
@@ -22,7 +23,7 @@ from ..commands import Correct, NewHand
 from ..http import store
 from ..problems import status_of
 from . import once
-from .pages import Preview, _page, _writer_of, bp, field_errors, whole
+from .pages import Preview, _page, _writer_of, bp, field_errors, together, whole
 
 FORM_ONLY = ("form_token", "confirm", "previewed", "double", "undo", once.FIELD)
 
@@ -47,7 +48,7 @@ def result_page(group, table):
                 if request.form.get("confirm") == "yes" and request.form.get("previewed") == seen:
                     return once.write(group, f"result {table}", body, lambda w: _log(w, group, principal, table, body))
                 with store().reading() as r:  # shown again if edited since
-                    _, preview = ledger.plan_hand(r, group, table, body, "preview")
+                    _made, preview = ledger.plan_hand(r, group, table, body, "preview")
                 values["previewed"] = [seen]
         except DomainError as e:
             problem, status = e.detail, status_of(e)[0]
@@ -57,7 +58,7 @@ def result_page(group, table):
         trow = ledger.table_row(r, group, table)
         game, rules = game_of(trow["game"]), parsed_rules(trow["game"], trow["rules"])
         seats = [member_name(grow, m) for m in trow["seats"]]
-        sides = [" and ".join(seats[i] for i in side) for side in game.table.sides(rules)]
+        sides = [together(seats[i] for i in side) for side in game.table.sides(rules)]
         return render_template(
             "result.html", group=grow, principal=principal, form_token=form_token, table=trow, seats=seats,
             sides=sides, fields=_fields(trow), values=values, errors=errors, problem=problem, preview=preview,
@@ -87,8 +88,11 @@ def _tap_double(values: dict, seats: int) -> None:
     else:
         seat = whole("double", request.form["double"])
         if not 0 <= seat < seats:
-            raise Invalid(f"a double is given by one of the {seats} seats, not seat {seat}",
-                          errors={"doubles": ["Not a seat at this table."]})
+            # Translators: seats are numbered from 0; %(seat)d is the seat number sent.
+            raise Invalid(ngettext("a double is given by one of the %(num)d seats, not seat %(seat)d",
+                                   "a double is given by one of the %(num)d seats, not seat %(seat)d", seats,
+                                   seat=seat),
+                          errors={"doubles": [_("Not a seat at this table.")]})
         doubles.append(seat)
     values["doubles"] = [" ".join(map(str, doubles))]
     values.pop("previewed", None)
@@ -179,14 +183,14 @@ def correct_page(group, hand):
         fields = _fields(trow)
         try:
             if not principal.is_admin:
-                raise Refused("only the group's admin corrects a hand")
+                raise Refused(_("only the group's admin corrects a hand"))
             if "double" in request.form or "undo" in request.form:
                 _tap_double(values, len(trow["seats"]))
             else:
                 result = None if request.form.get("void") == "yes" else result_body(fields, values)
                 if not reason:
-                    raise Invalid("say why, in words the group will read in the hand's audit trail",
-                                  errors={"reason": ["Give a reason."]})
+                    raise Invalid(_("say why, in words the group will read in the hand's audit trail"),
+                                  errors={"reason": [_("Give a reason.")]})
                 seen = _fingerprint({"result": result, "reason": reason})
                 command = Correct(group, principal.subject, hand, reason, result)
                 if request.form.get("confirm") == "yes" and request.form.get("previewed") == seen:
@@ -200,12 +204,12 @@ def correct_page(group, hand):
 
     def view(r, grow, principal, form_token):
         if not principal.is_admin:
-            raise Refused("only the group's admin corrects a hand")
+            raise Refused(_("only the group's admin corrects a hand"))
         model = ledger.hand_model(r, group, hand)
         trow = ledger.table_row(r, group, model.table)
         game, rules = game_of(trow["game"]), parsed_rules(trow["game"], trow["rules"])
         seats = [member_name(grow, m) for m in trow["seats"]]
-        sides = [" and ".join(seats[i] for i in side) for side in game.table.sides(rules)]
+        sides = [together(seats[i] for i in side) for side in game.table.sides(rules)]
         return render_template(
             "correct.html", group=grow, form_token=form_token, table=trow, hand=model.id, seats=seats,
             sides=sides, fields=_fields(trow), values=values, errors=errors, problem=problem, preview=preview,

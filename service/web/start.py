@@ -5,6 +5,7 @@ or shown: links carry one-time codes, and the cookie keeps the token.
 from __future__ import annotations
 
 from flask import current_app, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from events.errors import DomainError, Invalid
 from events.money import MINOR_DIGITS
@@ -43,9 +44,13 @@ def _created(values: dict):
     else:
         current_app.extensions["bitka.group_limit"].take(request.remote_addr or "")
     if not values["name"]:
-        raise Invalid("a group needs a name, such as \"Thursday cards\"", errors={"name": ["Give the group a name."]})
+        # Translators: "Thursday cards" is an example of a group's name; say one your players would choose.
+        raise Invalid(_("a group needs a name, such as \"Thursday cards\""),
+                      errors={"name": [_("Give the group a name.")]})
     if values["confirmations"] not in ("payers", "off"):
-        raise Invalid("choose whether results wait for a payer", errors={"confirmations": ["payers or off"]})
+        raise Invalid(_("choose whether results wait for a payer"),
+                      # Translators: the values a form's field takes (its keys); they stay as they are.
+                      errors={"confirmations": [_("%(one)s or %(other)s", one="payers", other="off")]})
     with store().writing() as w:
         made = ledger.handle(CreateGroup(values["name"], values["currency"], values["confirmations"]), w)
     with store().writing(made.id) as w:
@@ -65,7 +70,7 @@ def welcome_page(group):
             return redirect(url_for("web.group_page", group=group))
         link = public_url(url_for("web.join_page", code=code)) if code else None
         return render_template("welcome.html", group=grow, link=link,
-                               qr=qr.svg(link, "the admin's link as a QR code") if link else None)
+                               qr=qr.svg(link, _("the admin's link as a QR code")) if link else None)
     return _page(group, view)
 
 
@@ -76,7 +81,9 @@ def join_page(code):
     with store().reading() as r:
         group, member = invitations.found(r, code)  # a 404 or 410 page otherwise
         grow = ledger.group_row(r, group)
-    name = "the admin" if member == auth.ADMIN else next(m["name"] for m in grow["members"] if m["id"] == member)
+    # Translators: whom an invitation is for, when it is the admin's link ("This invitation is for the
+    # admin.", "I am the admin: sign me in on this phone").
+    name = _("the admin") if member == auth.ADMIN else next(m["name"] for m in grow["members"] if m["id"] == member)
     if request.method == "POST":
         session.check_sign_in()
         with store().writing(group) as w:

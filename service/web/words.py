@@ -1,10 +1,13 @@
 """What the pages say instead of the log's own words: the players' names for "seat 2" and
 "side 1", and "1 run" or "2 runs" for "run(s)". The log and the API keep their words (a
-settlement's explanation is part of what its hash covers); people read names."""
+settlement's explanation is part of what its hash covers); people read names, in their
+language."""
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Mapping, Sequence
+
+from ..i18n import phrases
 
 _MEMBER_ID = re.compile(r" \(m_[0-9a-f]{12}\)")  # "Bob (m_20180b7fe897)": the id is the API's
 _SEAT_NAMED = re.compile(r"\b[Ss]eat \d+ \(([^()]+)\)")  # the audit trail's "seat 1 (Bob)"
@@ -14,11 +17,22 @@ _SIDE = re.compile(r"\b[Ss]ide (\d+)('s)?")
 _PLURAL = re.compile(r"\b(\d+) ([a-z]+(?: [a-z]+)?)\(s\)")
 _MAYBE = re.compile(r"\b([a-z]+)\(s\)")
 _AGREE = re.compile(r"\b(\w+ and \w+) (wins|scores|has|takes|is|loses)\b")
+_HAND_ID = re.compile(r"\bh_[0-9a-f]{12}\b")  # the API's id of a hand; people count them at their table
+_ROLE = re.compile(r"\bmlodzi\b")  # the log's code for the młodzi
+_ONE = re.compile(r"\b1 (trick|run|point|stake|hand|card|event)s\b")  # "1 tricks", as a template writes it
 _PLURAL_VERB = {"wins": "win", "scores": "score", "has": "have", "takes": "take", "is": "are", "loses": "lose"}
 
 
-def said(text: str, seats: Sequence[str], sides: Sequence[Sequence[int]] = ()) -> str:
-    """``text`` with seats and sides named and plurals agreed."""
+def said(text: str, seats: Sequence[str], sides: Sequence[Sequence[int]] = (), language: str = "en",
+         hands: Mapping[str, int] | None = None) -> str:
+    """``text`` with seats and sides named, hands by their number at the table (``hands``)
+    and plurals agreed; in another language than English, the log's sentence said in it
+    (``phrases``), seats and sides by name."""
+    if hands:
+        text = _HAND_ID.sub(lambda m: str(hands.get(m.group(0), m.group(0))), text)
+    text = _ROLE.sub("młodzi", text)
+    if language != "en":
+        return phrases.on_page(_MEMBER_ID.sub("", text), language, seats, sides)
     def named(n: str) -> str:
         return seats[int(n)] if int(n) < len(seats) else f"seat {n}"
 
@@ -39,4 +53,5 @@ def said(text: str, seats: Sequence[str], sides: Sequence[Sequence[int]] = ()) -
         text = _SIDE.sub(side, text)
         text = _AGREE.sub(lambda m: f"{m.group(1)} {_PLURAL_VERB[m.group(2)]}", text)
     text = _PLURAL.sub(plural, text)
+    text = _ONE.sub(lambda m: f"1 {m.group(1)}", text)
     return _MAYBE.sub(lambda m: m.group(1) + "s", text)

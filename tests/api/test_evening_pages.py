@@ -278,3 +278,35 @@ def test_scopa_captures_and_bisca_draws_on_the_phones(app, evening):
         assert "Tap the 1 card you drew" in page
         _move(phones[2 + seat], group, hand, "cards", card=card)
     assert "Your turn" in phones[2 + trick.data["winner"]].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+    # ... and on to the end: each draw offered on the drawer's phone, the face-up trump card
+    # too when the stock runs out (it is the stock's last card), until the hand is settled.
+    while not bisca.GAME.is_terminal(state := bisca.evolve(state, trick)):
+        cards = []
+        for i in range(2):
+            seat = (state.leader + i) % 2
+            cards.append(state.held[seat][0])
+            _move(phones[2 + seat], group, hand, "play", card=cards[-1])
+        [trick] = bisca.decide(state, Command("trick", {"cards": cards}))
+        for seat, card in trick.data.get("draws", []):
+            page = phones[2 + seat].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+            assert f'name="card" value="{card}"' in page, (card, "the drawer's phone offers the card it drew")
+            _move(phones[2 + seat], group, hand, "cards", card=card)
+    done = phones[2].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+    assert "This hand is over" in done and "Why it paid what it paid" in done
+
+
+def test_another_form_of_an_out_of_date_page_is_not_carried_out(app, evening):
+    """Back to a page whose form was sent, then a different choice on it: nothing is logged
+    and the page says it was out of date (the same form again says it was sent before)."""
+    admin, group, phones, names = evening
+    page = admin.http.get(f"/g/{group}").get_data(as_text=True)
+    form = _form(page, f"/g/{group}/settings")
+    first = admin.http.post(f"/g/{group}/settings", data={**form, "confirmations": "off"})
+    assert first.status_code == 303 and "stale" not in first.headers["Location"]
+    other = admin.http.post(f"/g/{group}/settings", data={**form, "confirmations": "payers"})
+    assert other.status_code == 303 and "stale=1" in other.headers["Location"]
+    shown = admin.http.get(other.headers["Location"]).get_data(as_text=True)
+    assert "That page was out of date: nothing was logged from it" in shown
+    assert re.search(r'value="off" checked', shown)  # the first choice stands
+    again = admin.http.post(f"/g/{group}/settings", data={**form, "confirmations": "off"})
+    assert "already=1" in again.headers["Location"]

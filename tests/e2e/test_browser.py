@@ -134,7 +134,8 @@ def test_a_whole_kop_hand_card_by_card_then_verified_in_the_browser(browser, tab
     page.get_by_role("button", name="Verify in this browser").click()
     result = page.locator("#verify-result")
     result.filter(has_text="erified").wait_for()
-    assert result.inner_text().startswith("Verified in this browser: the 6 events of this hand"), result.inner_text()
+    assert result.inner_text().startswith("Verified in this browser: every event of this hand (6 in all)"), \
+        result.inner_text()
 
     page.goto(f"{base}/g/{gid}")
     st, balances = call(base, "GET", f"/v1/groups/{gid}/balances", token=table["admin"])
@@ -163,7 +164,7 @@ def test_a_hand_in_play_shows_a_member_only_its_own_cards_and_still_verifies(bro
     page.get_by_role("button", name="Verify in this browser").click()
     result = page.locator("#verify-result")
     result.filter(has_text="erified").wait_for()
-    assert "1 event(s) are sealed while the hand is in play" in result.inner_text(), result.inner_text()
+    assert "Sealed while the hand is in play: 1 of its events" in result.inner_text(), result.inner_text()
 
 
 def test_the_verify_button_refuses_a_page_that_shows_another_hash(browser, table):
@@ -244,3 +245,31 @@ def test_doubles_are_tapped_by_name_and_back_and_log_again_logs_nothing_more(bro
     assert hand["result"]["doubles"] == [2, 1]
     page.reload()  # the hand page again: nothing is sent
     assert _events(table).count("result") == 1
+
+
+@pytest.mark.parametrize("locale, lang, heading, verified", [
+    ("pl-PL", "pl", "Skąd takie wypłaty", "Zweryfikowano"),
+    ("it-IT", "it", None, "Verificato"),
+])
+def test_the_group_and_a_hand_in_polish_and_italian(browser, table, locale, lang, heading, verified):
+    """A phone set to Polish or Italian gets the pages in its language (Accept-Language),
+    the amounts its way, and the verify button speaking it; screenshots go to artifacts/."""
+    base, gid = table["base"], table["group"]
+    st, hand = call(base, "POST", f"/v1/groups/{gid}/tables/{table['table']}/hands",
+                    {"deal": {"dealer": 0, "hands": KOP_HANDS}, "tricks": [{"cards": t} for t in KOP_TRICKS]},
+                    table["admin"])
+    assert st == 201, hand
+    context = browser.new_context(locale=locale, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    _sign_in_by_keyboard(page, base, table["members"][0]["token"])
+    assert page.locator("html").get_attribute("lang") == lang.replace("_", "-")
+    assert re.search(r"\d,\d\d\s(zł|PLN)", page.locator("main").inner_text())  # "3,00 zł", "3,00 PLN"
+    _accessible(page, f"{lang}-group")
+    page.goto(f"{base}/g/{gid}/hands/{hand['id']}")
+    if heading:
+        assert page.get_by_role("heading", name=heading).is_visible()
+    _accessible(page, f"{lang}-hand")
+    page.locator("#verify").click()
+    page.locator("#verify-result.ok").wait_for()
+    assert page.locator("#verify-result").inner_text().startswith(verified)
+    context.close()

@@ -145,6 +145,9 @@ def test_a_whole_evening_on_four_phones_and_a_desktop(browser, server):  # noqa:
         watcher = phones[(seat + 1) % 4]
         watcher.get_by_text(re.compile(r"(Last trick|This hand is over)")).first.wait_for(timeout=10_000)
     phones[2].get_by_text("This hand is over.").wait_for(timeout=10_000)
+    for phone in phones:  # the tricks and the settlement come live too, not only the table's line
+        phone.get_by_role("heading", name="Why it paid what it paid").wait_for(timeout=10_000)
+        assert phone.locator("ol.tricks > li").count() == 4
     _both(phones[2], shots, "08-hand-over")
 
     # A Scopa result Cyprian logs and wins: it waits for Dorota, who pays in it.

@@ -5,6 +5,8 @@
 // root is checked against the checkpoint's Ed25519 signature with WebCrypto.
 "use strict";
 
+const say = (key, values) => window.bitkaSay(key, values);  // static/words.js
+
 function canonical(value) {
   if (value === null || typeof value !== "object") return JSON.stringify(value);
   if (Array.isArray(value)) return "[" + value.map(canonical).join(",") + "]";
@@ -44,15 +46,15 @@ async function rootFromPath(leaf, index, size, path) {
 
 async function verifyHand(evidence) {
   const cp = evidence.checkpoint, key = evidence.key;
-  if (cp.group !== evidence.group || cp.size !== evidence.size) throw new Error("the checkpoint is not this group's");
+  if (cp.group !== evidence.group || cp.size !== evidence.size) throw new Error(say("not_this_group"));
   const publicKey = fromBase64(key.public_key);
   if (hex(await sha256(publicKey)).slice(0, 16) !== key.id || cp.key_id !== key.id) {
-    throw new Error("the checkpoint names another key than the one served");
+    throw new Error(say("other_key_served"));
   }
   const { signature, ...signed } = cp;
   const verifier = await crypto.subtle.importKey("raw", publicKey, { name: "Ed25519" }, false, ["verify"]);
   if (!(await crypto.subtle.verify("Ed25519", verifier, fromBase64(signature), utf8(canonical(signed))))) {
-    throw new Error("the server's signature on the checkpoint does not hold");
+    throw new Error(say("bad_signature"));
   }
   const root = fromHex(cp.root);
   const bySeq = new Map(evidence.events.map((e) => [e.seq, e]));
@@ -60,10 +62,10 @@ async function verifyHand(evidence) {
   for (const event of evidence.events) {
     const { hash, proof, sealed: isSealed, leaf: givenLeaf, ...envelope } = event;
     const before = bySeq.get(event.seq - 1);
-    if (before && before.hash !== event.prev_hash) throw new Error(`event ${event.seq} does not link to event ${before.seq}`);
+    if (before && before.hash !== event.prev_hash) throw new Error(say("no_link", { seq: event.seq, before: before.seq }));
     const row = document.getElementById(`event-${event.seq}`);
     const shown = row && row.querySelector(".hash").getAttribute("title");
-    if (shown !== hash) throw new Error(`the page shows another hash for event ${event.seq} than the log holds`);
+    if (shown !== hash) throw new Error(say("other_hash", { seq: event.seq }));
     let leaf;
     if (isSealed) {
       // Its content is not shown while the hand is in play: its place in the signed log is
@@ -72,22 +74,17 @@ async function verifyHand(evidence) {
       leaf = fromHex(givenLeaf);
     } else {
       const bytes = utf8(canonical({ ...envelope, group: evidence.group }));
-      if (hex(await sha256(bytes)) !== hash) throw new Error(`event ${event.seq} does not hash to its hash`);
+      if (hex(await sha256(bytes)) !== hash) throw new Error(say("bad_hash", { seq: event.seq }));
       leaf = await sha256(joined(0, bytes));
     }
     const reached = await rootFromPath(leaf, event.seq - 1, cp.size, proof.map(fromHex));
-    if (!reached || hex(reached) !== cp.root) throw new Error(`event ${event.seq} is not in the signed log`);
+    if (!reached || hex(reached) !== cp.root) throw new Error(say("not_in_log", { seq: event.seq }));
     row.classList.add("verified");
   }
-  const signer = `the server's key ${key.id} signed that log at ${cp.timestamp}.`;
-  if (!sealed) {
-    return `Verified in this browser: the ${evidence.events.length} events of this hand hash to what the page ` +
-      `shows, each is in the group's log of ${cp.size} events, and ${signer}`;
-  }
-  return `Verified in this browser: the ${evidence.events.length - sealed} open events of this hand hash to what ` +
-    `the page shows, all ${evidence.events.length} are in the group's log of ${cp.size} events, and ${signer} ` +
-    `${sealed} event(s) are sealed while the hand is in play: their place in the signed log is proved, and their ` +
-    "content can be checked once the hand ends.";
+  const signer = say("signer", { key: key.id, when: cp.timestamp });
+  const events = evidence.events.length;
+  if (!sealed) return say("verified", { events, size: cp.size, signer });
+  return say("verified_sealed", { open: events - sealed, events, size: cp.size, signer, sealed });
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -96,14 +93,14 @@ document.addEventListener("DOMContentLoaded", () => {
   if (!button) return;
   button.addEventListener("click", async () => {
     out.className = "verify";
-    out.textContent = "Checking…";
+    out.textContent = say("checking");
     try {
       const answer = await fetch(button.dataset.evidence, { credentials: "same-origin" });
-      if (!answer.ok) throw new Error(`the server answered ${answer.status}`);
+      if (!answer.ok) throw new Error(say("answered", { status: answer.status }));
       out.textContent = await verifyHand(await answer.json());
       out.classList.add("ok");
     } catch (e) {
-      out.textContent = `Not verified: ${e.message}.`;
+      out.textContent = say("not_verified", { why: e.message });
       out.classList.add("bad");
     }
   });

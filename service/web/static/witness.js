@@ -7,6 +7,7 @@
 "use strict";
 
 (function () {
+  const say = (key, values) => window.bitkaSay(key, values);  // static/words.js
   const box = document.getElementById("witness");
   if (!box || !window.crypto || !crypto.subtle || !window.localStorage) return;
   const slot = `bitka-witness:${box.dataset.group}`;
@@ -70,9 +71,9 @@
     box.setAttribute("role", "alert");
     box.textContent = "";
     const title = document.createElement("strong");
-    title.textContent = "The group's history was rewritten since this phone's last visit.";
+    title.textContent = say("rewritten");
     const said = document.createElement("p");
-    said.textContent = `${why} Keep both checkpoints as evidence: the one this phone saw last, and the one the server shows now.`;
+    said.textContent = say("keep", { why });
     const links = document.createElement("p");
     links.append(download("checkpoint-seen-before.json", kept), " ", download("checkpoint-shown-now.json", now));
     box.append(title, said, links);
@@ -85,29 +86,28 @@
     if (!answer.ok) return;
     const now = await answer.json();
     if (!(await signed(now.checkpoint, now.key))) {
-      alarm("The server's checkpoint is not signed by the key it shows.", kept, now);
+      alarm(say("unsigned"), kept, now);
       return;
     }
     if (kept) {
       const before = kept.checkpoint, after = now.checkpoint;
       if (kept.key.public_key !== now.key.public_key) {
-        alarm("The server signs with another key than at this phone's last visit.", kept, now);
+        alarm(say("other_key"), kept, now);
         return;
       }
       if (after.size < before.size) {
-        alarm(`The log had ${before.size} events at this phone's last visit and has ${after.size} now.`, kept, now);
+        alarm(say("shorter", { before: before.size, after: after.size }), kept, now);
         return;
       }
       const proof = ((now.consistency || {}).path || []).map(fromHex);
       if (!(await extendsLog(before.size, after.size, fromHex(before.root), fromHex(after.root), proof))) {
-        alarm(`The first ${before.size} events are not the ones this phone saw.`, kept, now);
+        alarm(say("not_extended", { before: before.size }), kept, now);
         return;
       }
     }
     localStorage.setItem(slot, JSON.stringify({ checkpoint: now.checkpoint, key: now.key }));
     box.className = "witness ok";
-    box.textContent = `This phone checked the group's log: nothing was rewritten since its last visit ` +
-      `(${now.checkpoint.size} events, signed by the server).`;
+    box.textContent = say("witnessed", { size: now.checkpoint.size });
   }
 
   check().catch(() => {});

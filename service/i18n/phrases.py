@@ -1,0 +1,231 @@
+"""The log's sentences said again in the reader's language.
+
+The rules write English sentences into the log and into their refusals (a settlement's
+explanation, an event in words, why a card may not be played). The log keeps them as they
+are: its hashes never depend on who reads it. Each sentence is one f-string of the rules
+filled with codes and numbers; ``extract`` puts every such f-string in the catalog as a
+template (context ``log``), and here a logged sentence is matched against the templates,
+its values taken out, and the translated template filled with them. Values that are
+sentences of the log themselves are said again too; a seat's number becomes its name on a
+page ("seat {seat}" in a template is the seat, so a translation writes ``{seat}`` alone).
+A sentence no template matches stays English.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from babel.lists import format_list
+from babel.messages.catalog import Catalog
+
+from .extract import CONTEXT
+from .languages import catalog, translations
+from .money import money
+
+_FIELD = re.compile(r"\{(\w+)\}")
+_SEAT_IN_VALUE = re.compile(r"\bseat (\d+)(?: \(([^()]*)\))?")
+_SIDE_IN_VALUE = re.compile(r"\bside (\d+)\b")
+_MONEY = re.compile(r"^(-?[0-9]+(?:\.[0-9]+)?) ([A-Z]{3})$")  # "3.00 PLN", as the log's sentences write it
+_DEPTH = 3  # a value inside a value inside a sentence, and no deeper
+# A field named for a count (``stare_points``, ``tricks``, ``n_1``) holds a number; one named
+# for what an expression computes (``t_side_of_d_seat``) may hold anything.
+_NUMBER = re.compile(r"^(?:[a-z]+_)?(?:points|tricks|units|multiplier|number|trick|runs|size|count|scopas|n)"
+                     r"(?:_[0-9]+)?$")
+_FIELD_PATH = re.compile(r"^([a-z_]+(?:\.[a-z_]+)*): (.+)$", re.DOTALL)  # "deal.dealer: ..."
+_WORDS_ONLY = frozenset({"seat {seat}", "side {side}"})  # words that name, not sentences to match
+
+SeatWord = Callable[[int, str | None], str]
+SideWord = Callable[[int], str]
+
+
+@dataclass(frozen=True)
+class Template:
+    source: str
+    said: str  # the translation, with the same fields
+    pattern: re.Pattern
+    seats: frozenset[str]
+    sides: frozenset[str]
+
+
+def _fields(source: str) -> tuple[re.Pattern, frozenset[str], frozenset[str]]:
+    """The regular expression that reads a sentence made from ``source``, and which of its
+    fields name a seat ("seat {x}", "seats {x} and {y}") or a side ("side {x}")."""
+    out, seats, sides = ["^"], set(), set()
+    position, previous_seat = 0, False
+    text = source.replace("{{", "\0").replace("}}", "\1")
+    for match in _FIELD.finditer(text):
+        before = text[position:match.start()]
+        out.append(re.escape(before.replace("\0", "{").replace("\1", "}")))
+        name = match.group(1)
+        if before.endswith(("seat ", "seats ")) or (previous_seat and before == " and "):
+            seats.add(name)
+            previous_seat = True
+        else:
+            previous_seat = False
+        if before.endswith("side "):
+            sides.add(name)
+        if name in seats or name in sides or _NUMBER.search(name):
+            out.append(f"(?P<{name}>-?[0-9]+)")  # a seat, a side, a count: a number, never words
+        else:
+            out.append(f"(?P<{name}>.*?)")  # a value may be empty (a clause left out)
+        position = match.end()
+    out.append(re.escape(text[position:].replace("\0", "{").replace("\1", "}")) + "$")
+    return re.compile("".join(out), re.DOTALL), frozenset(seats), frozenset(sides)
+
+
+@functools.lru_cache(maxsize=None)
+def templates(language: str) -> tuple[tuple[Template, ...], dict[str, str]]:
+    """A language's templates, the most specific first (most literal text), and its
+    sentences without fields, by their English."""
+    found: Catalog | None = catalog(language)
+    if found is None:
+        return (), {}
+    with_fields, plain = [], {}
+    for message in found:
+        if message.context != CONTEXT or not message.id or not message.string or message.fuzzy:
+            continue
+        if message.id in _WORDS_ONLY:
+            continue
+        if not _FIELD.search(message.id):
+            plain[message.id.replace("{{", "{").replace("}}", "}")] = message.string.replace("{{", "{").replace(
+                "}}", "}")
+            continue
+        pattern, seats, sides = _fields(message.id)
+        with_fields.append(Template(message.id, message.string, pattern, seats, sides))
+    with_fields.sort(key=lambda t: -len(_FIELD.sub("", t.source)))
+    return tuple(with_fields), plain
+
+
+def word(english: str, language: str) -> str:
+    """One of the log's words (``words.py``) in ``language``."""
+    return translations(language).upgettext(CONTEXT, english)
+
+
+def _seat_word(language: str) -> SeatWord:
+    said = word("seat {seat}", language)
+
+    def seat(n: int, name: str | None) -> str:
+        base = said.replace("{seat}", str(n)) if "{seat}" in said else f"seat {n}"
+        return f"{base} ({name})" if name else base
+    return seat
+
+
+def _side_word(language: str) -> SideWord:
+    said = word("side {side}", language)
+    return lambda n: said.replace("{side}", str(n)) if "{side}" in said else f"side {n}"
+
+
+def say(sentence: str, language: str, seat: SeatWord | None = None, side: SideWord | None = None,
+        depth: int = 0) -> str:
+    """``sentence`` of the log in ``language``; ``seat(n, name)`` and ``side(n)`` say a seat
+    and a side (on a page: names), else the catalog's own words for them."""
+    found, plain = templates(language)
+    if not found and not plain:
+        return sentence
+    seat = seat or _seat_word(language)
+    side = side or _side_word(language)
+    said = _matched(sentence, language, seat, side, depth)
+    return _named(said if said is not None else sentence, seat, side)  # a seat the values left in English too
+
+
+def _matched(sentence: str, language: str, seat: SeatWord, side: SideWord, depth: int) -> str | None:
+    """``sentence`` said by the catalog's message or template that reads it, or None."""
+    found, plain = templates(language)
+    if sentence in plain:
+        return plain[sentence]
+    if depth > _DEPTH:
+        return None
+    for template in found:
+        match = template.pattern.match(sentence)
+        if match is None:
+            continue
+        values = {}
+        for name, value in match.groupdict().items():
+            if name in template.seats and value.isdigit():
+                values[name] = seat(int(value), None)
+            elif name in template.sides and value.isdigit():
+                values[name] = side(int(value))
+            else:
+                values[name] = _value(value, language, seat, side, depth)
+        return _filled(template.said, values)
+    head, space, tail = sentence.partition(" ")
+    if space and tail in plain:  # "{role} {outcome}": a role or a seat, then a sentence of the log
+        return f"{_value(head, language, seat, side, depth)} {plain[tail]}"
+    for cut in _clause_ends(sentence):  # "trick 3: ...; then they draw: ...": a sentence and a clause added
+        first = _matched(sentence[:cut], language, seat, side, depth + 1)
+        then = _matched(sentence[cut:], language, seat, side, depth + 1) if first is not None else None
+        if then is not None:
+            return first + then
+    field = _FIELD_PATH.match(sentence)
+    if field:  # "result: ...": a refusal of one field of a request, which keeps its API name
+        said = _matched(field.group(2), language, seat, side, depth + 1)
+        return None if said is None else f"{field.group(1)}: {said}"
+    return None
+
+
+def _clause_ends(sentence: str) -> list[int]:
+    """Where a clause added to a sentence may start ("; ..."), the last one first."""
+    return sorted((m.start() for m in re.finditer("; ", sentence)), reverse=True)
+
+
+def _value(value: str, language: str, seat: SeatWord, side: SideWord, depth: int) -> str:
+    """A value taken out of a sentence: an amount of money as the language writes it; a
+    sentence of the log itself, or parts of one joined by "; " or ", ", said again; seats
+    and sides in it named."""
+    amount = _MONEY.match(value)
+    if amount:
+        return money(amount.group(1), amount.group(2), language)
+    if value == "mlodzi":  # the log's code for the młodzi, who are called so in every language
+        return "młodzi"
+    whole = _matched(value, language, seat, side, depth + 1)
+    if whole is not None:
+        return whole
+    for joint in ("; ", ", "):
+        if joint in value:
+            parts = value.split(joint)
+            said = [say(p, language, seat, side, depth + 1) for p in parts]
+            if said != parts:
+                return joint.join(said)
+    return _named(value, seat, side)
+
+
+def _named(text: str, seat: SeatWord, side: SideWord) -> str:
+    text = _SEAT_IN_VALUE.sub(lambda m: seat(int(m.group(1)), m.group(2)), text)
+    return _SIDE_IN_VALUE.sub(lambda m: side(int(m.group(1))), text)
+
+
+def _filled(said: str, values: dict[str, str]) -> str:
+    text = said.replace("{{", "\0").replace("}}", "\1")
+    text = _FIELD.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+    return text.replace("\0", "{").replace("\1", "}")
+
+
+def covered(sentence: str, language: str) -> bool:
+    """Whether a message or a template of ``language`` reads ``sentence``."""
+    return _matched(sentence, language, _seat_word(language), _side_word(language), 0) is not None
+
+
+def on_page(sentence: str, language: str, seats: Sequence[str], sides: Sequence[Sequence[int]] = ()) -> str:
+    """A sentence of the log on a page: seats and sides by the players' names (a side of
+    two as "Ala i Bob", as the language lists names)."""
+    def seat(n: int, name: str | None) -> str:
+        return seats[n] if n < len(seats) else (name or _seat_word(language)(n, None))
+
+    def side(n: int) -> str:
+        if n >= len(sides):
+            return _side_word(language)(n)
+        return format_list([seats[s] for s in sides[n] if s < len(seats)], locale=language)
+    return say(sentence, language, seat, side)
+
+
+def trail(found: dict, language: str) -> dict:
+    """A hand's audit trail with its words in ``language``: each event in words and the
+    explanation (the events themselves, the settlement's included, stay as logged)."""
+    if catalog(language) is None:
+        return found
+    for event in found["events"]:
+        event["summary"] = say(event["summary"], language)
+    found["explanation"] = [say(line, language) for line in found["explanation"]]
+    return found

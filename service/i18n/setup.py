@@ -1,0 +1,32 @@
+"""Flask-Babel on the app: the language of each request, the catalogs, and what the
+templates use to say things in it (``_``, ``ngettext``, ``money``, ``when``)."""
+from __future__ import annotations
+
+from flask import Flask
+from flask_babel import Babel, format_datetime
+
+from . import languages, phrases
+from .money import money
+
+
+def speak(app: Flask) -> None:
+    """Make ``app`` answer in each reader's language."""
+    babel = Babel(app, locale_selector=languages.select)
+    babel.domain_instance = languages.Catalogs()
+    app.jinja_env.globals["LANGUAGES"] = languages.LANGUAGES
+    app.jinja_env.globals["language"] = languages.current
+    app.jinja_env.filters["money"] = lambda amount, currency, signed=False: money(
+        amount, currency, languages.current(), signed)
+    app.jinja_env.filters["when"] = _when
+    # The rules' own words on a page (a variant's title and sentence, a score sheet's question)
+    app.jinja_env.filters["log"] = lambda text: phrases.say(str(text), languages.current())
+
+
+def _when(stamp: str) -> str:
+    """An RFC 3339 time from the log, as the reader's language writes a date and time (UTC)."""
+    from datetime import datetime
+    try:
+        moment = datetime.fromisoformat(str(stamp).replace("Z", "+00:00"))
+    except ValueError:
+        return str(stamp)
+    return format_datetime(moment, "medium") + " UTC"

@@ -1,0 +1,132 @@
+"""The log's sentences in the readers' languages: every line of every audit trail and every
+refusal a table meets is one of the catalog's templates, said again in Polish, Italian and
+Brazilian Portuguese; the stored events, and so their hashes, stay the same whoever asks."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games import bisca, scopa
+from games.errors import may_not_play
+from games.autoplay import play_out, play_scopa
+from service.i18n import phrases
+from tests.api import test_corrections as tables
+from tests.api.test_random_hands import _random_baska_hand, _random_hand
+
+LANGUAGES = ("pl", "it", "pt_BR")
+ASKED = {"pl": "pl-PL,pl;q=0.9,en;q=0.5", "it": "it-IT", "pt_BR": "pt-BR,pt;q=0.9"}
+
+
+def _hands_of_every_kind(client) -> list[tuple[dict, str]]:
+    """Hands of each game logged by result, card by card and seat by seat, with a
+    correction, a void, a dispute and a confirmation among them: (group, hand id)."""
+    rng, logged = random.Random(21), []
+    for game, (players, rules, draw, _) in tables.GAMES.items():
+        group = tables._group(client, players, game, rules)
+        for _ in range(12):
+            r = group["admin"].post(f"{group['base']}/tables/{group['table']}/hands", {"result": draw(rng)})
+            if r.status_code == 201:
+                logged.append((group, r.json["id"]))
+        first = logged[-1][1]
+        r = group["admin"].post(f"{group['base']}/hands/{first}/correct", {"reason": "wrong sheet", "void": True})
+        assert r.status_code == 201, r.json
+    kop_group = tables._group(client, 4, "kop", {})
+    for dealer in range(6):
+        hands, bids, tricks, _, _ = _random_hand(rng, dealer % 4)
+        body = {"deal": {"dealer": dealer % 4, "hands": hands}, "bids": bids, "tricks": [{"cards": c} for c in tricks]}
+        r = kop_group["admin"].post(f"{kop_group['base']}/tables/{kop_group['table']}/hands", body)
+        assert r.status_code == 201, r.json
+        logged.append((kop_group, r.json["id"]))
+    baska_group = tables._group(client, 4, "baska", {"variant": "bytow-2005"})
+    for dealer in range(6):
+        hands, bids, tricks, _, _ = _random_baska_hand(rng, dealer % 4)
+        body = {"deal": {"dealer": dealer % 4, "hands": hands}, "bids": bids, "tricks": [{"cards": c} for c in tricks]}
+        r = baska_group["admin"].post(f"{baska_group['base']}/tables/{baska_group['table']}/hands", body)
+        assert r.status_code == 201, r.json
+        logged.append((baska_group, r.json["id"]))
+    scopa_group = tables._group(client, 2, "scopa", {"target": 11})
+    for dealer in range(3):
+        cards = sorted(scopa.PACK)
+        rng.shuffle(cards)
+        deal = {"dealer": dealer % 2, "hands": [cards[0:3], cards[3:6]], "table": cards[6:10], "stock": cards[10:]}
+        if sum(c[:-1] == "K" for c in deal["table"]) >= 3:
+            continue
+        _, plays = play_scopa(scopa, scopa.new_hand(scopa.parse_rules({}), {**deal, "game": "scopa"}))
+        r = scopa_group["admin"].post(f"{scopa_group['base']}/tables/{scopa_group['table']}/hands",
+                                      {"deal": deal, "plays": plays})
+        assert r.status_code == 201, r.json
+        logged.append((scopa_group, r.json["id"]))
+    for variant in ("capixaba", "quatro"):  # capixaba: the bonuses said as they come
+        rules = bisca.parse_rules({"variant": variant})
+        group = tables._group(client, 4, "bisca", {"variant": variant})
+        v = bisca.VARIANTS[variant]
+        cards = sorted(bisca.PACKS[v.pack])
+        while True:
+            rng.shuffle(cards)
+            if cards[-1][:-1] not in ("A", "7"):
+                break
+        deal = {"dealer": 0, "hands": [cards[i * v.hand:(i + 1) * v.hand] for i in range(4)], "trump": cards[-1],
+                "stock": cards[4 * v.hand:-1]}
+        state = bisca.new_hand(rules, {**bisca.deal_event(rules, deal).data, "match_before": [0, 0]})
+        _, tricks = play_out(bisca, state, lambda legal: rng.choice(list(legal)))
+        r = group["admin"].post(f"{group['base']}/tables/{group['table']}/hands",
+                                {"deal": deal, "tricks": [{"cards": c} for c in tricks]})
+        assert r.status_code == 201, r.json
+        logged.append((group, r.json["id"]))
+    return logged
+
+
+def test_every_line_of_every_audit_trail_is_said_in_each_language(client):
+    for group, hand in _hands_of_every_kind(client):
+        english = group["admin"].get(f"{group['base']}/hands/{hand}/audit").json
+        lines = [*english["explanation"], *(e["summary"] for e in english["events"])]
+        for language in LANGUAGES:
+            unsaid = [line for line in lines if not phrases.covered(line, language)]
+            assert not unsaid, (language, unsaid)
+            asked = group["admin"].get(f"{group['base']}/hands/{hand}/audit",
+                                       headers={"Accept-Language": ASKED[language]})
+            said = asked.json
+            assert [e["hash"] for e in said["events"]] == [e["hash"] for e in english["events"]]
+            assert said["settlement"] == english["settlement"]  # the log's own words stay as logged
+            for before, after in zip(english["explanation"], said["explanation"], strict=True):
+                assert after != before and "{" not in after.replace("{{", ""), (language, before, after)
+            text = group["admin"].get(f"{group['base']}/hands/{hand}/audit",
+                                      headers={"Accept-Language": ASKED[language], "Accept": "text/plain"})
+            assert text.headers["Content-Language"] == language.replace("_", "-")
+            assert "How the settlement was reached" not in text.get_data(as_text=True)
+
+
+REFUSALS = [  # (game, rules, body of a hand) each refused with a 422
+    ("kop", {}, {"result": {"contract": "zolo", "declarer": 0, "doubles": [], "points": 80, "tricks": 1}}),
+    ("kop", {}, {"result": {"contract": "normal", "stare": [0, 1], "doubles": [], "points": 88, "tricks": 2}}),
+    ("kop", {}, {"deal": {"dealer": 0, "hands": [["QC", "QS", "QH", "QD"], ["JC", "JS", "JH", "JD"],
+                                                 ["AC", "AS", "AH", "AD"], ["10C", "10S", "10H", "QC"]]}}),
+    ("scopa", {"target": 11}, {"result": {"cards": 0, "coins": 0, "primiera": 0, "settebello": 0,
+                                          "scopas": [9, 9]}}),
+    ("bisca", {"variant": "nove"}, {"result": {"points": [100, 20], "tricks": [0, 20]}}),
+]
+
+
+@pytest.mark.parametrize("game, rules, body", REFUSALS)
+def test_a_refusal_is_said_in_the_readers_language_and_its_type_stays(client, game, rules, body):
+    players = 2 if game in ("scopa", "bisca") else 4
+    group = tables._group(client, players, game, rules)
+    path = f"{group['base']}/tables/{group['table']}/hands"
+    english = group["admin"].post(path, body)
+    assert english.status_code == 422, english.json
+    for language in LANGUAGES:
+        assert phrases.covered(english.json["detail"], language), (language, english.json["detail"])
+        said = group["admin"].post(path, body, headers={"Accept-Language": ASKED[language]})
+        assert said.status_code == 422
+        assert said.json["type"] == english.json["type"]
+        assert said.json["detail"] != english.json["detail"]
+        assert said.headers["Content-Language"] == language.replace("_", "-")
+    unasked = group["admin"].post(path, body, headers={"Accept-Language": "de-DE, fr;q=0.8"})
+    assert unasked.json["detail"] == english.json["detail"]  # a language bitka does not speak: English
+
+
+def test_a_kop_card_refusal_names_the_seat_in_polish():
+    """A template's seat is the whole noun: "seat 1" becomes "miejsce 1" in the API."""
+    said = phrases.say(may_not_play("QC", 1), "pl")
+    assert "miejsce 1" in said and "QC" in said and "seat" not in said
