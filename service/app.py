@@ -94,5 +94,8 @@ _DESCRIPTION = (
     "Group-scoped responses carry ETag: \"<version>\". "
     "Any operation may answer 409 when the store stayed locked by other writes past the busy timeout, "
     "and 503 (with Retry-After) when its database cannot be reached; in both cases nothing was appended "
-    "and the request may be sent again."
+    "and the request may be sent again. "
+    "Accept-Language (en, pl, it, pt-BR; pt reads as pt-BR) chooses the language of a 422's detail and of a "
+    "hand's audit trail (its explanation and each event's summary), answered with Content-Language; every "
+    "field name, code, type and stored event stays as it is whatever the language."
 )

@@ -14,6 +14,11 @@ from tests.api.test_evening_pages import _form, _hidden, _open_table, evening  #
 LANGUAGES = {"pl": "pl", "it": "it", "pt_BR": "pt-BR"}
 # What each language's pages say for "3.00" of the evening's currency (PLN), as its readers write it.
 AMOUNT = {"en": "PLN\xa0{}", "pl": "{}\xa0zł", "it": "{}\xa0PLN", "pt_BR": "PLN\xa0{}"}
+WHEN = {  # an event's time on a hand's page: "29 lis 2026, 14:03:11 UTC", "29 nov 2026, ...", "29 de nov. de 2026 ..."
+    "pl": r"\d{1,2} (sty|lut|mar|kwi|maj|cze|lip|sie|wrz|paź|lis|gru) \d{4}, \d{2}:\d{2}:\d{2} UTC",
+    "it": r"\d{1,2} (gen|feb|mar|apr|mag|giu|lug|ago|set|ott|nov|dic) \d{4}, \d{2}:\d{2}:\d{2} UTC",
+    "pt_BR": r"\d{1,2} de [a-zç]{3}\.? de \d{4},? \d{2}:\d{2}:\d{2} UTC",
+}
 BROWSER = {"Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"}  # what a browser asks a page for
 DECIMAL = {"en": ".", "pl": ",", "it": ",", "pt_BR": ","}
 
@@ -89,6 +94,8 @@ def test_amounts_are_written_the_readers_way(played):
         page = phone.http.get(f"/g/{group}").get_data(as_text=True)
         for amount in amounts:
             assert AMOUNT[language].format(amount.replace(".", DECIMAL[language])) in page, (language, amount)
+        hand_page = phone.http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+        assert re.search(WHEN[language], hand_page), (language, "each event's time, the language's way")
     assert money("3.00", "PLN", "pl") == "3,00\xa0zł" and money("3.00", "EUR", "it") == "3,00\xa0€"
     assert money("3.00", "BRL", "pt_BR") == "R$\xa03,00" and money("3.00", "EUR", "en") == "€3.00"
     assert money("150", "JPY", "pl") == "150\xa0JPY" and money("1.250", "KWD", "en") == "KWD\xa01.250"
