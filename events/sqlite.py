@@ -1,6 +1,7 @@
 """The SQLite store, bitka's embedded default: one file in WAL mode with
 ``synchronous = FULL``, every write in ``BEGIN IMMEDIATE`` (which holds the whole file's
-write lock, so a group needs no lock of its own), and SQLite's own catalog."""
+write lock, so a group needs no lock of its own), writers queued awake before it
+(``writer_queue.py``), and SQLite's own catalog."""
 from __future__ import annotations
 
 import sqlite3
@@ -13,6 +14,7 @@ from . import migrations
 from .errors import Contention
 from .store import Backend, Projector
 from .unit_of_work import StoreBase
+from .writer_queue import WriterQueue
 
 
 class SQLiteBackend(Backend):
@@ -47,6 +49,13 @@ class SQLiteStore(StoreBase):
 
     def __init__(self, path: str | Path, projector: Projector | None = None, busy_timeout_ms: int = 10_000):
         super().__init__(str(path), projector, busy_timeout_ms)
+        self.queue = WriterQueue(str(path), busy_timeout_ms)
+
+    def wait_turn(self) -> None:
+        self.queue.acquire()
+
+    def end_turn(self) -> None:
+        self.queue.release()
 
     def connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.url, isolation_level=None, check_same_thread=False,

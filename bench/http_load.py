@@ -1,0 +1,185 @@
+"""Many tables at once: whole Kop hands (a deal, then four tricks) POSTed to ``bitka serve``
+by ``wrk`` (Debian's package: its Lua scripts are in bench/wrk/), one keep-alive connection
+per client and a group of its own per client, against the minimal endpoint in the same run.
+
+    python bench/http_load.py --clients 8 --clients 32 [--seconds 10] [--json out.json]
+    python bench/http_load.py --clients 32 --flush-delay-ms 5     # a slow disk's flush, stood for
+
+Each server configuration is started fresh on a new store, warmed up, then loaded for
+``--seconds``. wrk costs little CPU (C, one thread per connection here), so the 2 cores
+go to the servers. The rows: requests/s, p50 and p99 latency, requests per commit (bitka's
+group commit), and the ratio of bitka's rate to the minimal endpoint's fastest config.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.run import _wait, free_port, hand_bodies  # noqa: E402 - the repository's root comes first
+
+WRK = Path(__file__).resolve().parent / "wrk"
+ROOT = Path(__file__).resolve().parent.parent
+SETUP = "bench-setup-token"  # groups made with it are not counted against an address's hourly limit
+
+
+def _call(port: int, method: str, path: str, body=None, token=None):
+    import http.client
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+    answer = conn.getresponse()
+    data = json.loads(answer.read() or b"null")
+    conn.close()
+    if answer.status >= 300:
+        raise RuntimeError(f"{method} {path}: {answer.status} {data}")
+    return data
+
+
+def plan(port: int, clients: int, rng: random.Random) -> str:
+    """A group, four members and a Kop table per client, and four whole hands (one per
+    dealer), as the Lua table kop_hands.lua reads."""
+    pool = hand_bodies(rng, 1)
+    entries = []
+    for i in range(clients):
+        g = _call(port, "POST", "/v1/groups", {"name": f"Table {i}", "currency": "PLN", "confirmations": "off"},
+                  SETUP)
+        admin = g["admin_token"]
+        base = f"/v1/groups/{g['id']}"
+        seats = [_call(port, "POST", f"{base}/members", {"name": n}, admin)["id"] for n in "NESW"]
+        table = _call(port, "POST", f"{base}/tables", {"game": "kop", "stake": "0.50", "seats": seats}, admin)
+        deals = [json.dumps({"deal": pool[d][0]["deal"]}) for d in range(4)]
+        tricks = [[json.dumps(t) for t in pool[d][0]["tricks"]] for d in range(4)]
+        entries.append("{token = %s, tables = %s, hands = %s, deals = {%s}, tricks = {%s}}" % (
+            _lua(admin), _lua(f"{base}/tables/{table['id']}/hands"), _lua(f"{base}/hands/"),
+            ", ".join(_lua(d) for d in deals),
+            ", ".join("{" + ", ".join(_lua(t) for t in hand) + "}" for hand in tricks)))
+    return "return {\n" + ",\n".join(entries) + "\n}\n"
+
+
+def _lua(text: str) -> str:
+    return "[==[" + text + "]==]"
+
+
+def wrk(port: int, clients: int, seconds: int, script: Path, *args: str) -> dict:
+    out = subprocess.run(["wrk", "-t", str(clients), "-c", str(clients), "-d", f"{seconds}s", "--timeout", "10s",
+                          "-s", str(script), f"http://127.0.0.1:{port}", "--", *args],
+                         capture_output=True, text=True, check=True)
+    line = [ln for ln in out.stdout.splitlines() if ln.startswith("{")][-1]
+    found = json.loads(line)
+    found["rate"] = found["requests"] / found["seconds"]
+    return found
+
+
+def _server(cmd: list[str], env: dict, port: int) -> subprocess.Popen:
+    log = tempfile.TemporaryFile()  # the server's own log, shown if it does not start
+    proc = subprocess.Popen(cmd, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=log,
+                            start_new_session=True)
+    try:
+        _wait(port)
+    except RuntimeError:
+        _stop(proc)
+        log.seek(0)
+        raise RuntimeError(f"{' '.join(cmd[:4])} did not start:\n{log.read().decode(errors='replace')[-2000:]}")
+    return proc
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def bitka(tmp: Path, clients: int, seconds: int, options: list[str], env: dict) -> dict:
+    port = free_port()
+    db = tmp / f"bitka-{port}.db"
+    proc = _server([sys.executable, "-m", "cli", "--db", str(db), "serve", "--port", str(port), *options],
+                   {"BITKA_BENCH_STATS": str(tmp / f"commits-{port}.json"), "BITKA_SETUP_TOKEN": SETUP, **env},
+                   port)
+    try:
+        warm, script = tmp / f"warm-{port}.lua", tmp / f"plan-{port}.lua"
+        warm.write_text(plan(port, clients, random.Random(clients)))  # tables of their own: hands left half
+        script.write_text(plan(port, clients, random.Random(clients)))  # played when wrk stops stay there
+        wrk(port, clients, 2, WRK / "kop_hands.lua", str(warm))  # warm up: connections, caches
+        found = wrk(port, clients, seconds, WRK / "kop_hands.lua", str(script))
+    finally:
+        _stop(proc)
+    found.update(_commits(tmp / f"commits-{port}.json"))
+    return found
+
+
+def _commits(path: Path) -> dict:
+    """Requests per commit, as the server processes wrote it at exit (BITKA_BENCH_STATS)."""
+    totals = {"commits": 0, "writes": 0}
+    for stats in sorted(path.parent.glob(path.name + ".*")):
+        seen = json.loads(stats.read_text())
+        totals["commits"] += seen["commits"]
+        totals["writes"] += seen["writes"]
+    if totals["commits"]:
+        totals["per_commit"] = totals["writes"] / totals["commits"]
+    return totals
+
+
+def minimal(tmp: Path, clients: int, seconds: int, workers: int, threads: int) -> dict:
+    from bench.minimal_app import setup
+    port = free_port()
+    db = tmp / f"minimal-{port}.db"
+    setup(str(db))
+    cmd = [sys.executable, "-m", "gunicorn", "-w", str(workers), "--threads", str(threads), "-b",
+           f"127.0.0.1:{port}", "--keep-alive", "5", "bench.minimal_app:app"]
+    proc = _server(cmd, {"BENCH_MINIMAL_DB": str(db), "PYTHONPATH": str(ROOT)}, port)
+    try:
+        wrk(port, clients, 2, WRK / "minimal.lua")
+        return wrk(port, clients, seconds, WRK / "minimal.lua")
+    finally:
+        _stop(proc)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--clients", type=int, action="append", help="concurrent clients (repeat: 8 and 32)")
+    ap.add_argument("--seconds", type=int, default=10)
+    ap.add_argument("--flush-delay-ms", type=float, default=0, help="sleep this long in each commit (a slow disk)")
+    ap.add_argument("--serve", default="", help="options for bitka serve, e.g. '--threads 1'")
+    ap.add_argument("--json", help="also write the results here")
+    args = ap.parse_args()
+    if shutil.which("wrk") is None:
+        print("wrk is not installed (Debian: apt-get install wrk)", file=sys.stderr)
+        return 2
+    env = {"BITKA_TEST_FLUSH_DELAY_MS": str(args.flush_delay_ms)} if args.flush_delay_ms else {}
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for clients in args.clients or [8, 32]:
+            fastest = max((minimal(Path(tmp), clients, args.seconds, w, t) | {"config": f"{w} x {t}"}
+                           for w, t in ((2, 1), (2, 4))), key=lambda r: r["rate"])
+            ours = bitka(Path(tmp), clients, args.seconds, args.serve.split(), env)
+            ours["ratio"] = ours["rate"] / fastest["rate"]
+            results.append({"clients": clients, "bitka": ours, "minimal": fastest})
+            print(f"{clients:>3} clients  bitka serve {args.serve or '(defaults)'}: {ours['rate']:7.0f} req/s, "
+                  f"p50 {ours['p50_ms']:.1f} ms, p99 {ours['p99_ms']:.1f} ms, refused {ours['refused']}, "
+                  f"errors {ours['errors']}, {ours.get('per_commit', 1):.2f} requests per commit | minimal "
+                  f"({fastest['config']}): {fastest['rate']:7.0f} req/s, p99 {fastest['p99_ms']:.1f} ms | "
+                  f"ratio {ours['ratio']:.0%}", flush=True)
+            time.sleep(1)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""SQLite writers wait their turn on locks that wake them (events/writer_queue.py): threads
+of a process on its own lock, processes on a kernel lock beside the store. A write that
+waits past the busy timeout is a Contention and appends nothing; one that gave up never
+keeps the lock from the next; a writer killed while holding the lock frees it."""
+from __future__ import annotations
+
+import fcntl
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from events.errors import Contention
+from events.sqlite import SQLiteStore
+from projections.projector import project
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = SQLiteStore(tmp_path / "q.db", project, busy_timeout_ms=300).setup()
+    yield s
+    s.close()
+
+
+def _holding(lock_path: str) -> subprocess.Popen:
+    """Another process that holds the store's writer lock until it is killed."""
+    code = ("import fcntl, os, sys, time\n"
+            f"fd = os.open({lock_path!r}, os.O_RDWR | os.O_CREAT)\n"
+            "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+            "print('held', flush=True)\n"
+            "time.sleep(60)\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "held"
+    return proc
+
+
+def test_a_write_waits_for_another_process_and_goes_on_once_it_is_killed(store):
+    holder = _holding(store.queue.lock_path)
+    try:
+        with pytest.raises(Contention, match="nothing was appended"):
+            with store.writing() as w:
+                w.conn.execute("SELECT 1")
+        done = []
+
+        def write():
+            with store.writing():
+                done.append(True)
+        writer = threading.Thread(target=write)
+        store.queue.timeout = 30  # now wait as long as it takes
+        writer.start()
+        time.sleep(0.2)
+        assert not done  # still waiting in the kernel for the holder
+        os.kill(holder.pid, signal.SIGKILL)  # a writer killed mid-write frees the lock
+        writer.join(10)
+        assert done == [True]
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_threads_of_a_process_take_turns_and_one_that_gave_up_keeps_nothing(store):
+    store.queue.timeout = 0.2
+    inside = threading.Event()
+    leave = threading.Event()
+
+    def long_write():
+        with store.writing():
+            inside.set()
+            leave.wait(5)
+    first = threading.Thread(target=long_write)
+    first.start()
+    inside.wait(5)
+    with pytest.raises(Contention):  # the process's own writers queue on its lock, bounded too
+        with store.writing():
+            pass
+    leave.set()
+    first.join(5)
+    with store.writing() as w:  # the turn was given back: the next write goes straight in
+        w.conn.execute("SELECT 1")
+
+
+def test_a_write_that_gave_up_in_the_kernel_queue_hands_the_lock_on(store):
+    """Timed out while its waiting thread is still blocked in flock: when the holder lets
+    go, that thread takes the lock and gives it back at once, so later writes go on."""
+    holder = _holding(store.queue.lock_path)
+    try:
+        with pytest.raises(Contention):
+            with store.writing():
+                pass
+    finally:
+        holder.kill()
+        holder.wait()
+    store.queue.timeout = 10
+    with store.writing() as w:
+        w.conn.execute("SELECT 1")
+    fd = os.open(store.queue.lock_path, os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # nobody kept it
+    finally:
+        os.close(fd)
