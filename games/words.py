@@ -26,9 +26,9 @@ def fact(key: str, value, who: Who) -> str:
         seats = value if isinstance(value, list) else [value]
         if not seats:
             return f"{key}: none"
-        return f"{key}: " + (" then " if key == "doubles" else " and ").join(who(s) for s in seats)
-    if isinstance(value, list):
-        return f"{key}: " + " and ".join(json.dumps(v) for v in value)
+        return f"{key}: " + (" → " if key == "doubles" else " + ").join(who(s) for s in seats)
+    if isinstance(value, list):  # one value per side, in side order
+        return f"{key}: " + " / ".join(json.dumps(v) for v in value)
     return f"{key}: {value}"
 
 

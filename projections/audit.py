@@ -23,10 +23,10 @@ def summary(env, trow: dict, grow: dict) -> str:
     match env.type:
         case "settlement":
             waits = "" if d.get("confirmed", True) else "; it counts once a member who pays in it confirms it"
-            outcome = OUTCOMES.get(d["outcome"], str(d["outcome"]).replace("-", " "))
+            outcome = f" ({OUTCOMES[d['outcome']]})" if d["outcome"] in OUTCOMES else ""  # Kop's and Baśka's
             if d.get("winner") is None or d.get("winner") == []:
-                return f"settlement: nobody wins the hand ({outcome}), multiplier {d['multiplier']}{waits}"
-            return f"settlement: {_winners(d['winner'])} win ({outcome}), multiplier {d['multiplier']}{waits}"
+                return f"settlement: nobody wins the hand{outcome}, multiplier {d['multiplier']}{waits}"
+            return f"settlement: {_winners(d['winner'])} win{outcome}, multiplier {d['multiplier']}{waits}"
         case "hand_voided":
             return f"hand voided: {d['reason']}"
         case "confirmation":
@@ -38,7 +38,8 @@ def summary(env, trow: dict, grow: dict) -> str:
     return hand_fold.game_of(trow["game"]).describe(env.type, d, lambda seat: _seat(trow, grow, seat))
 
 
-# A settlement's outcome as the players say it (the log keeps the codes).
+# A Kop or Baśka settlement's outcome as the players say it (the log keeps the codes; the
+# other games' outcomes are told by the settlement's explanation).
 OUTCOMES = {"wyjscie": "wyjście", "bez-wyjscia": "bez wyjścia", "bez-bitki": "bez bitki"}
 ROLES = {"mlodzi": "młodzi"}
 

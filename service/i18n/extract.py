@@ -90,10 +90,23 @@ def _docstrings(tree: ast.AST) -> set[int]:
     return found
 
 
+# Calls whose text documents the API for client authors (the OpenAPI document), in English.
+API_DOCUMENTATION = frozenset({"RuleField", "DealField"})
+
+
+def _api_documentation(tree: ast.AST) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        name = getattr(node.func, "id", getattr(node.func, "attr", None)) if isinstance(node, ast.Call) else None
+        if name in API_DOCUMENTATION:
+            found.update(id(inner) for inner in ast.walk(node))
+    return found
+
+
 def sentences(source: str) -> Iterator[tuple[int, str]]:
     """Every sentence a module writes, outermost expression first, with its line."""
     tree = ast.parse(source)
-    skip = _docstrings(tree)
+    skip = _docstrings(tree) | _api_documentation(tree)
     taken: set[int] = set()
     for node in ast.walk(tree):
         if id(node) in skip or id(node) in taken:

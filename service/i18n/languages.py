@@ -36,6 +36,8 @@ def chosen(code: str | None) -> str | None:
         return None
     if parsed.language == "pt":
         return "pt_BR"
+    if parsed.language == "csb":  # Kashubian readers read Polish (CLDR has no Kashubian locale)
+        return "pl"
     return parsed.language if parsed.language in LANGUAGES else None
 
 

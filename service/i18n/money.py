@@ -44,3 +44,14 @@ def _with_digits(pattern: str, digits: int) -> str:
     if re.search(r"0\.[0#]+", pattern):
         return re.sub(r"0\.[0#]+", "0" + fraction, pattern)
     return re.sub(r"0(?=[^0]*$)", "0" + fraction, pattern)
+
+
+def amount(text: str, currency: str, language: str) -> str:
+    """A decimal amount string in ``language``'s way without the currency (a column headed by
+    it): "-4,00" in Polish, "-4.00" in English; what cannot be read is shown as it came."""
+    try:
+        value, digits = Decimal(str(text)), minor_digits(currency)
+    except (InvalidOperation, ValueError):
+        return str(text)
+    return format_decimal(value, format="#,##0" + ("." + "0" * digits if digits else ""), locale=language,
+                          decimal_quantization=False)

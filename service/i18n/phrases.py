@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from babel.lists import format_list
+from babel.numbers import get_decimal_symbol
 from babel.messages.catalog import Catalog
 
 from .extract import CONTEXT
@@ -26,12 +27,16 @@ from .money import money
 
 _FIELD = re.compile(r"\{(\w+)\}")
 _SEAT_IN_VALUE = re.compile(r"\bseat (\d+)(?: \(([^()]*)\))?")
+_ONE_SEAT = re.compile(r"\bseat (\d+)(?: \(([^()]*)\))?")
+_SEAT_LIST = re.compile(r"\bseat \d+(?: \([^()]*\))?(?:(?:, | and )seat \d+(?: \([^()]*\))?)+")
+_SEATS_JOINED = re.compile(r"\bseats (\d+(?:\+\d+)+)")  # a side of Scopa in pairs: "seats 0+2"
 _SIDE_IN_VALUE = re.compile(r"\bside (\d+)\b")
 _MONEY = re.compile(r"^(-?[0-9]+(?:\.[0-9]+)?) ([A-Z]{3})$")  # "3.00 PLN", as the log's sentences write it
+_DECIMAL = re.compile(r"(?<![\w.,])(-?[0-9]+)\.([0-9]+)(?![\w.]|,[0-9])")  # "0.50": a stake, an amount
 _DEPTH = 3  # a value inside a value inside a sentence, and no deeper
 # A field named for a count (``stare_points``, ``tricks``, ``n_1``) holds a number; one named
 # for what an expression computes (``t_side_of_d_seat``) may hold anything.
-_NUMBER = re.compile(r"^(?:[a-z]+_)?(?:points|tricks|units|multiplier|number|trick|runs|size|count|scopas|n)"
+_NUMBER = re.compile(r"^(?:[a-z]+_)?(?:points|tricks|units|multiplier|number|trick|runs|size|count|n)"
                      r"(?:_[0-9]+)?$")
 _FIELD_PATH = re.compile(r"^([a-z_]+(?:\.[a-z_]+)*): (.+)$", re.DOTALL)  # "deal.dealer: ..."
 _WORDS_ONLY = frozenset({"seat {seat}", "side {side}"})  # words that name, not sentences to match
@@ -86,7 +91,7 @@ def templates(language: str) -> tuple[tuple[Template, ...], dict[str, str]]:
     for message in found:
         if message.context != CONTEXT or not message.id or not message.string or message.fuzzy:
             continue
-        if message.id in _WORDS_ONLY:
+        if message.id in _WORDS_ONLY or _only_joins(message.id):
             continue
         if not _FIELD.search(message.id):
             plain[message.id.replace("{{", "{").replace("}}", "}")] = message.string.replace("{{", "{").replace(
@@ -96,6 +101,13 @@ def templates(language: str) -> tuple[tuple[Template, ...], dict[str, str]]:
         with_fields.append(Template(message.id, message.string, pattern, seats, sides))
     with_fields.sort(key=lambda t: -len(_FIELD.sub("", t.source)))
     return tuple(with_fields), plain
+
+
+def _only_joins(source: str) -> bool:
+    """A template whose only words join its values ("{a} and {b}"): it would read any
+    sentence with "and" in it, and say only that word again."""
+    words = re.findall(r"[^\W\d_]+", _FIELD.sub(" ", source))
+    return bool(_FIELD.search(source)) and all(w in ("and", "or", "then", "v") for w in words)
 
 
 def word(english: str, language: str) -> str:
@@ -127,7 +139,8 @@ def say(sentence: str, language: str, seat: SeatWord | None = None, side: SideWo
     seat = seat or _seat_word(language)
     side = side or _side_word(language)
     said = _matched(sentence, language, seat, side, depth)
-    return _named(said if said is not None else sentence, seat, side)  # a seat the values left in English too
+    said = _named(said if said is not None else sentence, seat, side, language)  # seats left in English too
+    return _DECIMAL.sub(lambda m: m.group(1) + get_decimal_symbol(language) + m.group(2), said)
 
 
 def _matched(sentence: str, language: str, seat: SeatWord, side: SideWord, depth: int) -> str | None:
@@ -137,6 +150,13 @@ def _matched(sentence: str, language: str, seat: SeatWord, side: SideWord, depth
         return plain[sentence]
     if depth > _DEPTH:
         return None
+    # "X; then they draw: ...": a sentence and the clauses added to it, each said again (tried first,
+    # so that a short template such as "{who} plays {card}" does not read the clauses as its value)
+    for cut in _clause_ends(sentence) if depth <= 1 else ():
+        first = _matched(sentence[:cut], language, seat, side, depth + 1)
+        then = _matched(sentence[cut:], language, seat, side, depth + 1) if first is not None else None
+        if then is not None:
+            return first + then
     for template in found:
         match = template.pattern.match(sentence)
         if match is None:
@@ -153,11 +173,6 @@ def _matched(sentence: str, language: str, seat: SeatWord, side: SideWord, depth
     head, space, tail = sentence.partition(" ")
     if space and tail in plain:  # "{role} {outcome}": a role or a seat, then a sentence of the log
         return f"{_value(head, language, seat, side, depth)} {plain[tail]}"
-    for cut in _clause_ends(sentence):  # "trick 3: ...; then they draw: ...": a sentence and a clause added
-        first = _matched(sentence[:cut], language, seat, side, depth + 1)
-        then = _matched(sentence[cut:], language, seat, side, depth + 1) if first is not None else None
-        if then is not None:
-            return first + then
     field = _FIELD_PATH.match(sentence)
     if field:  # "result: ...": a refusal of one field of a request, which keeps its API name
         said = _matched(field.group(2), language, seat, side, depth + 1)
@@ -188,10 +203,18 @@ def _value(value: str, language: str, seat: SeatWord, side: SideWord, depth: int
             said = [say(p, language, seat, side, depth + 1) for p in parts]
             if said != parts:
                 return joint.join(said)
-    return _named(value, seat, side)
+    return _named(value, seat, side, language)
 
 
-def _named(text: str, seat: SeatWord, side: SideWord) -> str:
+def _named(text: str, seat: SeatWord, side: SideWord, language: str) -> str:
+    """Seats and sides the log names in English ("seat 1 (Ala)", "seat 0 and seat 2") said
+    in ``language``, a list of them as the language lists ("Ala i Cyd")."""
+    def listed(m):
+        seats = [seat(int(n), name or None) for n, name in _ONE_SEAT.findall(m.group(0))]
+        return format_list(seats, locale=language)
+    text = _SEAT_LIST.sub(listed, text)
+    text = _SEATS_JOINED.sub(lambda m: format_list([seat(int(n), None) for n in m.group(1).split("+")],
+                                                   locale=language), text)
     text = _SEAT_IN_VALUE.sub(lambda m: seat(int(m.group(1)), m.group(2)), text)
     return _SIDE_IN_VALUE.sub(lambda m: side(int(m.group(1))), text)
 

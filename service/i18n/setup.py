@@ -6,7 +6,7 @@ from flask import Flask
 from flask_babel import Babel, format_datetime
 
 from . import languages, phrases
-from .money import money
+from .money import amount, money
 
 
 def speak(app: Flask) -> None:
@@ -17,6 +17,7 @@ def speak(app: Flask) -> None:
     app.jinja_env.globals["language"] = languages.current
     app.jinja_env.filters["money"] = lambda amount, currency, signed=False: money(
         amount, currency, languages.current(), signed)
+    app.jinja_env.filters["amount"] = lambda text, currency: amount(text, currency, languages.current())
     app.jinja_env.filters["when"] = _when
     # The rules' own words on a page (a variant's title and sentence, a score sheet's question)
     app.jinja_env.filters["log"] = lambda text: phrases.say(str(text), languages.current())

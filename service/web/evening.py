@@ -11,6 +11,7 @@ from html import escape
 from flask import Response, redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
 
+
 from events.money import format_amount, parse_amount
 from projections import corrections
 from projections.balances import pending_view
@@ -18,6 +19,8 @@ from projections.groups import member_name
 from projections.hands import game_of
 from .. import ledger
 from ..commands import NewHand
+from ..i18n.languages import current
+from ..i18n.money import amount as said_amount
 from ..views import balances_view, settle_up_view
 from . import once
 from .pages import _page, _writer_of, bp, table_title, together
@@ -128,15 +131,16 @@ def start_hand(group, table):
 
 def _standings(grow: dict, brow: dict) -> list[tuple[str, str]]:
     shown = balances_view(grow, brow)["balances"]
-    return sorted(((b["name"], b["balance"]) for b in shown), key=lambda nb: -parse_amount(nb[1], grow["digits"],
-                                                                                         allow_negative=True))
+    return sorted(((b["name"], b["balance"]) for b in shown),
+                  key=lambda nb: -parse_amount(nb[1], grow["digits"], allow_negative=True))
 
 
 def summary_text(grow: dict, brow: dict, tables: list[tuple[str, int]]) -> str:
     """The evening in a few lines, to paste into a chat."""
     # Translators: the first line of the evening's summary: the group's name, then its currency ("PLN").
     lines = [_("%(group)s: where everyone stands (%(currency)s)", group=grow["name"], currency=grow["currency"])]
-    lines += [f"  {name}: {balance}" for name, balance in _standings(grow, brow)]
+    lines += [f"  {name}: {said_amount(balance, grow['currency'], current())}"
+              for name, balance in _standings(grow, brow)]
     if tables:
         # Translators: one table played in the evening, in the summary's list: "Kop, 7 hands".
         played = "; ".join(ngettext("%(game)s, %(num)d hand", "%(game)s, %(num)d hands", count, game=title)
@@ -148,7 +152,7 @@ def summary_text(grow: dict, brow: dict, tables: list[tuple[str, int]]) -> str:
         lines.append(_("To settle up:"))
         # Translators: a line of the summary's settle-up: who pays whom how much (a plain amount, "3.00").
         lines += ["  " + _("%(payer)s pays %(payee)s %(amount)s", payer=t["from_name"], payee=t["to_name"],
-                           amount=t["amount"]) for t in transfers]
+                           amount=said_amount(t["amount"], grow["currency"], current())) for t in transfers]
     else:
         lines.append(_("Everyone is square."))
     waiting = pending_view(brow)
@@ -183,7 +187,7 @@ def summary_svg(grow: dict, brow: dict) -> str:
         parts.append(f'<rect x="{x}" y="{y + 4}" width="{max(length, 1)}" height="18" fill="{colour}"/>')
         anchor, tx = ("start", middle + length + 4) if value >= 0 else ("end", middle - length - 4)
         parts.append(f'<text x="{tx}" y="{y + 18}" text-anchor="{anchor}" font-family="sans-serif" '
-                     f'font-size="14">{escape(balance)}</text>')
+                     f'font-size="14">{escape(said_amount(balance, grow["currency"], current()))}</text>')
     parts.append("</svg>")
     return "".join(parts)
 

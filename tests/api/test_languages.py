@@ -4,6 +4,7 @@ Brazilian Portuguese; the stored events, and so their hashes, stay the same whoe
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -15,6 +16,10 @@ from tests.api import test_corrections as tables
 from tests.api.test_random_hands import _random_baska_hand, _random_hand
 
 LANGUAGES = ("pl", "it", "pt_BR")
+# English words of the log's sentences that no translation keeps (the games' terms, card
+# codes and the API's field names are kept, so they are not in this list).
+ENGLISH = re.compile(r"\b(the|and|takes|plays|wins|leads|with|which|nobody|each|seat|side|draw|scores|pays|"
+                     r"receives|trick|deals|logs|corrects|voids|confirms|disputes|settlement)\b")
 ASKED = {"pl": "pl-PL,pl;q=0.9,en;q=0.5", "it": "it-IT", "pt_BR": "pt-BR,pt;q=0.9"}
 
 
@@ -31,6 +36,12 @@ def _hands_of_every_kind(client) -> list[tuple[dict, str]]:
         first = logged[-1][1]
         r = group["admin"].post(f"{group['base']}/hands/{first}/correct", {"reason": "wrong sheet", "void": True})
         assert r.status_code == 201, r.json
+    pairs = tables._group(client, 4, "scopa", {"players": 4, "target": 11})  # Scopa in pairs: sides of two
+    for _ in range(6):
+        r = pairs["admin"].post(f"{pairs['base']}/tables/{pairs['table']}/hands",
+                                {"result": tables._scopa_result(rng, 2)})
+        assert r.status_code == 201, r.json
+        logged.append((pairs, r.json["id"]))
     kop_group = tables._group(client, 4, "kop", {})
     for dealer in range(6):
         hands, bids, tricks, _, _ = _random_hand(rng, dealer % 4)
@@ -91,6 +102,9 @@ def test_every_line_of_every_audit_trail_is_said_in_each_language(client):
             assert said["settlement"] == english["settlement"]  # the log's own words stay as logged
             for before, after in zip(english["explanation"], said["explanation"], strict=True):
                 assert after != before and "{" not in after.replace("{{", ""), (language, before, after)
+                assert not ENGLISH.search(after), (language, before, after)  # no English left inside it
+            for event in said["events"]:
+                assert not ENGLISH.search(event["summary"]), (language, event["summary"])
             text = group["admin"].get(f"{group['base']}/hands/{hand}/audit",
                                       headers={"Accept-Language": ASKED[language], "Accept": "text/plain"})
             assert text.headers["Content-Language"] == language.replace("_", "-")
