@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import shlex
 
 import click
 
@@ -12,6 +13,7 @@ from service import ledger
 from service.commands import AddMember, Confirm, CreateGroup, NewHand, OpenTable
 
 from . import output
+from .options import store_option
 
 MEMBERS = ("Ala", "Bartek", "Celina", "Darek")
 
@@ -176,6 +178,7 @@ def _play_bisca(store, gid: str, seats, rng) -> None:
 
 @click.command()
 @click.option("--seed", default=7, show_default=True, help="Shuffle seed: the same seed gives the same demo.")
+@store_option
 @click.pass_obj
 def demo(obj, seed):
     """Fill the store with a demo group: a Kop table with complete hands (normal, wesele,
@@ -204,5 +207,15 @@ def demo(obj, seed):
     _play_bisca(store, gid, seats, rng)
     with store.reading() as r:
         grow, brow = r.row("group", gid, ""), r.row("balances", gid, "")
-    click.echo(f"group {gid}; admin token {group.admin_token}")
+    click.echo(f"made group {gid} ({grow['name']}); its admin token is {group.admin_token}")
     output.print_balances(grow, brow)
+    _how_to_look(obj.shown, gid)
+
+
+def _how_to_look(db: str, gid: str) -> None:
+    """The commands that show the demo group, with its store and id filled in."""
+    db = shlex.quote(db)
+    click.echo("To look at it:")
+    click.echo(f"  bitka --db {db} stats --group {gid}")
+    click.echo(f"  bitka --db {db} verify --group {gid}")
+    click.echo(f"  bitka --db {db} serve    then open http://127.0.0.1:8000/ and sign in with the admin token")

@@ -19,6 +19,7 @@ from projections.projector import project
 from . import output
 from .demo import demo
 from .migrate import migrate
+from .options import store_option
 from .transfer import export, import_
 from .verdicts import correct, pending
 
@@ -93,7 +94,8 @@ class BitkaGroup(click.Group):
 @click.group(cls=BitkaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", envvar="BITKA_DB", default="bitka.db", show_default=True,
               help="The store: an SQLite file (a path or sqlite:///path) or postgresql://user@host/db "
-                   "(also $BITKA_DB).")
+                   "(also $BITKA_DB). It may come after the command too (bitka verify --db club.db); given "
+                   "both before and after the command, the one after it wins.")
 @click.version_option(package_name="bitka", prog_name="bitka")
 @click.pass_context
 def bitka(ctx, db):
@@ -104,6 +106,7 @@ def bitka(ctx, db):
       bitka serve --port 8000          run the HTTP API on ./bitka.db
       bitka demo                       fill the store with a demo group
       bitka --db club.db verify        check every hash and chain link
+      bitka groups --db club.db        list the store's groups
     """
     ctx.obj = Context(db)
 
@@ -115,6 +118,7 @@ def bitka(ctx, db):
 @click.option("--threads", default=4, show_default=True, type=click.IntRange(1, 64), help="Threads in each worker.")
 @click.option("--dev", is_flag=True, help="The Flask development server instead of gunicorn.")
 @click.option("--key", "key_file", envvar="BITKA_KEY", help=KEY_HELP.format(what="signing"))
+@store_option
 @click.pass_obj
 def serve(obj: Context, host, port, workers, threads, dev, key_file):
     """Run the HTTP service on the store, under gunicorn (or the development server).
@@ -146,6 +150,7 @@ def serve(obj: Context, host, port, workers, threads, dev, key_file):
 @click.option("--url", help="Verify a running server instead of the store, as a member would.")
 @click.option("--token", envvar="BITKA_TOKEN", help="With --url: a member's or the admin's token.")
 @click.option("--key", "key_file", envvar="BITKA_KEY", help=KEY_HELP.format(what="server"))
+@store_option
 @click.pass_obj
 def verify(obj: Context, group, saved, url, token, key_file):
     """Recompute every event hash and chain link; name the first bad seq of each bad group.
@@ -206,13 +211,44 @@ def verify(obj: Context, group, saved, url, token, key_file):
         for p in problems:
             click.echo(p)
         sys.exit(1)
-    click.echo(f"ok: {total} events in {len(groups)} group(s); every hash and link holds")
+    click.echo(f"ok: {total} events in {len(groups)} group(s); every hash and link holds"
+               + (f", and group {cp['group']} extends the checkpoint of {cp['size']}" if cp else ""))
+
+
+@bitka.command("groups")
+@click.option("--json", "as_json", is_flag=True, help="Print the groups as JSON.")
+@store_option
+@click.pass_obj
+def groups_(obj: Context, as_json):
+    """List the store's groups, the most recently active first: id, name, how many members,
+    and the last activity (when the group's last event was recorded, UTC).
+
+    \b
+    Examples:
+      bitka groups
+      bitka groups --db club.db --json
+    """
+    with obj.store().reading() as r:
+        listed = sorted((_group_summary(r, g) for g in r.group_ids()), key=lambda g: g["last_activity"],
+                        reverse=True)
+    if as_json:
+        click.echo(json.dumps(listed, indent=2, ensure_ascii=False))
+    else:
+        output.print_groups(listed, obj.shown)
+
+
+def _group_summary(r, group: str) -> dict:
+    """A group as ``bitka groups`` lists it."""
+    grow = r.row("group", group, "") or {"name": None, "members": []}
+    last = r.events(group, after=r.version(group) - 1, limit=1)[0]
+    return {"id": group, "name": grow["name"], "members": len(grow["members"]), "last_activity": last.recorded_at}
 
 
 @bitka.command()
 @click.option("--group", "group", help="Only this group.")
 @click.option("--until", type=click.IntRange(min=1), help="Replay up to this seq (needs --group).")
 @click.option("--rebuild", is_flag=True, help="Then replace the stored projection rows with rebuilt ones.")
+@store_option
 @click.pass_obj
 def replay(obj: Context, group, until, rebuild):
     """Rebuild every projection from the log alone, re-derive every settlement, report differences.
@@ -264,6 +300,7 @@ def replay(obj: Context, group, until, rebuild):
 @click.option("--group", "group", required=True)
 @click.option("--size", type=click.IntRange(min=1), help="The checkpoint at this many events (default: now).")
 @click.option("--key", "key_file", envvar="BITKA_KEY", help=KEY_HELP.format(what="server"))
+@store_option
 @click.pass_obj
 def checkpoint(obj: Context, group, size, key_file):
     """Print the group's signed checkpoint (its Merkle tree head). Keep it: with it,
@@ -280,8 +317,10 @@ def checkpoint(obj: Context, group, size, key_file):
 @bitka.command()
 @click.option("--group", "group", required=True)
 @click.option("--plot", type=click.Path(dir_okay=False, writable=True),
-              help="Also draw every member's balance over the log to this PNG (needs bitka[plot]).")
+              help="Also draw every member's balance, hand after hand, to this PNG (needs matplotlib: "
+                   "the plot extra).")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@store_option
 @click.pass_obj
 def stats(obj: Context, group, plot, as_json):
     """Per member: hands played and won, contracts played and won, best and worst hand, and
@@ -295,24 +334,26 @@ def stats(obj: Context, group, plot, as_json):
     from events.types import EVENT_TYPES
     from projections.ledger_views import MONEY_EVENTS, statistics
     if plot:
-        output.check_plot_target(plot)  # before anything is printed: a missing directory, or no matplotlib
+        output.check_plot_target(plot)  # before anything is printed: no directory, no matplotlib, not writable
     with obj.store().reading() as r:
         grow = r.row("group", group, "")
         if grow is None:
             raise click.UsageError(f"there is no group {group!r} in {obj.shown}")
         names = {m["id"]: m["name"] for m in grow["members"]}
         report = statistics(r.scan(group, unread=EVENT_TYPES - MONEY_EVENTS), names)
+        hands = output.hands_counted(r.scan(group, unread=EVENT_TYPES - MONEY_EVENTS)) if plot else {}
     if as_json:
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
     else:
         output.print_stats(report, grow["currency"])
     if plot:
-        output.plot_balances(report, plot, grow["name"], grow["currency"])
+        output.plot_balances(report, hands, plot, grow["name"], grow["currency"])
         click.echo(f"drew the balances to {plot}", err=True)
 
 
 @bitka.command()
 @click.argument("file", type=click.Path(dir_okay=False, writable=True))
+@store_option
 @click.pass_obj
 def backup(obj: Context, file):
     """Copy the store, consistently even while bitka serve writes to it (SQLite's online
@@ -362,6 +403,7 @@ def _rebuild(obj: Context, group: str | None) -> None:
 @click.option("--group", "group", required=True)
 @click.option("--hand", "hand", required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the trail as JSON.")
+@store_option
 @click.pass_obj
 def audit(obj: Context, group, hand, as_json):
     """Print a hand's audit trail: its events, who appended them, how it was settled.
@@ -381,6 +423,7 @@ def audit(obj: Context, group, hand, as_json):
 
 @bitka.command()
 @click.option("--group", "group", required=True)
+@store_option
 @click.pass_obj
 def balances(obj: Context, group):
     """Print balances and the settle-up transfers.

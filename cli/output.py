@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
+from importlib import metadata
+from pathlib import Path
 from typing import Iterable, Iterator
 
 import click
@@ -95,9 +97,27 @@ def print_stats(report: dict, currency: str) -> None:
             click.echo(f"  balance now: {m['balance_after'][-1]['balance']} {currency}")
 
 
+def print_groups(groups: list[dict], store: str) -> None:
+    """``bitka groups`` as a table: id, name, members, last activity."""
+    if not groups:
+        click.echo(f"there are no groups in {store} yet (bitka demo makes one)")
+        return
+    rows = [("id", "name", "members", "last activity")]
+    rows += [(g["id"], g["name"] or "?", str(g["members"]), _when(g["last_activity"])) for g in groups]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    for gid, name, members, when in rows:
+        click.echo(f"{gid:<{widths[0]}}  {name:<{widths[1]}}  {members:>{widths[2]}}  {when}".rstrip())
+
+
+def _when(recorded_at: str) -> str:
+    """A recorded_at as a person reads it: ``2026-11-29 21:14 UTC``."""
+    if len(recorded_at) >= 16 and recorded_at[10] == "T" and recorded_at.endswith("Z"):
+        return f"{recorded_at[:10]} {recorded_at[11:16]} UTC"
+    return recorded_at
+
+
 def check_plot_target(path: str) -> None:
     """Refuse, before any work, a --plot file that cannot be written or drawn."""
-    from pathlib import Path
     target = Path(path)
     if not target.parent.is_dir():
         raise click.UsageError(f"--plot {path}: there is no directory {target.parent}")
@@ -106,21 +126,70 @@ def check_plot_target(path: str) -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise click.UsageError("--plot needs matplotlib, which is not installed: pip install matplotlib "
-                               "(in a checkout of bitka: pip install '.[plot]')") from None
+        raise click.UsageError(f"--plot needs matplotlib, which is not installed here: {plot_install_hint()}") from None
+    _check_writable(target)
 
 
-def plot_balances(report: dict, path: str, title: str, currency: str) -> None:
-    """Every member's balance after each money event, drawn with matplotlib (bitka[plot])."""
+def _check_writable(target: Path) -> None:
+    """Open the file as the drawing will (and remove it again if it was not there): the one
+    test of writing that holds for every user, root included, and every file system."""
+    existed = target.exists()
+    try:
+        with open(target, "ab"):
+            pass
+    except OSError as e:
+        raise click.UsageError(f"--plot {target} cannot be written ({e.strerror or e})") from None
+    finally:
+        if not existed:
+            target.unlink(missing_ok=True)
+
+
+CODE = Path(__file__).resolve().parents[1]  # the folder holding cli/: a checkout, or site-packages
+
+
+def plot_install_hint(code: Path = CODE) -> str:
+    """How to add matplotlib to this bitka. ``pip install 'bitka[plot]'`` works only where
+    bitka came from a package index; a checkout (run in place, installed editable or from its
+    folder) takes the README's ``pip install '.[plot]'``. Running in place: ``code`` (the
+    folder holding cli/) has bitka's pyproject.toml. Installed: pip records an install from a
+    folder, an archive or a VCS URL in the distribution's direct_url.json (PEP 610), and none
+    from an index."""
+    if (code / "pyproject.toml").is_file():
+        return f"pip install '.[plot]' in {code}"
+    try:
+        from_index = metadata.distribution("bitka").read_text("direct_url.json") is None
+    except metadata.PackageNotFoundError:
+        from_index = False
+    return "pip install 'bitka[plot]'" if from_index else "pip install '.[plot]' in the bitka checkout"
+
+
+def hands_counted(envelopes: Iterable) -> dict[int, int]:
+    """For each event's seq, how many of the group's hands had come to count by then (a
+    settlement that counts at once, or its confirmation): the x-axis of the balance chart."""
+    counted: set[str] = set()
+    at: dict[int, int] = {}
+    for env in envelopes:
+        if (env.type == "settlement" and env.data.get("confirmed", True)) or env.type == "confirmation":
+            counted.add(env.hand)
+        at[env.seq] = len(counted)
+    return at
+
+
+def plot_balances(report: dict, hands: dict[int, int], path: str, title: str, currency: str) -> None:
+    """Every member's balance after each money event, drawn with matplotlib (the plot extra)
+    against the hands counted so far (``hands``: seq to hands, from ``hands_counted``)."""
     import matplotlib
     matplotlib.use("Agg")
     from matplotlib import pyplot
+    from matplotlib.ticker import MaxNLocator
     figure, axes = pyplot.subplots(figsize=(8, 4.5))
     for m in report["members"]:
         points = m["balance_after"]
-        axes.step([p["seq"] for p in points], [float(p["balance"]) for p in points], where="post", label=m["name"])
+        axes.step([0] + [hands[p["seq"]] for p in points], [0.0] + [float(p["balance"]) for p in points],
+                  where="post", label=m["name"])
     axes.axhline(0, color="grey", linewidth=0.8)
-    axes.set(title=title, xlabel="event (seq)", ylabel=f"balance ({currency})")
+    axes.set(title=title, xlabel="hands", ylabel=f"balance ({currency})")
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.legend()
     figure.tight_layout()
     try:

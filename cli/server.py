@@ -25,7 +25,7 @@ def problem_error(sock, status: int, reason: str, message: str) -> None:
     from gunicorn import util
     title, slug, detail = _SAID.get(status, (reason, "protocol-error", message or reason))
     body = json.dumps({"type": f"urn:bitka:problem:{slug}", "title": title, "status": status,
-                       "detail": detail}).encode()
+                       "detail": detail}).encode() + b"\n"
     head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
             f"Content-Length: {len(body)}\r\n\r\n").encode("latin-1")
     util.write_nonblock(sock, head + body)
@@ -65,4 +65,8 @@ def run_dev(db: str, host: str, port: int, key: str | None) -> None:
 
 
 def announce(db: str, host: str, port: int, how: str) -> None:
-    click.echo(f"bitka serving {db} on http://{host}:{port}/v1 with {how} (OpenAPI at /v1/openapi.json)", err=True)
+    """Where the pages and the API are (the space before the comma keeps it out of the link
+    a terminal makes of the address)."""
+    origin = f"http://{f'[{host}]' if ':' in host else host}:{port}"
+    click.echo(f"bitka serving {db} with {how}: pages at {origin}/ , API at {origin}/v1 "
+               f"(OpenAPI at {origin}/v1/openapi.json)", err=True)

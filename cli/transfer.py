@@ -30,6 +30,7 @@ from events.verify import faults, raw
 from service.auth import ADMIN, mint_token
 
 from . import output
+from .options import store_option
 
 _FIELDS = {"seq", "type", "data", "actor", "recorded_at", "prev_hash", "hash", "group"}
 _TEXT_FIELDS = ("group", "type", "actor", "recorded_at", "prev_hash", "hash")
@@ -116,6 +117,7 @@ def read_lines(handle) -> Iterator[Envelope]:
 @click.option("--force", is_flag=True, help="Replace --out if it exists already.")
 @click.option("--format", "form", type=click.Choice(["jsonl", "csv"]), default="jsonl", show_default=True,
               help="jsonl: the log itself, to import elsewhere; csv: the ledger, one row per payout.")
+@store_option
 @click.pass_obj
 def export(obj, group, out, force, form):
     """Write the group's log as JSON Lines, one event envelope (with its group) per line;
@@ -229,6 +231,7 @@ def _failing_writes(target: Path):
 
 @click.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@store_option
 @click.pass_obj
 def import_(obj, file):
     """Import an exported log. Nothing is written unless the whole file holds: every hash

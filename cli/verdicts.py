@@ -6,10 +6,12 @@ import json
 import click
 
 from . import output
+from .options import store_option
 
 
 @click.command()
 @click.option("--group", "group", required=True)
+@store_option
 @click.pass_obj
 def pending(obj, group):
     """List the hands whose settlement does not count yet: pending until a member who pays
@@ -35,6 +37,7 @@ def pending(obj, group):
 @click.option("--void", is_flag=True, help="The hand counts as never played.")
 @click.option("--result", "result_json", metavar="JSON",
               help="The hand's result as it should have been, in the form of a score sheet's result.")
+@store_option
 @click.pass_obj
 def correct(obj, group, hand, reason, void, result_json):
     """Correct a past hand as the admin: a result, or a void. Every later hand of its table

@@ -14,7 +14,7 @@ from typing import Mapping
 
 from . import auction as auc, baska_scoring, kop
 from .base import Command, Event, TableTerms, named_rules
-from .contract import Preset, TableRules
+from .contract import Preset, RuleField, TableRules
 from .cicha_search import cannot_lose
 from .errors import Revealing, RuleViolation
 # Baśka deals, folds and follows suit exactly as Kop does:
@@ -151,5 +151,10 @@ PRESETS = (
     Preset("Baśka, classic", {"variant": "classic"}, 4,
            "Kop's cards with gran and zolo, and baska for the holder of all four queens; no bok-rundy."),
 )
+RULE_FIELDS = (
+    RuleField("variant", "bytow-2005: the Bytów tournament rules of 2005 (bok-rundy after a 52-52 or a du); classic: "
+                         "the older rules, with the baska contract (all four queens) and no bok-rundy",
+              options=VARIANTS),
+)
 GAME = kop.game("baska", "Baśka", parse_rules, decide, settle, is_over, view, superseded,
-                TableRules(bok_rundy=lambda rules: rules.bok_rundy), PRESETS)
+                TableRules(bok_rundy=lambda rules: rules.bok_rundy), PRESETS, RULE_FIELDS)

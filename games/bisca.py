@@ -16,7 +16,7 @@ from typing import Mapping
 from . import bisca_result, bisca_scoring, bisca_seen
 from . import words
 from .base import Command, Event, TableTerms, named_rules
-from .contract import DEALT, Capabilities, DealField, Game, Preset, TableRules
+from .contract import DEALT, Capabilities, DealField, Game, Preset, RuleField, TableRules
 from .cards import SUIT_NAMES, check_exact_pack, dealt, pack, parse_card, parse_cards
 from .errors import Revealing, RuleViolation, may_not_play
 
@@ -88,6 +88,17 @@ def parse_rules(raw: Mapping | None) -> BiscaRules:
 
 def seat_count(rules: BiscaRules) -> int:
     return rules.players
+
+
+def seating(rules: BiscaRules, seats: int) -> str | None:
+    """A table of ``seats`` refused under ``rules``, naming the variants that seat that many
+    (four: quatro and capixaba); None when it is the right number, or no variant seats it."""
+    fits = [name for name, v in VARIANTS.items() if v.players == seats]
+    if seats == rules.players or not fits:
+        return None
+    variants = ", ".join(fits)
+    return (f"bisca {rules.variant} is played by {rules.players} players, not {seats}; "
+            f"for {seats} players choose one of the variants {variants}")
 
 
 def rank(card: str) -> str:
@@ -500,6 +511,17 @@ PRESETS = (
                                                         "trick score at once."),
     Preset("Bisca de seis", {"variant": "seis"}, 6, "Six players in two teams of three, without the 2s."),
 )
+RULE_FIELDS = (
+    RuleField("variant", "tres (2 players, 3 cards), nove (2 players, 9 cards), quatro (4 in pairs), capixaba (4 in "
+                         "pairs, the Espírito Santo game with rela bonuses and the knock) or seis (6 in two teams, "
+                         "no 2s)", options=tuple(VARIANTS)),
+    RuleField("conservative", "seis and quatro only: any win is 1 game point", options=(False, True)),
+    RuleField("match_to", "the game points that win a match (4; 10 for the long comb)", low=1, high=50),
+    RuleField("stake_per", "match: the losers pay the stake when a match ends; game-point: every hand's game points "
+                           "are paid at once, the stake per point", options=("match", "game-point")),
+    RuleField("majority_bonus", "true: the side with more card points (61 or more) also gets 1 game point",
+              options=(False, True)),
+)
 GAME = Game(
     name="bisca", title="Bisca", capabilities=Capabilities(),
     table=TableRules(target=lambda rules: rules.match_to, sides=lambda rules: rules.sides,
@@ -508,7 +530,7 @@ GAME = Game(
     evolve=evolve, is_terminal=is_over, settle=settle, parse_result=result_event, result_state=result_state,
     view=view, turn=lambda state: None if is_over(state) else state.turn, legal_cards=legal_cards, calls=calls,
     describe=describe, superseded=superseded, result_fields=bisca_result.result_fields, unseen=unseen, owed=owed,
-    pack=lambda rules: PACKS[VARIANTS[rules.variant].pack],
+    pack=lambda rules: PACKS[VARIANTS[rules.variant].pack], seating=seating,
     deal_fields=(*DEALT, DealField("stock", "cards", "the undealt cards, top first"),
                  DealField("trump", "card", "the face-up trump card, drawn last; null for a capixaba knock"),
                  DealField("trump_suit", "suit", "a capixaba knock: \"H\" with \"trump\": null")),
@@ -516,4 +538,4 @@ GAME = Game(
                    "null, \"trump_suit\": \"H\"}); each seat logs its first cards, and after each trick the one "
                    "card it drew, in drawing order (the trick's winner first; the last to draw takes the face-up "
                    "trump card and logs it too)"},
-    presets=PRESETS)
+    presets=PRESETS, rule_fields=RULE_FIELDS)

@@ -72,6 +72,20 @@ class DealField:
 
 
 @dataclass(frozen=True)
+class RuleField:
+    """One rule a game's table takes (``rules.<name>``), for the API's schema and documentation:
+    what it decides (``doc``), the values it takes (``options``, for a choice) or its range
+    (``low``..``high``, for a whole number), and whether null is a value (``nullable``: ``doc``
+    says what null means). Its type and default are those of the game's default rules."""
+    name: str
+    doc: str
+    options: tuple = ()
+    low: int | None = None
+    high: int | None = None
+    nullable: bool = False
+
+
+@dataclass(frozen=True)
 class Preset:
     """A way the game is commonly played, offered when a table is opened: its title, its
     rules (parse_rules takes them), how many play, and the rules in one sentence."""
@@ -118,9 +132,13 @@ class Game:
     conceal: Callable[[State, dict, frozenset[str]], dict] = lambda state, view, hidden: seen.mask(view, hidden)
     legal_plays: Callable[[State], list[dict]] = lambda state: []  # logged by plays: each legal play now
     deal_fields: tuple[DealField, ...] = DEALT
+    rule_fields: tuple[RuleField, ...] = ()  # the table's rules, described (else named and typed only)
     docs: Mapping[str, str] = field(default_factory=dict)  # "play", "claim": what those requests do here
     presets: tuple[Preset, ...] = ()  # the usual ways to play it, for a table opened on a page
     pack: Callable[[Rules], Sequence[str]] = lambda rules: ()  # every card of the game, in a pack's order
     # Dealt seat by seat: how many cards each seat ("0", "1"...), the face-up table ("table")
     # or the trump card ("trump") still owe before play can go on.
     owed: Callable[[State], Mapping[str, int]] = lambda state: {}
+    # A table of this many seats refused because its rules seat another number: the refusal
+    # that names the rules which seat that many (None: the ledger says it in its own words).
+    seating: Callable[[Rules, int], str | None] = lambda rules, seats: None

@@ -6,11 +6,13 @@ from typing import Iterable
 
 
 class RuleViolation(Exception):
-    """Raised by a game's ``decide`` with a sentence a player understands."""
+    """Raised by a game's ``decide`` with a sentence a player understands; ``extra`` carries
+    what the sentence lists as data a client can use (Scopa's legal captures, ``legal``)."""
 
-    def __init__(self, detail: str):
+    def __init__(self, detail: str, **extra):
         super().__init__(detail)
         self.detail = detail
+        self.extra = extra
 
 
 class Revealing(RuleViolation):

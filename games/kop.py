@@ -11,7 +11,7 @@ from typing import Mapping
 
 from . import auction as auc, seen, words
 from .base import Command, Event, TableTerms, named_rules
-from .contract import Capabilities, Game, Preset, TableRules
+from .contract import Capabilities, Game, Preset, RuleField, TableRules
 from .cards import check_exact_pack, dealt, parse_card, parse_cards
 from .errors import Revealing, RuleViolation, may_not_play
 from .tricks import Ranking, legal_cards as follow_rules, why_illegal, winner_index
@@ -422,7 +422,7 @@ def describe(kind: str, d: Mapping, who) -> str:
 
 
 def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, superseded_, table: TableRules,
-         presets: tuple[Preset, ...] = ()) -> Game:
+         presets: tuple[Preset, ...] = (), rule_fields: tuple[RuleField, ...] = ()) -> Game:
     """A game on Kop's engine (Kop, and Baśka with its own rules, decisions and money)."""
     engine = kop_result.Engine(new_hand, decide_, evolve)
     return Game(
@@ -436,7 +436,7 @@ def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, sup
         docs={"claim": "throwing in: when every legal way to play the remaining tricks settles alike, the hand is "
                        "settled at once (the tricks not played are counted as one such way, marked \"played\": "
                        "false); otherwise a 422 names a card after which it would end otherwise"},
-        presets=presets)
+        presets=presets, rule_fields=rule_fields)
 
 
 ENGINE = kop_result.Engine(new_hand, decide, evolve)
@@ -446,4 +446,15 @@ PRESETS = (
     Preset("Kop, three tens high", {"ranking": "as-trzy-dychy"}, 4,
            "As Kop, but the tens of clubs and spades are trumps too, just below the ace of hearts."),
 )
-GAME = game("kop", "Kop", parse_rules, decide, settle, is_over, view, superseded, TableRules(), PRESETS)
+RULE_FIELDS = (
+    RuleField("ranking", "which cards are trumps: as-dycha (AH 10H, the queens and jacks, AD 10D) or as-trzy-dychy "
+                         "(10C and 10S trumps too, below AH)", options=tuple(RANKINGS)),
+    RuleField("wesele", "who the wesele caller plays with: highest-jack (the holder of the highest jack the caller "
+                        "lacks) or any-jack (the caller names a jack: {\"call\": \"wesele\", \"jack\": \"JH\"})",
+              options=("highest-jack", "any-jack")),
+    RuleField("max_doubles", "how many doubles a contract takes (kontra, re, bok, slup: 4 at tournaments); null for "
+                             "unlimited home play", low=0, high=16, nullable=True),
+    RuleField("wesele_kontra", "true: the wesele caller may double its own wesele, and then not raise it",
+              options=(False, True)),
+)
+GAME = game("kop", "Kop", parse_rules, decide, settle, is_over, view, superseded, TableRules(), PRESETS, RULE_FIELDS)

@@ -16,7 +16,7 @@ from typing import Mapping, Sequence
 from . import scopa_result, scopa_scoring, scopa_seen
 from . import words
 from .base import Command, Event, TableTerms, named_rules
-from .contract import DEALT, Capabilities, DealField, Game, Preset, TableRules
+from .contract import DEALT, Capabilities, DealField, Game, Preset, RuleField, TableRules
 from .cards import check_exact_pack, dealt, pack, parse_card, parse_cards
 from .errors import Revealing, RuleViolation
 
@@ -221,10 +221,13 @@ def _decide_play(state: ScopaState, data: Mapping) -> Play:
 
 
 def _chosen(card: str, options: list[tuple[str, ...]], raw, by: str) -> tuple[str, ...]:
+    """The capture a play takes: the one named (a legal one), or the only legal one. A refusal
+    that lists the legal captures carries them as data too (``legal``: one list per capture)."""
     listed = "; ".join("+".join(o) for o in options)
+    legal = [list(o) for o in options]
     if raw is None:
         if len(options) > 1:
-            raise RuleViolation(f"{card} can capture {listed}: say which in capture")
+            raise RuleViolation(f"{card} can capture {listed}: say which in capture", legal=legal)
         return options[0] if options else ()
     chosen = parse_cards(raw)
     if not options:
@@ -236,10 +239,10 @@ def _chosen(card: str, options: list[tuple[str, ...]], raw, by: str) -> tuple[st
         if sorted(option) == sorted(chosen):
             return option
     if not chosen:
-        raise RuleViolation(f"a card that can capture must capture: {card} can take {listed}")
+        raise RuleViolation(f"a card that can capture must capture: {card} can take {listed}", legal=legal)
     rule = ("a card matching a single table card must take one such card, never a sum" if by == "match"
             else "the captured cards must sum to the card's value")
-    raise RuleViolation(f"{card} may capture {listed}, not {'+'.join(chosen)}: {rule}")
+    raise RuleViolation(f"{card} may capture {listed}, not {'+'.join(chosen)}: {rule}", legal=legal)
 
 
 def _not_held(state: ScopaState, card: str, seat: int) -> str:
@@ -428,6 +431,17 @@ PRESETS = (
     Preset("Scopone scientifico", {"players": 4, "deal": "scientifico"}, 4,
            "Four in pairs, all forty cards dealt (ten each), nothing face up to start."),
 )
+RULE_FIELDS = (
+    RuleField("players", "2 or 3 each for themselves, or 4 in pairs (seats 0 and 2 against 1 and 3)",
+              options=(2, 3, 4)),
+    RuleField("deal", "standard (3 cards each and 4 face up, the rest 3 at a time); with four players also scopone "
+                      "(9 each and 4 face up) or scientifico (10 each, nothing face up)", options=tuple(DEALS)),
+    RuleField("target", "the game points that win a game (11, 16 and 21 are usual; 31 or 41 for a longer game)",
+              low=TARGETS[0], high=TARGETS[-1]),
+    RuleField("claims", "whether a side may call itself out (chiamarsi fuori)", options=(False, True)),
+    RuleField("stake_per", "game: the losers pay the stake once a game; point: the stake per point of margin",
+              options=("game", "point")),
+)
 GAME = Game(
     name="scopa", title="Scopa", capabilities=Capabilities(logged_by="plays", claims=True),
     table=TableRules(target=lambda rules: rules.target, sides=lambda rules: rules.sides),
@@ -444,4 +458,4 @@ GAME = Game(
           "claim": "chiamarsi fuori: a true claim wins the game at once, a false one loses it",
           "cards": "the dealer's member turns the face-up cards, {\"table\": [...]}; each seat logs its first cards, "
                    "and each later round of three once every hand is empty, {\"seat\": 1, \"cards\": [...]}"},
-    presets=PRESETS)
+    presets=PRESETS, rule_fields=RULE_FIELDS)

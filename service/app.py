@@ -7,12 +7,12 @@ from typing import Any, Mapping
 
 import flask_smorest
 from flask_smorest.utils import prepare_response
-from flask import Flask, request
+from flask import Flask, Response, request
 
 from events.checkpoint import default_key_path, load_or_create_key
 from events.database import open_store
 from projections.projector import project
-from . import problems, schemas
+from . import openapi, problems, schemas
 from .limits import Limit
 from .routes import events, groups, hands, invitations, money, proofs, tables
 
@@ -41,8 +41,13 @@ class Api(flask_smorest.Api):
         for name, description in [*((s.name, s.phrase) for s in HTTPStatus if s >= 400),
                                   ("DEFAULT_ERROR", "Default error response")]:
             response = {"description": description, "schema": self.ERROR_SCHEMA}
+            if name == "DEFAULT_ERROR":  # a 503 when the database cannot be reached
+                response["headers"] = {"Retry-After": openapi.HEADERS["RetryAfter"]}
             prepare_response(response, self.spec, problems.MEDIA_TYPE)
             self.spec.components.response(name, response, lazy=True)
+
+    def _register_pagination_header(self):
+        """bitka pages with ``after`` and a Link header, not flask-smorest's pagination."""
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -65,16 +70,37 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                 or default_key_path(app.config["BITKA_DB"]))
     app.extensions["bitka.key"] = load_or_create_key(key_path)
     app.extensions["bitka.group_limit"] = Limit(app.config["BITKA_GROUPS_PER_HOUR"])
-    api = Api(app, spec_kwargs={"info": {"description": _DESCRIPTION}})
+    api = Api(app, spec_kwargs={"info": {"description": _DESCRIPTION, "license": openapi.license_()},
+                                "servers": openapi.servers(app.config.get("BITKA_PUBLIC_URL")),
+                                "marshmallow_plugin": openapi.Plugin(), "extra_plugins": [openapi.Operations()]})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    openapi.setup(api.spec)
     for module in (groups, tables, hands, money, events, proofs, invitations):
         api.register_blueprint(module.blp)
     from .i18n.setup import speak
     speak(app)
     from .web import blueprint as pages
     app.register_blueprint(pages())  # the pages for people at the table, beside the API
+    from . import docs
+    app.register_blueprint(docs.blueprint())  # the API reference for people: GET /docs
     app.before_request(_json_bodies_only)
+    app.after_request(_ends_with_newline)
     return app
+
+
+JSON_TYPES = frozenset({"application/json", problems.MEDIA_TYPE})
+
+
+def _ends_with_newline(response: Response) -> Response:
+    """Every JSON body ends with a newline, as a text file does (curl's output then ends its
+    line), whichever code built it. A streamed or passed-through body is left as it is;
+    set_data keeps Content-Length right, and no ETag here is a hash of the body."""
+    if response.mimetype not in JSON_TYPES or response.is_streamed or response.direct_passthrough:
+        return response
+    body = response.get_data()
+    if body and not body.endswith(b"\n"):
+        response.set_data(body + b"\n")
+    return response
 
 
 def _json_bodies_only():

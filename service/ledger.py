@@ -154,7 +154,7 @@ def open_table(w: Writer, c: OpenTable) -> dict:
         raw_rules = {k: v for k, v in raw_rules.items() if k != "entry"}
     rules = _rules(game, raw_rules)
     seats = list(body["seats"])
-    _check_seats(row, name, seats, game.seat_count(rules))
+    _check_seats(row, name, seats, game.seat_count(rules), game.seating(rules, len(seats)))
     stake = _amount(body["stake"], row["digits"], "stake")
     if stake <= 0:
         raise Invalid("the stake must be more than zero", errors={"stake": ["must be more than zero"]})
@@ -181,10 +181,10 @@ def _rules(game, raw):
         raise RuleBroken("rules must be an object of rule names and values", field="rules") from None
 
 
-def _check_seats(row: dict, game: str, seats: Sequence[str], count: int) -> None:
+def _check_seats(row: dict, game: str, seats: Sequence[str], count: int, refusal: str | None = None) -> None:
     known = {m["id"] for m in row["members"]}
     if len(seats) != count:
-        raise Unprocessable(f"this {game} table is played by {count} players; {len(seats)} seats were given")
+        raise Unprocessable(refusal or f"this {game} table is played by {count} players; {len(seats)} seats were given")
     for member in seats:
         if member not in known:
             raise Unprocessable(f"{member!r} is not a member of this group")

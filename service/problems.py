@@ -69,9 +69,24 @@ def _in_readers_language(status: int, detail: str, response_headers: dict) -> st
     return phrases.say(detail, language)
 
 
+def game_data(e: DomainError) -> dict:
+    """What a game's refusal carries as data beside its sentence (Scopa's legal captures): the
+    ledger says the game's RuleViolation again as a RuleBroken, which keeps it as its cause or
+    context. The data goes only where that sentence goes whole: a refusal said otherwise to a
+    reader who may not see some cards (masked, or in words that tell nothing) carries none."""
+    if not isinstance(e, RuleBroken):
+        return {}
+    seen = e.__cause__ or e.__context__
+    while seen is not None and not isinstance(seen, RuleViolation):
+        seen = seen.__cause__ or seen.__context__
+    if seen is None or not seen.extra or not e.detail.endswith(seen.detail):
+        return {}
+    return dict(seen.extra)
+
+
 def from_domain_error(e: DomainError) -> Response:
     status, title, slug = status_of(e)
-    extra = dict(e.extra)
+    extra = {**game_data(e), **e.extra}
     retry_after = extra.pop("retry_after", None)
     headers: dict = {}
     response = problem(status, title, _in_readers_language(status, e.detail, headers), slug, **extra)
@@ -85,7 +100,8 @@ def from_domain_error(e: DomainError) -> Response:
 
 def from_rule_violation(e: RuleViolation) -> Response:
     headers: dict = {}
-    response = problem(422, "Against the rules", _in_readers_language(422, e.detail, headers), "rule-violation")
+    response = problem(422, "Against the rules", _in_readers_language(422, e.detail, headers), "rule-violation",
+                       **e.extra)
     response.headers.update(headers)
     return response
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from events import names
 from events.money import MINOR_DIGITS
@@ -48,12 +48,27 @@ Cards = lambda **kw: fields.List(fields.String(validate=validate.Length(max=8)),
 
 
 class Problem(Schema):
-    type = fields.String()
+    """RFC 9457 problem details, and every member bitka adds where it applies. More may come:
+    a client keeps the members it does not know (additionalProperties)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    type = fields.String(metadata={"description": "urn:bitka:problem:<kind>", "example": "urn:bitka:problem:"
+                                                                                           "rule-violation"})
     title = fields.String()
     status = fields.Integer()
-    detail = fields.String()
-    errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
-    version = fields.Integer()
+    detail = fields.String(metadata={"description": "exactly why, in a sentence (a 422's in the Accept-Language "
+                                                    "asked for)"})
+    errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), metadata={
+        "description": "400: each field that does not match the schema, with its messages"})
+    version = fields.Integer(metadata={"description": "412 (If-Match names a version the group has moved past) and "
+                                                      "the 409 of a lost race: the group's current version"})
+    actual = fields.String(metadata={"description": "422 of an assertion: the balance the log gives the member",
+                                     "example": "-3.50"})
+    legal = fields.List(fields.List(fields.String()), metadata={
+        "description": "422 of a Scopa play whose capture was left out (or wrong) when several are legal: every legal "
+                       "capture, each the table cards it takes", "example": [["4C", "5S"], ["2D", "7H"]]})
 
 
 class GroupCreate(Schema):
@@ -81,8 +96,12 @@ class MemberCreate(Schema):
     name = Name()
 
 
+WITHHELD = {"description": "true on an Idempotency-Key replay: the token (kept only as a hash) is not shown again"}
+
+
 class MemberCreated(Member):
     token = fields.String()
+    token_withheld = fields.Boolean(metadata=WITHHELD)
 
 
 class TableSummary(Schema):
@@ -107,8 +126,9 @@ class Group(Schema):
 class TableCreate(Schema):
     game = fields.String(required=True, validate=validate.Length(min=1, max=32),
                          metadata={"example": next(iter(GAMES)), "description": "one of " + ", ".join(GAMES)})
-    rules = fields.Dict(keys=fields.String(), load_default=dict,
-                        metadata={"description": "the game's rules; omitted rules take their defaults"})
+    rules = fields.Dict(keys=fields.String(), load_default=dict, metadata={
+        "games": "RulesIn", "description": "the game's rules (the form of the table's game); omitted rules take "
+                                          "their defaults"})
     seats = fields.List(Id(), required=True, validate=validate.Length(min=1, max=8),
                         metadata={"description": "member ids in order of play"})
     stake = Amount(required=True)
@@ -125,7 +145,7 @@ class Seat(Schema):
 class Table(Schema):
     id = fields.String()
     game = fields.String()
-    rules = fields.Dict()
+    rules = fields.Dict(metadata={"games": "Rules"})
     seats = fields.List(fields.Nested(Seat))
     stake = fields.String()
     next_dealer = fields.Integer()
@@ -182,6 +202,7 @@ def _deal_schema() -> type[Schema]:
 
 
 Deal = _deal_schema()
+Deal.per_game = "Deal"  # documented as one of each game's deals (service/openapi.py)
 
 
 class CardsIn(Schema):
@@ -226,7 +247,7 @@ class HandCreate(Schema):
     bids = fields.List(fields.Nested(Bid), validate=validate.Length(max=64))
     tricks = fields.List(fields.Nested(TrickIn), validate=validate.Length(max=20))
     plays = fields.List(fields.Nested(PlayIn), validate=validate.Length(max=64))
-    result = fields.Dict(metadata={"description": (
+    result = fields.Dict(metadata={"games": "Result", "description": (
         "A hand logged by its result alone (not with deal). kop, baska: contract, declarer, partner, stare, "
         "doubles, points, tricks (the declaring side's). scopa: cards, coins, primiera (a side, or null for a "
         "tie), settebello, scopas (one count per side). bisca: points, tricks (one per side), bonus (capixaba); "
@@ -237,6 +258,13 @@ class HandCreate(Schema):
 
 
 class Hand(Schema):
+    """A hand as its game shows it: the members below, and the game's own (a Scopa hand's
+    face-up cards, a Bisca hand's trump, a hand dealt seat by seat's owed cards...). A client
+    keeps the members it does not know (additionalProperties)."""
+
+    class Meta:
+        unknown = INCLUDE
+
     id = fields.String()
     table = fields.String()
     game = fields.String()
@@ -246,7 +274,7 @@ class Hand(Schema):
     leader = fields.Integer(allow_none=True, metadata={"description": "the seat that leads the next trick"})
     turn = fields.Integer(allow_none=True, metadata={"description": "whose turn it is: the next trick's leader"})
     points = fields.List(fields.Integer(), metadata={"description": "card points taken so far, per seat"})
-    rules = fields.Dict()
+    rules = fields.Dict(metadata={"games": "Rules"})
     deal = fields.List(fields.List(fields.String(allow_none=True)), metadata={
         "description": "each seat's cards; while the hand is in play a card sealed from you is null"})
     held = fields.List(fields.List(fields.String(allow_none=True)), metadata={
@@ -260,6 +288,14 @@ class Hand(Schema):
     settlement = fields.Dict(allow_none=True)
     voided = fields.Dict(allow_none=True)
     events = fields.List(fields.Integer())
+    current = fields.List(fields.Dict(), metadata={"description": "the trick being played a card at a time: "
+                                                                  "[{\"seat\", \"card\"}] so far"})
+    awaiting = fields.List(fields.Integer(), metadata={"description": "a hand dealt seat by seat: the seats whose "
+                                                                      "cards are still owed"})
+    confirmation = fields.Dict(allow_none=True, metadata={"description": "whether the settlement counts yet: "
+                                                                         "{\"state\": confirmed, pending or disputed, "
+                                                                         "...}"})
+    corrections = fields.List(fields.Dict(), metadata={"description": "the corrections that changed this hand"})
 
 
 class TrickResult(Schema):
@@ -287,8 +323,9 @@ class DisputeIn(Schema):
 
 class CorrectIn(Schema):
     reason = Reason(metadata={"example": "the score sheet had Bob's points as Ala's"})
-    result = fields.Dict(metadata={"description": "the hand's result as it should have been (the form of a score "
-                                                  "sheet's result for its game); or void"})
+    result = fields.Dict(metadata={"games": "Result", "description": "the hand's result as it should have been (the "
+                                                                     "form of a score sheet's result for its game); "
+                                                                     "or void"})
     void = fields.Boolean(truthy={True}, falsy={False},
                           metadata={"description": "true: the hand counts as never played (JSON true, nothing else)"})
 
@@ -317,6 +354,8 @@ class InvitationCreated(Schema):
     url = fields.String(metadata={"description": "the page /join/{code}, under BITKA_PUBLIC_URL when set, else "
                                                  "under the address the request came to"})
     expires_at = fields.String()
+    token_withheld = fields.Boolean(metadata={
+        "description": "true on an Idempotency-Key replay: the code and url (kept only as a hash) are not shown again"})
 
 
 class Redeemed(Schema):

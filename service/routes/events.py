@@ -6,7 +6,8 @@ from urllib.parse import urlencode
 from flask import request
 
 from .. import schemas as s
-from ..http import READ, SECURED, Blueprint, json_response, read
+from ..http import READ, Blueprint, json_response, read
+from ..openapi import reads
 from ..sealed import events_as_seen
 
 blp = Blueprint("events", __name__, url_prefix="/v1/groups/<group>", description="The hash-chained log")
@@ -17,7 +18,7 @@ MAX_LIMIT = 1000
 @blp.arguments(s.EventsQuery, location="query")
 @blp.response(200, s.EventPage, description="Events after `after`; a `Link: rel=\"next\"` header while more remain")
 @blp.problems(400, *READ)
-@blp.doc(**SECURED)
+@blp.doc(**reads(link=True))
 def events(query, group):
     """Every event envelope with seq, type, data, actor, time, prev_hash and hash.
 

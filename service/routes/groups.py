@@ -5,7 +5,8 @@ from flask import current_app, request
 
 from .. import auth, ledger, schemas as s, views
 from ..commands import AddMember, CreateGroup, RotateToken, UpdateGroup
-from ..http import READ, SECURED, WRITE, Blueprint, json_response, read, store, write
+from ..http import READ, WRITE, Blueprint, json_response, read, store, write
+from ..openapi import OPTIONAL_BEARER, reads, writes
 from ..views import group_view
 
 blp = Blueprint("groups", __name__, url_prefix="/v1/groups", description="Betting groups and their members")
@@ -18,6 +19,7 @@ blp = Blueprint("groups", __name__, url_prefix="/v1/groups", description="Bettin
     400: "Invalid name or unknown currency", 401: "The server has a setup token and the request did not carry it",
     429: "Without a setup token, one address may create BITKA_GROUPS_PER_HOUR groups an hour (20 by default, "
          "per server process); Retry-After says when to try again"})
+@blp.doc(security=OPTIONAL_BEARER, responses={201: {"headers": {"ETag": "ETag", "Location": "Location"}}})
 def create_group(body):
     """Create a group. The admin token comes back once: keep it.
 
@@ -39,7 +41,7 @@ def create_group(body):
 @blp.route("/<group>", methods=["GET"])
 @blp.response(200, s.Group)
 @blp.problems(*READ)
-@blp.doc(**SECURED)
+@blp.doc(**reads())
 def get_group(group):
     """The group with its version, members and tables."""
     def view(r, _):
@@ -52,7 +54,7 @@ def get_group(group):
 @blp.arguments(s.GroupUpdate)
 @blp.response(200, s.Group)
 @blp.problems(*WRITE)
-@blp.doc(**SECURED)
+@blp.doc(**writes(200))
 def update_group(body, group):
     """The group's settings (admin only): `{"confirmations": "payers" | "off"}`. A setting the
     group already has appends nothing."""
@@ -64,8 +66,9 @@ def update_group(body, group):
 
 @blp.route("/<group>/members/<member>/token", methods=["POST"])
 @blp.response(201, s.MemberCreated, description="The member's new token; every older one stopped working")
-@blp.problems(401, 403, 404, 409, 412)
-@blp.doc(**SECURED)
+@blp.problems(400, 401, 403, 404, 409, 412, 422, why={
+    400: "A malformed If-Match or Idempotency-Key", 422: "An Idempotency-Key already used with another request"})
+@blp.doc(**writes())
 def rotate_token(group, member):
     """Give a member a new token (admin only), for one that was lost or leaked."""
     return write(group, lambda w, p: views.credential(ledger.handle(RotateToken(group, member), w)), admin=True)
@@ -75,7 +78,7 @@ def rotate_token(group, member):
 @blp.arguments(s.MemberCreate)
 @blp.response(201, s.MemberCreated, description="The member and their token (shown only this once)")
 @blp.problems(*WRITE)
-@blp.doc(**SECURED)
+@blp.doc(**writes())
 def add_member(body, group):
     """Add a member (admin only)."""
     return write(group, lambda w, p: views.credential(ledger.handle(AddMember(group, p.subject, body["name"]), w)),

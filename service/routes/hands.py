@@ -6,7 +6,8 @@ from flask import Response, request
 from projections import audit
 from .. import ledger, schemas as s
 from ..evidence import checkpoint, inclusions
-from ..http import READ, SECURED, WRITE, Blueprint, read, write
+from ..http import READ, WRITE, Blueprint, read, write
+from ..openapi import media, reads, writes
 from ..i18n import languages, phrases
 from ..commands import Confirm, Correct, Dispute, HandMoved, Play, VoidHand
 from ..sealed import hidden_in, sealed_for, trail_as_seen
@@ -20,7 +21,7 @@ SEALED = ("While the hand is in play a member sees, of the cards nobody has play
 @blp.route("/<hand>", methods=["GET"])
 @blp.response(200, s.Hand)
 @blp.problems(*READ)
-@blp.doc(**SECURED, description=SEALED)
+@blp.doc(**reads(), description=SEALED)
 def get_hand(group, hand):
     """The hand's state: phase, who leads, calls, tricks, sides, settlement when done."""
     def view(r, p):
@@ -44,7 +45,7 @@ def _move(group: str, hand: str, kind: str, body, shown):
                                 "cards by anyone but the dealer's member or the admin",
                            422: "A card already seen in this hand (the answer names no seat), a seat that owes no "
                                 "cards now, or the wrong number of cards"})
-@blp.doc(**SECURED, description=games_say("cards", "Cards as they are seen, in a hand opened with "
+@blp.doc(**writes(), description=games_say("cards", "Cards as they are seen, in a hand opened with "
                                                     "`{\"deal\": {\"dealer\": d}}`: a seat's own "
                                                     "`{\"seat\": 1, \"cards\": [...]}`, from that seat's member or "
                                                     "the admin."))
@@ -58,7 +59,7 @@ def add_cards(body, group, hand):
 @blp.response(201, s.Hand)
 @blp.problems(*WRITE, why={403: "At a table with entry \"seats\", another seat's call",
                            422: "A call the auction does not allow"})
-@blp.doc(**SECURED)
+@blp.doc(**writes())
 def add_bid(body, group, hand):
     """One call of the auction: `{"seat": 2, "call": "kontra"}`."""
     return _move(group, hand, "bid", body, lambda moved, hidden: hand_view(moved.hand, hidden))
@@ -69,7 +70,7 @@ def add_bid(body, group, hand):
 @blp.response(201, s.TrickResult)
 @blp.problems(*WRITE, why={403: "At a table with entry \"seats\", anyone but the admin (play a card at a time)",
                            422: "A card against the rules, named with the rule"})
-@blp.doc(**SECURED)
+@blp.doc(**writes())
 def add_trick(body, group, hand):
     """One whole trick in play order, leader first. The last trick also settles the hand."""
     return _move(group, hand, "trick", body, trick_result)
@@ -82,7 +83,7 @@ def add_trick(body, group, hand):
                            409: "Another card was logged at the same moment (If-Match)",
                            422: "A card against the rules, or already played (the answer says so); a wrong "
                                 "capture lists the legal ones"})
-@blp.doc(**SECURED, description=games_say("play", "One card: `{\"seat\": 2, \"card\": \"QD\"}` (seat: "
+@blp.doc(**writes(), description=games_say("play", "One card: `{\"seat\": 2, \"card\": \"QD\"}` (seat: "
                                                    "whose turn it is, when left out). The trick is appended with its "
                                                    "last card."))
 def add_play(body, group, hand):
@@ -97,7 +98,7 @@ def add_play(body, group, hand):
 @blp.problems(*WRITE, why={403: "At a table with entry \"seats\", a claim for another seat",
                            422: "A claim the game refuses: claims off at the table, or a way to play on that "
                                 "would change the result (named in detail)"})
-@blp.doc(**SECURED, description=games_say("claim", "A claim `{\"seat\": 1}`, where the game takes one."))
+@blp.doc(**writes(), description=games_say("claim", "A claim `{\"seat\": 1}`, where the game takes one."))
 def add_claim(body, group, hand):
     """A claim `{"seat": 1}`, where the game takes one."""
     return _move(group, hand, "claim", body, lambda moved, hidden: appended_result(moved, "claim", hidden))
@@ -107,7 +108,7 @@ def add_claim(body, group, hand):
 @blp.response(201, s.Hand)
 @blp.problems(*WRITE, why={403: "Not a member who pays in the hand (or the one who logged it; the admin is no "
                                 "member)", 422: "The hand is not settled, or is confirmed already"})
-@blp.doc(**SECURED)
+@blp.doc(**writes())
 def confirm_hand(group, hand):
     """A member who pays in the hand's settlement confirms it: from now on it counts in the balances."""
     return _verdict(group, lambda p: Confirm(group, p.subject, hand))
@@ -118,7 +119,7 @@ def confirm_hand(group, hand):
 @blp.response(201, s.Hand)
 @blp.problems(*WRITE, why={403: "Not a member seated at the hand's table",
                            422: "The hand is not settled, or is confirmed already (only the admin corrects it now)"})
-@blp.doc(**SECURED)
+@blp.doc(**writes())
 def dispute_hand(body, group, hand):
     """A member seated at the table says the hand is wrong: it stays out of the balances until a payer
     confirms it or the admin corrects it."""
@@ -138,7 +139,7 @@ def _verdict(group: str, command):
 @blp.problems(*WRITE, why={400: "Neither or both of result and void, or a result missing a field",
                            403: "Not the admin", 422: "A result no hand could give, a hand still in play at the "
                                                       "table, or a void of a hand that counts as never played"})
-@blp.doc(**SECURED)
+@blp.doc(**writes())
 def correct_hand(body, group, hand):
     """Correct any past hand (admin only): `{"reason", "result": {...}}` or `{"reason", "void": true}`.
     Every later hand of its table whose settlement changes is settled again (bok-rundy, game and
@@ -154,7 +155,7 @@ def correct_hand(body, group, hand):
 @blp.arguments(s.Void)
 @blp.response(201, s.Hand)
 @blp.problems(*WRITE)
-@blp.doc(**SECURED)
+@blp.doc(**writes())
 def void_hand(body, group, hand):
     """Void the table's latest hand (admin only); a settled hand's payouts are taken back."""
     return write(group, lambda w, p: hand_view(ledger.handle(VoidHand(group, p.subject, hand, body["reason"]),
@@ -164,7 +165,8 @@ def void_hand(body, group, hand):
 @blp.route("/<hand>/audit", methods=["GET"])
 @blp.response(200, s.Audit, description="JSON, or text/plain when asked with Accept")
 @blp.problems(*READ)
-@blp.doc(**SECURED)
+@blp.doc(**reads(language=True))
+@blp.doc(**media(200, "text/plain", "the trail in words, one event a line, then the settlement explained"))
 def get_audit(group, hand):
     """Every event of the hand with who appended it and its hash, and the settlement in words."""
     def view(r, p):

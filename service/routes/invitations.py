@@ -4,7 +4,8 @@ from __future__ import annotations
 from flask import current_app, request
 
 from .. import invitations, schemas as s
-from ..http import SECURED, WRITE, Blueprint, json_response, store, write
+from ..http import WRITE, Blueprint, json_response, store, write
+from ..openapi import NO_TOKEN, writes
 
 blp = Blueprint("invitations", __name__, url_prefix="/v1", description="Invitations: one-time sign-in links")
 
@@ -25,7 +26,7 @@ def shown(invitation: invitations.Invitation) -> dict:
 @blp.arguments(s.InvitationCreate)
 @blp.response(201, s.InvitationCreated, description="The link, once: only a hash of its code is kept")
 @blp.problems(*WRITE, why={422: "member is not a member of the group, or the name reads as a member's"})
-@blp.doc(**SECURED)
+@blp.doc(**writes())
 def invite(body, group):
     """A one-time link for a member (admin only): `{"member": id}` for a member already in the
     group, or `{"name": "..."}` to add one. Opening `url` (the page `/join/{code}`) within seven
@@ -37,6 +38,7 @@ def invite(body, group):
 @blp.route("/invitations/<code>", methods=["POST"])
 @blp.response(201, s.Redeemed, description="The member's token, once")
 @blp.problems(404, 409, 410, why={404: "No such invitation", 410: "The invitation was used already or has expired"})
+@blp.doc(security=NO_TOKEN, responses={201: {"headers": {"ETag": "ETag"}}})
 def redeem(code):
     """Redeem an invitation (no token needed): the group, the member and a new token of that
     member. A code works once; a used or expired one is a 410."""

@@ -6,7 +6,8 @@ from flask import Response
 from events.types import EVENT_TYPES
 from projections.ledger_views import MONEY_EVENTS, ledger_csv, statistics
 from .. import ledger, schemas as s
-from ..http import READ, SECURED, WRITE, Blueprint, read, write
+from ..http import READ, WRITE, Blueprint, read, write
+from ..openapi import media, reads, writes
 from ..commands import AssertBalance, Pay
 from ..views import balances_view, recorded, settle_up_view
 
@@ -17,7 +18,7 @@ blp = Blueprint("money", __name__, url_prefix="/v1/groups/<group>", description=
 @blp.route("/balances", methods=["GET"])
 @blp.response(200, s.Balances)
 @blp.problems(*READ)
-@blp.doc(**SECURED)
+@blp.doc(**reads())
 def balances(group):
     """What each member is up (+) or down (-); the total is always zero."""
     return read(group, lambda r, _: balances_view(ledger.group_row(r, group), r.row("balances", group, "")))
@@ -27,7 +28,7 @@ def balances(group):
 @blp.arguments(s.PaymentIn)
 @blp.response(201, s.Payment)
 @blp.problems(*WRITE, why={403: "Only the admin or the receiving member may record it"})
-@blp.doc(**SECURED)
+@blp.doc(**writes())
 def pay(body, group):
     """Cash handed over at the table: `from` pays `to`, raising `from`'s balance."""
     body = {"from": body["from_"], "to": body["to"], "amount": body["amount"]}
@@ -39,7 +40,7 @@ def pay(body, group):
 @blp.arguments(s.AssertionIn)
 @blp.response(201, s.Assertion)
 @blp.problems(*WRITE, why={422: "The balance the log gives is another (the problem's actual field shows it)"})
-@blp.doc(**SECURED)
+@blp.doc(**writes())
 def assert_balance(body, group):
     """Record that the group agreed a member's balance at this point: `{"member", "balance"}`."""
     return write(group, lambda w, p: recorded(ledger.handle(AssertBalance(group, p.subject, body), w)))
@@ -48,7 +49,7 @@ def assert_balance(body, group):
 @blp.route("/stats", methods=["GET"])
 @blp.response(200, s.Stats)
 @blp.problems(*READ)
-@blp.doc(**SECURED)
+@blp.doc(**reads())
 def stats(group):
     """Per member: hands played and won, by contract, best and worst hand, balance over time."""
     def view(r, _):
@@ -61,7 +62,8 @@ def stats(group):
 @blp.response(200, description="text/csv: seq, recorded_at, kind, hand, table, game, contract, member, name, "
                                 "amount, balance")
 @blp.problems(*READ)
-@blp.doc(**SECURED)
+@blp.doc(**reads())
+@blp.doc(**media(200, "text/csv", "a header row, then one row per payout, payment and taken-back payout"))
 def ledger_csv_export(group):
     """One row per payout, payment and taken-back payout, with the member's running balance."""
     def view(r, _):
@@ -74,7 +76,7 @@ def ledger_csv_export(group):
 @blp.route("/settle-up", methods=["GET"])
 @blp.response(200, s.SettleUp)
 @blp.problems(*READ)
-@blp.doc(**SECURED)
+@blp.doc(**reads())
 def settle_up(group):
     """Transfers that zero every balance (greedy: largest debtor pays largest creditor)."""
     return read(group, lambda r, _: settle_up_view(ledger.group_row(r, group), r.row("balances", group, "")))

@@ -7,7 +7,9 @@ from marshmallow import Schema, fields, validate
 from events.errors import Unprocessable
 
 from .. import evidence
-from ..http import READ, SECURED, Blueprint, json_response, read
+from ..http import PROBLEM, READ, Blueprint, json_response, read
+from ..openapi import NO_TOKEN, reads
+from ..schemas import Problem
 
 blp = Blueprint("proofs", __name__, url_prefix="/v1", description="Signed checkpoints and Merkle proofs")
 BIG = 2 ** 62
@@ -33,13 +35,18 @@ class Checkpoint(Schema):
                                                       "checkpoint without signature"})
 
 
+# Sizes and seqs start at 1. The document says so; a 0 is still read and answered with the
+# 422 that names the range, as every other size outside the group's.
+FROM_1 = {"minimum": 1}
+
+
 class SizeQuery(Schema):
-    size = fields.Integer(validate=validate.Range(min=0, max=BIG))
+    size = fields.Integer(validate=validate.Range(min=0, max=BIG), metadata=FROM_1)
 
 
 class InclusionQuery(Schema):
-    seq = fields.Integer(required=True, validate=validate.Range(min=0, max=BIG))
-    size = fields.Integer(validate=validate.Range(min=0, max=BIG))
+    seq = fields.Integer(required=True, validate=validate.Range(min=0, max=BIG), metadata=FROM_1)
+    size = fields.Integer(validate=validate.Range(min=0, max=BIG), metadata=FROM_1)
 
 
 class Inclusion(Schema):
@@ -50,8 +57,8 @@ class Inclusion(Schema):
 
 
 class ConsistencyQuery(Schema):
-    from_ = fields.Integer(required=True, data_key="from", validate=validate.Range(min=0, max=BIG))
-    to = fields.Integer(required=True, validate=validate.Range(min=0, max=BIG))
+    from_ = fields.Integer(required=True, data_key="from", validate=validate.Range(min=0, max=BIG), metadata=FROM_1)
+    to = fields.Integer(required=True, validate=validate.Range(min=0, max=BIG), metadata=FROM_1)
 
 
 class Consistency(Schema):
@@ -62,6 +69,10 @@ class Consistency(Schema):
 
 @blp.route("/keys", methods=["GET"])
 @blp.response(200, Keys)
+@blp.alt_response("4XX", schema=Problem, content_type=PROBLEM, description=(
+    "Not expected: the keys take no token and no input. Any client error (a request the HTTP server itself "
+    "refuses) is problem+json"))
+@blp.doc(security=NO_TOKEN)
 def keys():
     """The server's public key; checkpoints name it by its id. Needs no token."""
     return json_response({"keys": [evidence.public_key()]})
@@ -80,7 +91,7 @@ def _size(reader, group: str, size: int | None, what: str = "size") -> int:
 @blp.arguments(SizeQuery, location="query")
 @blp.response(200, Checkpoint)
 @blp.problems(*READ, 422, why={422: "A size outside 1..the group's size"})
-@blp.doc(**SECURED)
+@blp.doc(**reads())
 def get_checkpoint(query, group):
     """The group's signed tree head, now or at ``size``."""
     return read(group, lambda r, _: evidence.checkpoint(r, group, _size(r, group, query.get("size"))))
@@ -90,7 +101,7 @@ def get_checkpoint(query, group):
 @blp.arguments(InclusionQuery, location="query")
 @blp.response(200, Inclusion)
 @blp.problems(*READ, 422, why={422: "seq or size out of range"})
-@blp.doc(**SECURED)
+@blp.doc(**reads())
 def inclusion(query, group):
     """The audit path (RFC 9162 2.1.3) of event ``seq`` in the tree of ``size`` events."""
     def view(r, _):
@@ -106,7 +117,7 @@ def inclusion(query, group):
 @blp.arguments(ConsistencyQuery, location="query")
 @blp.response(200, Consistency)
 @blp.problems(*READ, 422, why={422: "from or to out of range"})
-@blp.doc(**SECURED)
+@blp.doc(**reads())
 def consistency(query, group):
     """The consistency proof (RFC 9162 2.1.4) that the tree of ``to`` events extends that of ``from``."""
     def view(r, _):

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from .. import ledger, schemas as s
-from ..http import READ, SECURED, WRITE, Blueprint, read, write
+from ..http import READ, WRITE, Blueprint, read, write
+from ..openapi import reads, writes
 from ..commands import NewHand, OpenTable
 from ..sealed import sealed_for
 from ..views import hand_view, table_view
@@ -14,7 +15,7 @@ blp = Blueprint("tables", __name__, url_prefix="/v1/groups/<group>/tables", desc
 @blp.arguments(s.TableCreate)
 @blp.response(201, s.Table)
 @blp.problems(*WRITE, why={422: "Unknown game, bad rules or seats"})
-@blp.doc(**SECURED)
+@blp.doc(**writes(located=True))
 def open_table(body, group):
     """Open a table (admin only): `{"game": <a game>, "rules": {}, "seats": [member ids], "stake": "0.50"}`."""
     def opened(w, p):
@@ -25,7 +26,7 @@ def open_table(body, group):
 @blp.route("/<table>", methods=["GET"])
 @blp.response(200, s.Table)
 @blp.problems(*READ)
-@blp.doc(**SECURED)
+@blp.doc(**reads())
 def get_table(group, table):
     """The table: seats, rules, next dealer, hands."""
     return read(group, lambda r, _: table_view(ledger.table_row(r, group, table), ledger.group_row(r, group),
@@ -36,7 +37,7 @@ def get_table(group, table):
 @blp.arguments(s.HandCreate)
 @blp.response(201, s.Hand, description="The new hand; with all its tricks it is also settled")
 @blp.problems(*WRITE, why={422: "A card, call or deal against the rules"})
-@blp.doc(**SECURED)
+@blp.doc(**writes(located=True))
 def new_hand(body, group, table):
     """Log a hand: the deal, and optionally its calls and tricks. All of it is appended or none."""
     def act(w, p):
