@@ -92,7 +92,8 @@ def _server(cmd: list[str], env: dict, port: int) -> subprocess.Popen:
     except RuntimeError:
         _stop(proc)
         log.seek(0)
-        raise RuntimeError(f"{' '.join(cmd[:4])} did not start:\n{log.read().decode(errors='replace')[-2000:]}")
+        said = log.read().decode(errors="replace")[-2000:]
+        raise RuntimeError(f"{' '.join(cmd[:4])} did not start:\n{said}") from None
     return proc
 
 

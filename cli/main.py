@@ -115,7 +115,8 @@ def bitka(ctx, db):
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64), help="gunicorn worker processes.")
-@click.option("--threads", default=4, show_default=True, type=click.IntRange(1, 64), help="Threads in each worker.")
+@click.option("--threads", default=16, show_default=True, type=click.IntRange(1, 64),
+              help="Threads in each worker; the writes waiting in a worker share one commit.")
 @click.option("--dev", is_flag=True, help="The Flask development server instead of gunicorn.")
 @click.option("--key", "key_file", envvar="BITKA_KEY", help=KEY_HELP.format(what="signing"))
 @store_option

@@ -1,20 +1,23 @@
 """The SQLite store, bitka's embedded default: one file in WAL mode with
 ``synchronous = FULL``, every write in ``BEGIN IMMEDIATE`` (which holds the whole file's
-write lock, so a group needs no lock of its own), writers queued awake before it
+write lock, so a group needs no lock of its own), the writes of a process committed in
+batches (``group_commit.py``), processes queued awake on a kernel lock
 (``writer_queue.py``), and SQLite's own catalog."""
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from contextlib import contextmanager
 from typing import Iterator, Sequence
 
 import sqlite_utils
 
 from . import migrations
 from .errors import Contention
-from .store import Backend, Projector
+from .store import Backend, Projector, Writer
 from .unit_of_work import StoreBase
-from .writer_queue import WriterQueue
+from .group_commit import GroupCommit
+from .writer_queue import FileLock
 
 
 class SQLiteBackend(Backend):
@@ -49,13 +52,41 @@ class SQLiteStore(StoreBase):
 
     def __init__(self, path: str | Path, projector: Projector | None = None, busy_timeout_ms: int = 10_000):
         super().__init__(str(path), projector, busy_timeout_ms)
-        self.queue = WriterQueue(str(path), busy_timeout_ms)
+        self.file_lock = FileLock(str(path), busy_timeout_ms)
+        self.batches = GroupCommit(self._begin_batch, self.commit, self._end_batch, busy_timeout_ms / 1000)
 
-    def wait_turn(self) -> None:
-        self.queue.acquire()
+    @contextmanager
+    def writing(self, group: str | None = None) -> Iterator[Writer]:
+        """One write, in the process's current batch of writes (``group_commit.py``): its own
+        savepoint, acknowledged once the batch's commit is durable. SQLite's one write lock
+        covers every group, so ``group`` needs no lock of its own."""
+        with self.batches.write() as conn:
+            yield Writer(conn, self.projector, self.backend)
 
-    def end_turn(self) -> None:
-        self.queue.release()
+    def _begin_batch(self):
+        self.file_lock.acquire()
+        try:
+            conn = self._acquire()
+        except BaseException:
+            self.file_lock.release()
+            raise
+        try:
+            self.begin_writing(conn)
+        except BaseException:
+            self._release(conn)
+            self.file_lock.release()
+            raise
+        return conn
+
+    def _end_batch(self, conn, committed: bool) -> None:
+        try:
+            if not committed and self.in_transaction(conn):
+                conn.execute("ROLLBACK")
+        except Exception:  # a connection that died mid-write: the database rolled it back
+            pass
+        finally:
+            self._release(conn)
+            self.file_lock.release()
 
     def connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.url, isolation_level=None, check_same_thread=False,

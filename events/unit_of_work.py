@@ -123,21 +123,6 @@ class StoreBase(ABC):
         """One write transaction. ``group``, when the write is known to be about one, is
         locked before anything is read, so that what the write decides from stays true
         until it commits (on SQLite the whole store is locked anyway)."""
-        self.wait_turn()
-        try:
-            with self._written(group) as writer:
-                yield writer
-        finally:
-            self.end_turn()
-
-    def wait_turn(self) -> None:  # noqa: B027 - a hook: nothing, unless a backend queues its writers
-        """Wait, awake, for this write's turn (SQLite: see writer_queue.py)."""
-
-    def end_turn(self) -> None:  # noqa: B027 - a hook: nothing, unless a backend queues its writers
-        """Let the next write in."""
-
-    @contextmanager
-    def _written(self, group: str | None) -> Iterator[Writer]:
         conn = self._acquire()
         try:
             self.begin_writing(conn)

@@ -1,16 +1,15 @@
-"""Writers wait their turn awake: in a process on a lock, across processes on a kernel lock.
+"""Processes take turns to write to one SQLite file on a kernel lock, awake.
 
 SQLite lets one writer in at a time; one that finds the file locked sleeps in SQLite's busy
 handler (1 ms to 100 ms back-off) and tries again, so under load the writers behind the
-first wake late, and the tail latency is those sleeps. Here a write first takes the
-process's own lock (threads queue on it and the next is woken the moment it is released),
-then an exclusive ``flock`` on a file beside the store (processes queue in the kernel,
-which wakes the next waiter when the holder unlocks or dies: a killed writer never leaves
-it held). Only then does it ``BEGIN IMMEDIATE``, which then finds the file free unless a
-program other than bitka writes to it, and that one is still waited for by SQLite's own
-busy timeout.
+first wake late, and the tail latency is those sleeps. Here a process's batch of writes
+(``group_commit.py``: its threads queue on the process's own turn) first takes an
+exclusive ``flock`` on a file beside the store: processes queue in the kernel, which wakes
+the next one when the holder unlocks or dies (a killed writer never leaves it held). Only
+then does it ``BEGIN IMMEDIATE``, which then finds the file free unless a program other
+than bitka writes to it; that one is still waited for by SQLite's own busy timeout.
 
-Both waits are bounded by the store's busy timeout, as before: past it the write is a
+The wait is bounded by the store's busy timeout, as before: past it the write is a
 Contention (409: nothing appended, send again).
 """
 from __future__ import annotations
@@ -23,14 +22,13 @@ from concurrent.futures import ThreadPoolExecutor, TimeoutError as Late
 from .errors import Contention
 
 
-class WriterQueue:
-    """The turn to write to one SQLite file, for the threads of this process and the
-    processes on this machine."""
+class FileLock:
+    """The machine's turn to write to one SQLite file. One thread of a process asks for it
+    at a time (the one opening a batch of the process's writes)."""
 
     def __init__(self, store_path: str, timeout_ms: int):
         self.lock_path = f"{store_path}.lock"
         self.timeout = timeout_ms / 1000
-        self._turn = threading.Lock()  # this process's writers, one at a time
         self._fd: int | None = None
         self._pid = os.getpid()
         self._waiter: ThreadPoolExecutor | None = None  # blocks in flock, so that the wait can time out
@@ -43,18 +41,7 @@ class WriterQueue:
         return self._fd
 
     def acquire(self) -> None:
-        """Wait for this process's turn, then for the machine's; Contention after the timeout."""
-        if not self._turn.acquire(timeout=self.timeout):
-            raise _late(self.timeout)
-        try:
-            self._lock_file()
-        except _Handed:
-            raise  # the thread still waiting for the kernel lock gives the turn back
-        except BaseException:
-            self._turn.release()
-            raise
-
-    def _lock_file(self) -> None:
+        """Wait for the machine's turn, awake; Contention after the timeout."""
         fd = self._file()
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free: the common case costs one call
@@ -68,9 +55,8 @@ class WriterQueue:
         def wait() -> None:
             fcntl.flock(fd, fcntl.LOCK_EX)  # the kernel wakes this the moment the holder lets go
             with guard:
-                if state["given_up"]:  # the request left meanwhile: let the next writer in at once
+                if state["given_up"]:  # the write left meanwhile: let the next one in at once
                     fcntl.flock(fd, fcntl.LOCK_UN)
-                    self._turn.release()
                 else:
                     state["granted"] = True
         waited = self._waiter.submit(wait)
@@ -83,28 +69,8 @@ class WriterQueue:
             if state["granted"]:  # granted in the same instant as the timeout: the write goes on
                 return
             state["given_up"] = True
-            never_started = waited.cancel()
-        if never_started:
-            raise _late(self.timeout)
-        raise _Handed()
+        raise Contention(f"another write held the store for over {self.timeout:g} s; nothing was appended, so the "
+                         "request may simply be sent again")
 
     def release(self) -> None:
-        """Let the next writer in: the machine's lock, then this process's."""
-        try:
-            fcntl.flock(self._file(), fcntl.LOCK_UN)
-        finally:
-            self._turn.release()
-
-
-class _Handed(Contention):
-    """Timed out while the kernel lock was still being waited for: the waiting thread now
-    owns the process's turn and gives it back once it is granted the lock."""
-
-    def __init__(self):
-        super().__init__("another write held the store for too long; nothing was appended, so the request may "
-                         "simply be sent again")
-
-
-def _late(timeout: float) -> Contention:
-    return Contention(f"another write held the store for over {timeout:g} s; nothing was appended, so the "
-                      "request may simply be sent again")
+        fcntl.flock(self._file(), fcntl.LOCK_UN)

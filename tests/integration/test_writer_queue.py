@@ -39,7 +39,7 @@ def _holding(lock_path: str) -> subprocess.Popen:
 
 
 def test_a_write_waits_for_another_process_and_goes_on_once_it_is_killed(store):
-    holder = _holding(store.queue.lock_path)
+    holder = _holding(store.file_lock.lock_path)
     try:
         with pytest.raises(Contention, match="nothing was appended"):
             with store.writing() as w:
@@ -50,7 +50,7 @@ def test_a_write_waits_for_another_process_and_goes_on_once_it_is_killed(store):
             with store.writing():
                 done.append(True)
         writer = threading.Thread(target=write)
-        store.queue.timeout = 30  # now wait as long as it takes
+        store.file_lock.timeout = store.batches.timeout = 30  # now wait as long as it takes
         writer.start()
         time.sleep(0.2)
         assert not done  # still waiting in the kernel for the holder
@@ -63,7 +63,7 @@ def test_a_write_waits_for_another_process_and_goes_on_once_it_is_killed(store):
 
 
 def test_threads_of_a_process_take_turns_and_one_that_gave_up_keeps_nothing(store):
-    store.queue.timeout = 0.2
+    store.file_lock.timeout = store.batches.timeout = 0.2
     inside = threading.Event()
     leave = threading.Event()
 
@@ -86,7 +86,7 @@ def test_threads_of_a_process_take_turns_and_one_that_gave_up_keeps_nothing(stor
 def test_a_write_that_gave_up_in_the_kernel_queue_hands_the_lock_on(store):
     """Timed out while its waiting thread is still blocked in flock: when the holder lets
     go, that thread takes the lock and gives it back at once, so later writes go on."""
-    holder = _holding(store.queue.lock_path)
+    holder = _holding(store.file_lock.lock_path)
     try:
         with pytest.raises(Contention):
             with store.writing():
@@ -94,10 +94,10 @@ def test_a_write_that_gave_up_in_the_kernel_queue_hands_the_lock_on(store):
     finally:
         holder.kill()
         holder.wait()
-    store.queue.timeout = 10
+    store.file_lock.timeout = store.batches.timeout = 10
     with store.writing() as w:
         w.conn.execute("SELECT 1")
-    fd = os.open(store.queue.lock_path, os.O_RDWR)
+    fd = os.open(store.file_lock.lock_path, os.O_RDWR)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # nobody kept it
     finally:
