@@ -19,6 +19,8 @@ def speak(app: Flask) -> None:
         amount, currency, languages.current(), signed)
     app.jinja_env.filters["amount"] = lambda text, currency: amount(text, currency, languages.current())
     app.jinja_env.filters["when"] = _when
+    # A refusal as a page says it: a sentence starts with a capital.
+    app.jinja_env.filters["sentence"] = lambda text: str(text)[:1].upper() + str(text)[1:]
     # The rules' own words on a page (a variant's title and sentence, a score sheet's question)
     app.jinja_env.filters["log"] = lambda text: phrases.say(str(text), languages.current())
 

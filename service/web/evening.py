@@ -202,7 +202,9 @@ def played_hands(r, group: str, table: str) -> int:
 def summary_page(group):
     def view(r, grow, principal, form_token):
         brow = r.row("balances", group, "") or {"members": {}}
-        tables = [(game_of(t["game"]).title, played_hands(r, group, t["id"])) for t in grow["tables"]]
+        tables = [(table_title(r.row("table", group, t["id"])), played_hands(r, group, t["id"]))
+                  for t in grow["tables"]]
+        tables = [(title, count) for title, count in tables if count]  # a table nobody played at is no news
         return render_template("summary.html", group=grow, text=summary_text(grow, brow, tables),
                                image=summary_svg(grow, brow))
     return _page(group, view)

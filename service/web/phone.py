@@ -50,7 +50,8 @@ def seat_view(model, shown: dict, seat: int | None, trow: dict, principal) -> di
     # What it may still pick up: a card nobody has seen, and the face-up trump card, which is
     # the stock's last card (Bisca: whoever draws when the stock runs out takes it).
     could = [c for c in game.pack(rules) if c not in shown_cards]
-    if mine["owes"] and shown.get("trump") and shown.get("trump_seen", True):
+    if mine["owes"] and shown.get("trump") and shown.get("trump_seen", True) and shown.get("tricks") \
+            and shown.get("stock_left", 0) <= len(shown.get("awaiting") or ()):  # the stock's last round of draws
         could.append(shown["trump"])
     mine["pack"] = in_order(could)
     if seat == shown["dealer"] and ("table" in owed or "trump" in owed):
@@ -119,11 +120,8 @@ def hand_move(group, hand):
     try:
         return once.write(group, f"move {hand}", dict(request.form.lists()), move)
     except DomainError as e:
-        with store().reading() as r:
-            trow = ledger.table_row(r, group, ledger.hand_model(r, group, hand).table)
-            seats = [member_name(ledger.group_row(r, group), m) for m in trow["seats"]]
         from .pages import hand_page
-        return hand_page(group, hand, problem=named(e.detail, seats))
+        return hand_page(group, hand, problem=e.detail)  # the page says it in names, in the reader's language
 
 
 def _command(action: str, seat: int | None) -> tuple[str, dict]:

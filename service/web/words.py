@@ -17,6 +17,7 @@ _SIDE = re.compile(r"\b[Ss]ide (\d+)('s)?")
 _PLURAL = re.compile(r"\b(\d+) ([a-z]+(?: [a-z]+)?)\(s\)")
 _MAYBE = re.compile(r"\b([a-z]+)\(s\)")
 _AGREE = re.compile(r"\b(\w+ and \w+) (wins|scores|has|takes|is|loses)\b")
+_FIELD_PATH = re.compile(r"^(?:result|deal|rules|body)(?:\.[a-z_]+)*: ")
 _HAND_ID = re.compile(r"\bh_[0-9a-f]{12}\b")  # the API's id of a hand; people count them at their table
 _ROLE = re.compile(r"\bmlodzi\b")  # the log's code for the młodzi
 _ONE = re.compile(r"\b1 (trick|run|point|stake|hand|card|event)s\b")  # "1 tricks", as a template writes it
@@ -28,6 +29,7 @@ def said(text: str, seats: Sequence[str], sides: Sequence[Sequence[int]] = (), l
     """``text`` with seats and sides named, hands by their number at the table (``hands``)
     and plurals agreed; in another language than English, the log's sentence said in it
     (``phrases``), seats and sides by name."""
+    text = _FIELD_PATH.sub("", text)  # "result: ..." names the API's field; the page's form shows which
     if hands:
         text = _HAND_ID.sub(lambda m: str(hands.get(m.group(0), m.group(0))), text)
     text = _ROLE.sub("młodzi", text)

@@ -136,7 +136,7 @@ def test_a_result_waits_for_its_payer_who_confirms_with_one_tap_then_settle_up_i
     assert paid.status_code == 303
     assert "Everyone is square" in phones[1].http.get(f"/g/{group}").get_data(as_text=True)
     summary = phones[2].http.get(f"/g/{group}/summary").get_data(as_text=True)
-    assert "Played: Scopa, 1 hand" in summary and "<svg" in summary
+    assert "Played: Scopa for two, 1 hand" in summary and "<svg" in summary
     image = phones[2].http.get(f"/g/{group}/summary.svg?download=1")
     assert image.mimetype == "image/svg+xml" and "attachment" in image.headers["Content-Disposition"]
 
@@ -276,6 +276,7 @@ def test_scopa_captures_and_bisca_draws_on_the_phones(app, evening):
     for seat, card in trick.data["draws"]:
         page = phones[2 + seat].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
         assert "Tap the 1 card you drew" in page
+        assert f'name="card" value="{deal["trump"]}"' not in page  # the face-up trump comes last, not now
         _move(phones[2 + seat], group, hand, "cards", card=card)
     assert "Your turn" in phones[2 + trick.data["winner"]].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
     # ... and on to the end: each draw offered on the drawer's phone, the face-up trump card
@@ -310,3 +311,20 @@ def test_another_form_of_an_out_of_date_page_is_not_carried_out(app, evening):
     assert re.search(r'value="off" checked', shown)  # the first choice stands
     again = admin.http.post(f"/g/{group}/settings", data={**form, "confirmations": "off"})
     assert "already=1" in again.headers["Location"]
+
+
+def test_a_score_sheet_refusal_reads_as_a_sentence_in_names(app, evening):
+    """An impossible result: the page says why as a sentence (a capital, no API field path,
+    no "trick(s)"), in the reader's language too."""
+    admin, group, phones, names = evening
+    kop = _open_table(admin, group, "kop:0", names)
+    page = phones[1].http.get(f"/g/{group}/tables/{kop}/result").get_data(as_text=True)
+    result = {"form_token": _hidden(page, "form_token"), "once": _hidden(page, "once"), "contract": "normal",
+              "stare": ["1", "3"], "doubles": "", "points": "80", "tricks": "4", "confirm": "no"}
+    refused = phones[1].http.post(f"/g/{group}/tables/{kop}/result", data=result)
+    said = re.search(r'<p class="problem" role="alert">([^<]+)</p>', refused.get_data(as_text=True)).group(1)
+    assert refused.status_code == 422 and not said[0].islower() and "result:" not in said and "(s)" not in said, said
+    phones[1].http.get("/language/pl?next=/")
+    polish = phones[1].http.post(f"/g/{group}/tables/{kop}/result", data=result).get_data(as_text=True)
+    said = re.search(r'<p class="problem" role="alert">([^<]+)</p>', polish).group(1)
+    assert not said[0].islower() and "impossible" not in said and "trick" not in said, said

@@ -1,15 +1,20 @@
 // Keeps a hand's live part (#live) up to date on every phone at the table: every few
 // seconds it asks for it again with the version it shows (If-None-Match); the server
 // answers 304 until the group's log has moved. A pick in progress (cards ticked but not
-// sent) is never thrown away: the refresh waits until it is sent or cleared.
+// sent) or text typed in a field is never thrown away: the refresh waits until it is sent
+// or cleared.
 "use strict";
 
 (function () {
   const live = document.getElementById("live");
   if (!live || !window.fetch) return;
   let version = live.dataset.version;
-  const busy = () => live.querySelector("form.picker input:checked") !== null ||
-    live.contains(document.activeElement) && document.activeElement.tagName === "INPUT";
+  // Busy: cards ticked but not sent, a field being typed in, or text typed and left there
+  // (a dispute's reason, when the keyboard was closed): a refresh would throw it away.
+  const typed = () => [...live.querySelectorAll("input[type=text], input:not([type]), textarea")]
+    .some((field) => field.value !== field.defaultValue);
+  const busy = () => live.querySelector("form.picker input:checked") !== null || typed() ||
+    live.contains(document.activeElement) && ["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement.tagName);
 
   async function refresh() {
     if (document.hidden || busy()) return;
