@@ -119,6 +119,8 @@ def _when(recorded_at: str) -> str:
 def check_plot_target(path: str) -> None:
     """Refuse, before any work, a --plot file that cannot be written or drawn."""
     target = Path(path)
+    if not path.strip():
+        raise click.UsageError("--plot needs a file name, such as evenings.png")
     if not target.parent.is_dir():
         raise click.UsageError(f"--plot {path}: there is no directory {target.parent}")
     if target.is_dir():
@@ -128,6 +130,13 @@ def check_plot_target(path: str) -> None:
     except ImportError:
         raise click.UsageError(f"--plot needs matplotlib, which is not installed here: {plot_install_hint()}") from None
     _check_writable(target)
+    from matplotlib.figure import Figure
+    kinds = Figure().canvas.get_supported_filetypes()
+    kind = target.suffix.lstrip(".").lower()
+    if kind not in kinds:
+        what = f".{kind} files" if kind else "a file without an extension"
+        raise click.UsageError(f"--plot {path}: matplotlib cannot draw {what}; name a .png file "
+                               f"(or one of {', '.join(sorted(kinds))})")
 
 
 def _check_writable(target: Path) -> None:

@@ -52,8 +52,12 @@ def check_store_against(store, saved: dict, key_file: str) -> list[str]:
     if not Path(key_file).exists():
         return [f"cannot check the checkpoint's signature: there is no key at {key_file}"]
     key = published(load_or_create_key(key_file))
-    if saved.get("key_id") != key["id"] or not signature_holds(saved, key["public_key"]):
-        return ["the saved checkpoint's signature does not hold for this server's key: it was forged or altered"]
+    if saved.get("key_id") != key["id"]:
+        return [f"the saved checkpoint was signed with another key ({saved.get('key_id')!r}) than this store's "
+                f"({key['id']!r}, {key_file}): it comes from another store, or the key was replaced"]
+    if not signature_holds(saved, key["public_key"]):
+        return [f"the saved checkpoint's signature does not hold for this store's key ({key_file}): it was forged "
+                "or altered"]
     group, size = saved["group"], saved["size"]
     with store.reading() as r:
         version = r.version(group)

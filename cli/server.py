@@ -69,4 +69,4 @@ def announce(db: str, host: str, port: int, how: str) -> None:
     a terminal makes of the address)."""
     origin = f"http://{f'[{host}]' if ':' in host else host}:{port}"
     click.echo(f"bitka serving {db} with {how}: pages at {origin}/ , API at {origin}/v1 "
-               f"(OpenAPI at {origin}/v1/openapi.json)", err=True)
+               f"(OpenAPI at {origin}/v1/openapi.json, its reference at {origin}/docs)", err=True)

@@ -280,7 +280,8 @@ class Hand(Schema):
     held = fields.List(fields.List(fields.String(allow_none=True)), metadata={
         "description": "cards still in each seat's hand (null: sealed from you)"})
     calls = fields.List(fields.Dict())
-    contract = fields.String()
+    contract = fields.String(allow_none=True, metadata={"description": "Kop and Baśka: null while the cards that "
+                                                                       "would tell it are sealed from you"})
     declarer = fields.Integer(allow_none=True)
     doubles = fields.List(fields.Dict())
     sides = fields.List(fields.Dict())

@@ -6,7 +6,7 @@ from flask import Response, request
 from projections import audit
 from .. import ledger, schemas as s
 from ..evidence import checkpoint, inclusions
-from ..http import READ, WRITE, Blueprint, read, write
+from ..http import READ, WRITE, Blueprint, json_response, read, write
 from ..openapi import media, reads, writes
 from ..i18n import languages, phrases
 from ..commands import Confirm, Correct, Dispute, HandMoved, Play, VoidHand
@@ -187,6 +187,10 @@ def get_audit(group, hand):
         phrases.trail(trail, language)
         if request.accept_mimetypes.best_match(["application/json", "text/plain"]) == "text/plain":
             text = audit.as_text(trail, lambda line: phrases.say(line, language))
-            return Response(text, mimetype="text/plain", headers={"Content-Language": language.replace("_", "-")})
-        return trail
+            answer = Response(text, mimetype="text/plain")
+        else:
+            answer = json_response(trail)
+        answer.headers["Content-Language"] = language.replace("_", "-")  # the trail's words are in it
+        answer.headers["Vary"] = "Accept, Accept-Language"
+        return answer
     return read(group, view)

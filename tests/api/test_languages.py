@@ -98,6 +98,7 @@ def test_every_line_of_every_audit_trail_is_said_in_each_language(client):
             asked = group["admin"].get(f"{group['base']}/hands/{hand}/audit",
                                        headers={"Accept-Language": ASKED[language]})
             said = asked.json
+            assert asked.headers["Content-Language"] == language.replace("_", "-")
             assert [e["hash"] for e in said["events"]] == [e["hash"] for e in english["events"]]
             assert said["settlement"] == english["settlement"]  # the log's own words stay as logged
             for before, after in zip(english["explanation"], said["explanation"], strict=True):
