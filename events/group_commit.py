@@ -3,8 +3,9 @@ flush, each in a SAVEPOINT of its own.
 
 A write takes the process's writer turn (threads queue on it, awake). The first write of a
 batch takes the machine's writer lock (``writer_queue.FileLock``) and begins the
-transaction; each write then runs in ``SAVEPOINT``: a refused one rolls back alone and its
-request gets its own 4xx at once. When a write is done and no other is waiting for the
+transaction; each later write of the batch runs in a ``SAVEPOINT``: a refused one rolls back
+alone and its request gets its own 4xx at once (a refused first write rolls the whole
+transaction back, which holds nothing else). When a write is done and no other is waiting for the
 turn (or the batch is full), it commits the batch: one ``COMMIT``, one fsync, for all of
 them. A write that succeeded returns only once that commit is durable, so nothing is
 acknowledged that a crash could take back; if the commit fails, every write of the batch
@@ -65,14 +66,22 @@ class GroupCommit:
         except BaseException:
             self._turn.release()
             raise
+        # The batch's first write needs no savepoint: refused, it rolls the transaction back,
+        # which holds nothing else. A savepoint keeps a statement journal of every page it
+        # changes, which would slow a bulk write (an import, a migration) for nothing.
+        alone = batch.writes == 0
         try:
-            batch.conn.execute("SAVEPOINT bitka_write")
+            if not alone:
+                batch.conn.execute("SAVEPOINT bitka_write")
         except BaseException as e:
             self._broken(batch, e)
             raise
         try:
             yield batch.conn
         except BaseException:
+            if alone:
+                self._abandon(batch)
+                raise
             try:
                 batch.conn.execute("ROLLBACK TO bitka_write")
                 batch.conn.execute("RELEASE bitka_write")
@@ -82,13 +91,23 @@ class GroupCommit:
             self._pass_turn(batch)  # the batch goes on without this write, which appended nothing
             raise
         try:
-            batch.conn.execute("RELEASE bitka_write")
+            if not alone:
+                batch.conn.execute("RELEASE bitka_write")
         except BaseException as e:
             self._broken(batch, e)
             raise
         batch.writes += 1
         self._pass_turn(batch)
         self._wait_for(batch)
+
+    def _abandon(self, batch: Batch) -> None:
+        """With the turn held: the batch's only write was refused; roll it all back."""
+        self._batch = None
+        try:
+            self._end(batch.conn, False)
+        finally:
+            batch.done.set()
+            self._turn.release()
 
     def _broken(self, batch: Batch, error: BaseException) -> None:
         """With the turn held: the batch's transaction failed; every write of it fails."""
