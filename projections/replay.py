@@ -19,13 +19,17 @@ from events.money import format_amount, minor_digits
 from events.types import HAND_EVENTS
 from games.base import TableTerms
 from games.registry import GAMES
-from . import balances, corrections, hands, integrity, projector, redecide, tables
+from . import balances, corrections, groups, hands, integrity, projector, redecide, tables
 from .groups import confirmations
 from .settlements import of_the_game, settled
 
 
 BATCH = 500
-_TABLE_ROUTES = {kind: ((tables.NAME, tables.apply),) for kind in tables.EVENTS}
+# What settling needs beside the hands: the tables as they stood, and the group (whether
+# it confirms results, which a settlement that counted at once may give as its reason).
+_SETTLING_ROUTES = {kind: tuple((name, fold) for name, fold, events in (
+    (tables.NAME, tables.apply, tables.EVENTS), (groups.NAME, groups.apply, groups.EVENTS)) if kind in events)
+    for kind in tables.EVENTS | groups.EVENTS}
 PARTS = ("rows", "settlements")
 EVERY_HAND = (frozenset({0}), 1)
 
@@ -84,9 +88,9 @@ class GroupRebuild:
         self.history = history
         self.rows: dict[tuple[str, str], dict] = {}
         self.check_rows, self.check_settlements = "rows" in parts, "settlements" in parts
-        # Settling needs the table as it stood (stake, seats, a running bok-runda), so the
-        # table rows are folded whatever the part.
-        self.routes = projector.ROUTES if self.check_rows else _TABLE_ROUTES
+        # Settling needs the table as it stood (stake, seats, a running bok-runda) and the
+        # group's setting for confirmations, so their rows are folded whatever the part.
+        self.routes = projector.ROUTES if self.check_rows else _SETTLING_ROUTES
         self.digits = 0
         self.open: dict[str, tuple] = {}  # (Game, state, events owed) of the hands open at their tables
         self.at_table: dict[str, str] = {}

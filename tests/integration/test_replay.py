@@ -166,3 +166,23 @@ def test_the_two_replay_processes_re_derive_every_settlement_exactly_once(tmp_pa
     assert merged.settlements == len(hands) == 20
     found = [d for d in merged.differences if "the settlement of hand" in d]
     assert len(found) == 1 and f"seq {seq}: " in found[0]
+
+
+def test_the_settling_process_knows_a_group_that_confirms_nothing(tmp_path):
+    """Settlements that counted at once because their group confirms nothing hold in the
+    process that re-derives settlements alone (it folds the group's row as well as the
+    tables'), as in one process: a big log is replayed by both."""
+    import random
+    from bench.run import fill, hand_bodies
+    from cli.checks import SETTLING_SHARES
+    from projections.projector import project
+    from projections.replay import merge
+    store = Store(tmp_path / "off.db", projector=project).setup()
+    fill(store, 1200, hand_bodies(random.Random(3), 4))  # the bench's group: confirmations off
+    first, rest = frozenset({0}), frozenset(range(1, SETTLING_SHARES))
+    with store.reading() as r:
+        apart = merge([replay(r.scan(), r, ("rows", "settlements"), (first, SETTLING_SHARES)),
+                       replay(r.scan(), r, ("settlements",), (rest, SETTLING_SHARES))])
+        together = replay(r.scan(), r)
+    assert apart.settlements == together.settlements > 100
+    assert apart.differences == together.differences == []
