@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from . import auction as auc, baska_scoring, kop
+from . import auction as auc, baska_scoring, glossary, kop
 from .base import Command, Event, TableTerms, named_rules
 from .contract import Preset, RuleField, TableRules
 from .cicha_search import cannot_lose
@@ -157,4 +157,4 @@ RULE_FIELDS = (
               options=VARIANTS),
 )
 GAME = kop.game("baska", "Baśka", parse_rules, decide, settle, is_over, view, superseded,
-                TableRules(bok_rundy=lambda rules: rules.bok_rundy), PRESETS, RULE_FIELDS)
+                TableRules(bok_rundy=lambda rules: rules.bok_rundy), PRESETS, RULE_FIELDS, glossary.BASKA)

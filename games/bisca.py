@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Mapping
 
-from . import bisca_result, bisca_scoring, bisca_seen
+from . import bisca_result, bisca_scoring, bisca_seen, glossary
 from . import words
 from .base import Command, Event, TableTerms, named_rules
 from .contract import DEALT, Capabilities, DealField, Game, Preset, RuleField, TableRules
@@ -538,4 +538,4 @@ GAME = Game(
                    "null, \"trump_suit\": \"H\"}); each seat logs its first cards, and after each trick the one "
                    "card it drew, in drawing order (the trick's winner first; the last to draw takes the face-up "
                    "trump card and logs it too)"},
-    presets=PRESETS, rule_fields=RULE_FIELDS)
+    presets=PRESETS, rule_fields=RULE_FIELDS, glossary=glossary.BISCA)

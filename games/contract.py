@@ -86,6 +86,15 @@ class RuleField:
 
 
 @dataclass(frozen=True)
+class Term:
+    """One of a game's own words (``word``, in the language ``spoken``: pl, csb, it, pt) and
+    what it means, in English: the pages say the meaning in the reader's language."""
+    word: str
+    meaning: str
+    spoken: str
+
+
+@dataclass(frozen=True)
 class Preset:
     """A way the game is commonly played, offered when a table is opened: its title, its
     rules (parse_rules takes them), how many play, and the rules in one sentence."""
@@ -135,6 +144,7 @@ class Game:
     rule_fields: tuple[RuleField, ...] = ()  # the table's rules, described (else named and typed only)
     docs: Mapping[str, str] = field(default_factory=dict)  # "play", "claim": what those requests do here
     presets: tuple[Preset, ...] = ()  # the usual ways to play it, for a table opened on a page
+    glossary: tuple[Term, ...] = ()  # its own words, for its glossary page
     pack: Callable[[Rules], Sequence[str]] = lambda rules: ()  # every card of the game, in a pack's order
     # Dealt seat by seat: how many cards each seat ("0", "1"...), the face-up table ("table")
     # or the trump card ("trump") still owe before play can go on.

@@ -11,11 +11,11 @@ from typing import Mapping
 
 from . import auction as auc, seen, words
 from .base import Command, Event, TableTerms, named_rules
-from .contract import Capabilities, Game, Preset, RuleField, TableRules
+from .contract import Capabilities, Game, Preset, RuleField, TableRules, Term
 from .cards import check_exact_pack, dealt, parse_card, parse_cards
 from .errors import Revealing, RuleViolation, may_not_play
 from .tricks import Ranking, legal_cards as follow_rules, why_illegal, winner_index
-from . import kop_result, kop_scoring, throw_in
+from . import glossary, kop_result, kop_scoring, throw_in
 from .kop_pack import CARD_POINTS, PACK, SEATS, TRICKS  # the pack, shared with Baśka
 
 RANKINGS = {
@@ -422,7 +422,8 @@ def describe(kind: str, d: Mapping, who) -> str:
 
 
 def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, superseded_, table: TableRules,
-         presets: tuple[Preset, ...] = (), rule_fields: tuple[RuleField, ...] = ()) -> Game:
+         presets: tuple[Preset, ...] = (), rule_fields: tuple[RuleField, ...] = (),
+         terms: tuple[Term, ...] = ()) -> Game:
     """A game on Kop's engine (Kop, and Baśka with its own rules, decisions and money)."""
     engine = kop_result.Engine(new_hand, decide_, evolve)
     return Game(
@@ -436,7 +437,7 @@ def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, sup
         docs={"claim": "throwing in: when every legal way to play the remaining tricks settles alike, the hand is "
                        "settled at once (the tricks not played are counted as one such way, marked \"played\": "
                        "false); otherwise a 422 names a card after which it would end otherwise"},
-        presets=presets, rule_fields=rule_fields)
+        presets=presets, rule_fields=rule_fields, glossary=terms)
 
 
 ENGINE = kop_result.Engine(new_hand, decide, evolve)
@@ -457,4 +458,5 @@ RULE_FIELDS = (
     RuleField("wesele_kontra", "true: the wesele caller may double its own wesele, and then not raise it",
               options=(False, True)),
 )
-GAME = game("kop", "Kop", parse_rules, decide, settle, is_over, view, superseded, TableRules(), PRESETS, RULE_FIELDS)
+GAME = game("kop", "Kop", parse_rules, decide, settle, is_over, view, superseded, TableRules(), PRESETS, RULE_FIELDS,
+            glossary.KOP)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Mapping, Sequence
 
-from . import scopa_result, scopa_scoring, scopa_seen
+from . import glossary, scopa_result, scopa_scoring, scopa_seen
 from . import words
 from .base import Command, Event, TableTerms, named_rules
 from .contract import DEALT, Capabilities, DealField, Game, Preset, RuleField, TableRules
@@ -458,4 +458,4 @@ GAME = Game(
           "claim": "chiamarsi fuori: a true claim wins the game at once, a false one loses it",
           "cards": "the dealer's member turns the face-up cards, {\"table\": [...]}; each seat logs its first cards, "
                    "and each later round of three once every hand is empty, {\"seat\": 1, \"cards\": [...]}"},
-    presets=PRESETS, rule_fields=RULE_FIELDS)
+    presets=PRESETS, rule_fields=RULE_FIELDS, glossary=glossary.SCOPA)

@@ -100,6 +100,9 @@ def _api_documentation(tree: ast.AST) -> set[int]:
         name = getattr(node.func, "id", getattr(node.func, "attr", None)) if isinstance(node, ast.Call) else None
         if name in API_DOCUMENTATION:
             found.update(id(inner) for inner in ast.walk(node))
+        elif name == "Term":  # a game's own word and its language stay as they are; its meaning is said
+            for kept in node.args[:1] + node.args[2:]:
+                found.update(id(inner) for inner in ast.walk(kept))
     return found
 
 
