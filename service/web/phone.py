@@ -6,7 +6,6 @@ the group's log has moved (If-None-Match). A tap that came too late is told who 
 """
 from __future__ import annotations
 
-import re
 
 from flask import Response, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -22,18 +21,6 @@ from ..views import hand_view
 from . import once, session
 from .cards import in_order
 from .pages import _writer_of, bp, hand_context
-
-_SEAT = re.compile(r"\bseat (\d+)(?:'s)?")
-
-
-def named(detail: str, seats: list[str]) -> str:
-    """A sentence with each "seat N" said as that seat's player's name."""
-    def name(m):
-        seat = int(m.group(1))
-        who = seats[seat] if seat < len(seats) else m.group(0)
-        return who + ("'s" if m.group(0).endswith("'s") else "")
-    return _SEAT.sub(name, detail)
-
 
 def seat_view(model, shown: dict, seat: int | None, trow: dict, principal) -> dict:
     """What the phone of ``seat`` may do now (nothing for a reader without a seat)."""
