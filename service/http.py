@@ -66,6 +66,14 @@ def _not_a_number(name: str):
 class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = _Parser()
 
+    def arguments(self, schema, *args, **kwargs):
+        """As flask-smorest's, with the schema made once: given a class, webargs would make
+        a new schema (and deep-copy each of its fields) on every request. A schema that
+        loads keeps no state between loads, so one serves every thread."""
+        if isinstance(schema, type):
+            schema = schema()
+        return super().arguments(schema, *args, **kwargs)
+
     def problems(self, *codes: int, why: dict[int, str] | None = None):
         """Document the problem+json answers an operation can give."""
         def decorate(fn):
