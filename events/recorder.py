@@ -34,9 +34,11 @@ class EventLog:
             (group, after, limit))
         return [Envelope.from_row(r) for r in rows]
 
-    def hand_events(self, group: str, hand: str) -> list[Envelope]:
+    def hand_events(self, group: str, hand: str, after: int = 0) -> list[Envelope]:
+        """A hand's events in order, those after seq ``after`` only when given."""
         rows = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM events WHERE group_id = ? AND hand_id = ? ORDER BY seq", (group, hand))
+            f"SELECT {_COLUMNS} FROM events WHERE group_id = ? AND hand_id = ? AND seq > ? ORDER BY seq",
+            (group, hand, after))
         return [Envelope.from_row(r) for r in rows]
 
     def table_events(self, group: str, table: str, until: int | None = None) -> list[Envelope]:

@@ -21,7 +21,7 @@ from games.base import Command
 from games.errors import Incomplete, Malformed, Revealing, RuleViolation
 from games.registry import GAMES, PLANNED
 from games import seen
-from projections import balances, corrections, hands as hand_fold, tables
+from projections import balances, corrections, folded, hands as hand_fold, tables
 from projections.groups import CONFIRMATIONS, confirmations, member_name
 from projections.settlements import settled
 from projections.tables import terms as table_terms
@@ -82,7 +82,7 @@ def table_row(reader: Reader, group: str, table: str) -> dict:
 
 def hand_model(reader: Reader, group: str, hand: str) -> hand_fold.HandModel:
     """The hand from its own events, with what the corrections made at its table say of it."""
-    model = hand_fold.fold(reader.hand_events(group, hand))
+    model = folded.HANDS.model(reader, group, hand)
     if model is None:
         raise NotFound(f"there is no hand {hand!r} in this group")
     return hand_fold.with_corrections(model, tables.corrections_of(reader.row("table", group, model.table), hand))

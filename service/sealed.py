@@ -8,7 +8,7 @@ from typing import Iterable
 from events.merkle import leaf_hash
 from events.store import Reader
 from events.types import HAND_EVENTS
-from projections import hands as hand_fold
+from projections import folded, hands as hand_fold
 from . import auth, seating
 
 ENDED = ("done", "voided")
@@ -29,7 +29,7 @@ def hidden_in(reader: Reader, group: str, hand: str, subject: str) -> frozenset[
     row = reader.row("hand", group, hand)
     if row is None or row["phase"] in ENDED:
         return frozenset()
-    model = hand_fold.fold(reader.hand_events(group, hand))
+    model = folded.HANDS.model(reader, group, hand)
     return frozenset() if model is None else sealed_for(reader, group, model, subject)
 
 

@@ -1,0 +1,93 @@
+"""A hand kept folded by the process (projections/folded.py) is always the hand its log
+holds: folded on from where it was kept, it equals the hand folded from its deal, and a
+kept hand whose last event was rolled back (another event took its seq) is folded again."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games import kop
+from games.autoplay import play_out
+from projections import folded, hands as hand_fold
+from service import ledger
+from service.commands import AddMember, CreateGroup, NewHand, OpenTable, Play, VoidHand
+
+
+def _hand(rng: random.Random, dealer: int = 0):
+    cards = sorted(kop.PACK)
+    rng.shuffle(cards)
+    hands = [cards[i * 4:(i + 1) * 4] for i in range(4)]
+    state = kop.new_hand(kop.parse_rules({}), {"dealer": dealer, "hands": hands})
+    _, tricks = play_out(kop, state, lambda legal: rng.choice(sorted(legal)))
+    return {"dealer": dealer, "hands": hands}, tricks
+
+
+@pytest.fixture
+def table(store):
+    with store.writing() as w:
+        g = ledger.handle(CreateGroup("folded", "PLN", "off"), w)
+        seats = [ledger.handle(AddMember(g.id, "admin", n), w).id for n in "NESW"]
+        t = ledger.handle(OpenTable(g.id, "admin", {"game": "kop", "seats": seats, "stake": "0.50"}), w)
+    return g.id, t["id"]
+
+
+def _from_scratch(store, group, hand):
+    with store.reading() as r:
+        return hand_fold.fold(r.hand_events(group, hand))
+
+
+def test_a_kept_hand_folded_on_equals_the_hand_folded_from_its_deal(store, table):
+    group, tbl = table
+    deal, tricks = _hand(random.Random(7))
+    kept = folded.FoldedHands()
+    with store.writing() as w:
+        hand = ledger.handle(NewHand(group, "admin", tbl, {"deal": deal}), w).hand.id
+    for cards in tricks:
+        with store.reading() as r:
+            before = kept.model(r, group, hand)
+        assert before == _from_scratch(store, group, hand)
+        with store.writing() as w:
+            ledger.handle(Play(group, "admin", hand, "trick", {"cards": cards}), w)
+    with store.reading() as r:
+        done = kept.model(r, group, hand)
+    assert done == _from_scratch(store, group, hand)
+    assert done.settlement is not None and len(done.seqs) == 1 + len(tricks) + 1
+
+
+def test_a_kept_hand_whose_last_event_was_rolled_back_is_folded_again(store, table):
+    group, tbl = table
+    deal, tricks = _hand(random.Random(11))
+    kept = folded.FoldedHands()
+    with store.writing() as w:
+        hand = ledger.handle(NewHand(group, "admin", tbl, {"deal": deal}), w).hand.id
+    with pytest.raises(RuntimeError):
+        with store.writing() as w:
+            ledger.handle(Play(group, "admin", hand, "trick", {"cards": tricks[0]}), w)
+            assert len(kept.model(w, group, hand).seqs) == 2  # kept with the trick this write appended...
+            raise RuntimeError("the write fails")  # ...which is then rolled back
+    # Another event takes the rolled-back trick's seq: a void, not that trick.
+    with store.writing() as w:
+        ledger.handle(VoidHand(group, "admin", hand, "misdeal"), w)
+    with store.reading() as r:
+        model = kept.model(r, group, hand)
+    assert model == _from_scratch(store, group, hand)
+    assert model.voided is not None and len(model.seqs) == 2
+
+
+def test_the_kept_hands_are_bounded(store, table):
+    group, tbl = table
+    kept = folded.FoldedHands(size=2)
+    ids = []
+    for i in range(3):
+        deal, _ = _hand(random.Random(i))
+        with store.writing() as w:
+            dealer = ledger.table_row(w, group, tbl)["next_dealer"]
+            moved = ledger.handle(NewHand(group, "admin", tbl, {"deal": {**deal, "dealer": dealer}}), w)
+            ids.append(moved.hand.id)
+            ledger.handle(VoidHand(group, "admin", moved.hand.id, "misdeal"), w)
+    with store.reading() as r:
+        for hand in ids:
+            assert kept.model(r, group, hand) == hand_fold.fold(r.hand_events(group, hand))
+    assert len(kept._kept) == 2
+
