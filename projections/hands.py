@@ -159,7 +159,8 @@ def render(model: HandModel) -> dict:
                 "result": model.result}
     else:
         view = model.rules.view(model.state)
-    view.update({"id": model.id, "table": model.table, "game": model.game, "phase": model.phase,
+    phase = view["phase"] if model.voided is None and model.settlement is None and "phase" in view else model.phase
+    view.update({"id": model.id, "table": model.table, "game": model.game, "phase": phase,
                  "settlement": model.settlement, "voided": model.voided, "events": list(model.seqs),
                  "confirmation": _confirmation(model),
                  "corrections": [_correction_shown(c) for c in model.corrections]})

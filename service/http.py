@@ -77,12 +77,17 @@ class Blueprint(flask_smorest.Blueprint):
     def problems(self, *codes: int, why: dict[int, str] | None = None):
         """Document the problem+json answers an operation can give."""
         def decorate(fn):
+            documented = fn
             for code in codes:
                 text = (why or {}).get(code) or PROBLEM_WHY.get(code) or HTTPStatus(code).phrase
                 if code == 304:  # not a problem: the client's copy is current
-                    fn = self.alt_response(code, description=text)(fn)
+                    documented = self.alt_response(code, description=text)(documented)
                 else:
-                    fn = self.alt_response(code, schema=Problem, description=text, content_type=PROBLEM)(fn)
+                    documented = self.alt_response(code, schema=Problem, description=text,
+                                                   content_type=PROBLEM)(documented)
+            # alt_response wraps the view only to carry its doc: the view keeps the docs, not
+            # the nine wrappers, each of which would be a call on every request.
+            fn._apidoc = documented._apidoc
             return fn
         return decorate
 
