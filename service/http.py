@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any, Callable
 
@@ -14,9 +15,9 @@ from webargs.flaskparser import FlaskParser, is_json_request
 
 from events.canonical import canonical_bytes
 from events.database import StoreBase
-from events.errors import Invalid, Unprocessable
+from events.errors import DomainError, Invalid, Unprocessable
 from events.store import Reader, Writer, precondition
-from . import auth
+from . import auth, ledger, seating
 from .ledger import group_row
 from .evidence import signed_head
 from .schemas import Problem
@@ -170,19 +171,60 @@ def read(group: str, view: Callable[[Reader, auth.Principal], Any]) -> Response:
     return json_response(body, 200, version)
 
 
+@dataclass(frozen=True)
+class Later:
+    """An answer made once its write is committed, outside the write lock."""
+    make: Callable[[], Any]
+
+
+@dataclass(frozen=True)
+class Ahead:
+    """A write decided before the write lock, on a snapshot of its group at ``version``, for
+    ``subject``. ``carry_out(w)`` appends it under the lock; its answer comes Later."""
+    version: int
+    subject: str
+    carry_out: Callable[[Writer], Later]
+
+
+def hand_ahead(command: Callable[[auth.Principal], Any], answer: Callable[[Any, frozenset], Any]):
+    """The ``ahead`` of a write that deals or moves a hand: the game decides on the snapshot
+    (ledger.decide), and the answer is ``answer(moved, hidden)`` as its writer may see it."""
+    def ahead(r: Reader, principal: auth.Principal) -> Ahead:
+        decided = ledger.decide(command(principal), r)
+
+        def carry_out(w: Writer):
+            moved = ledger.carry_out(decided, w)
+            return Later(lambda: answer(moved, seating.hidden(moved.hand, decided.table, principal.subject)))
+        return Ahead(decided.version, principal.subject, carry_out)
+    return ahead
+
+
 def write(group: str, action: Callable[[Writer, auth.Principal], Any], admin: bool = False,
           status: int = 201, location: Callable[[dict], str] | None = None,
-          permit: Callable[[auth.Principal], None] | None = None) -> Response:
+          permit: Callable[[auth.Principal], None] | None = None,
+          ahead: Callable[[Reader, auth.Principal], Ahead] | None = None) -> Response:
     """One write: authorize, replay a known Idempotency-Key, check If-Match, act, remember.
 
     ``location`` gives the address of what the write created, sent as ``Location``;
     ``permit`` raises Refused when the principal may not make this very request (a
-    payment only its receiver may record), before any key is replayed."""
+    payment only its receiver may record), before any key is replayed.
+
+    ``ahead``, when given, decides the write on a snapshot before the write lock is taken,
+    so that the store's one writer holds the lock only to append: if the group is still at
+    the snapshot's version under the lock (nothing of it changed), what was decided is
+    appended; if not, or if the snapshot's decision was a refusal, ``action`` decides again
+    under the lock. Either way the answer is what deciding under the lock would give."""
     key, expected = idempotency_key(), if_match()
     # A stranger's request (a 401, 403 or 404) is turned away before the write lock is
     # taken, so that it never holds up the store's writer...
     with store().reading() as r:
-        authorize(r, group, admin)
+        seen_as = authorize(r, group, admin)
+        decided = None
+        if ahead is not None and (permit is None or _permitted(permit, seen_as)):
+            try:
+                decided = ahead(r, seen_as)
+            except DomainError:  # said again under the lock, where a replayed key or If-Match come first
+                decided = None
     with store().writing(group) as w:
         # ...and the token is resolved again under the lock: a token rotated away by a write
         # that committed meanwhile appends nothing.
@@ -196,17 +238,34 @@ def write(group: str, action: Callable[[Writer, auth.Principal], Any], admin: bo
                     raise Unprocessable(f"Idempotency-Key {key!r} was already used in this group with another request")
                 return _located(json_response(seen[2], seen[1], w.version(group)), location, seen[2])
         precondition(expected, w.version(group))
-        body = action(w, principal)
+        if decided is not None and decided.subject == principal.subject and decided.version == w.version(group):
+            body = decided.carry_out(w)
+        else:
+            body = action(w, principal)
         if key is not None:
+            body = _made(body)
             w.remember(group, key, fingerprint(principal), status, _without_secrets(body))
         version = w.version(group)
         root = w.merkle_root(group, version)  # its few nodes are at hand now
+    body = _made(body)  # an answer decided ahead is made here, outside the lock
     # The tree head at ``version`` is fixed once committed, so it is signed after the write
     # lock is let go: other writers need not wait for the signature.
     evidence = signed_head(group, version, root)
     response = _located(json_response(body, status, version), location, body)
     response.headers["Bitka-Checkpoint"] = json.dumps(evidence, separators=(",", ":"))
     return response
+
+
+def _made(body):
+    return body.make() if isinstance(body, Later) else body
+
+
+def _permitted(permit: Callable[[auth.Principal], None], principal: auth.Principal) -> bool:
+    try:
+        permit(principal)
+    except DomainError:
+        return False
+    return True
 
 
 SECRETS = ("token", "admin_token", "code", "url")  # an invitation's code is a token's worth

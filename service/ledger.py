@@ -9,7 +9,7 @@ results into their answers; nothing here knows HTTP.
 from __future__ import annotations
 
 import secrets
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
 from events import names
@@ -199,13 +199,46 @@ def _amount(text, digits: int, field: str, negative: bool = False) -> int:
         raise Invalid(str(e), errors={field: [str(e)]}) from None
 
 
+@dataclass(frozen=True)
+class Decided:
+    """A new hand or a move of one, decided on the group as a reader saw it at ``version``:
+    the events it appends and the hand after them (``model``), appended nowhere yet. The
+    table's row it was decided from tells a reader's view what it may show."""
+    group: str
+    actor: str
+    version: int
+    events: tuple[NewEvent, ...]
+    model: hand_fold.HandModel
+    table: dict
+
+
+def decide(command: NewHand | Play, reader: Reader) -> Decided:
+    """What ``command`` appends, decided on ``reader``'s snapshot; a refusal raises as
+    ``handle`` would. ``carry_out`` appends it, while the group is still at that version."""
+    match command:
+        case NewHand():
+            return _decide_new_hand(reader, command)
+        case Play():
+            return _decide_play(reader, command)
+    raise TypeError(command)  # only a hand is dealt or moved ahead
+
+
+def carry_out(decided: Decided, w: Writer) -> HandMoved:
+    """Append what was decided: a VersionConflict if the group moved on meanwhile."""
+    return _appended(w, decided.group, decided.actor, decided.version, decided.events, decided.model)
+
+
 def new_hand(w: Writer, c: NewHand) -> HandMoved:
-    version = w.version(c.group)
-    trow = table_row(w, c.group, c.table)
+    return carry_out(_decide_new_hand(w, c), w)
+
+
+def _decide_new_hand(reader: Reader, c: NewHand) -> Decided:
+    version = reader.version(c.group)
+    trow = table_row(reader, c.group, c.table)
     seating.may_deal(c.actor, trow, c.body)
-    events, model = plan_hand(w, c.group, c.table, c.body, new_id("h"))
-    events = _confirmed(w, c.group, trow, events, c.actor)
-    return _appended(w, c.group, c.actor, version, events, model)
+    events, model = plan_hand(reader, c.group, c.table, c.body, new_id("h"))
+    events = _confirmed(reader, c.group, trow, events, c.actor)
+    return Decided(c.group, c.actor, version, tuple(events), model, trow)
 
 
 def plan_hand(reader: Reader, group: str, table: str, body: Mapping, hand: str):
@@ -334,23 +367,27 @@ def _appended(w: Writer, group: str, actor: str, version: int, events, model) ->
 def play(w: Writer, c: Play) -> HandMoved:
     """A call, trick, play or claim of a hand being played; the settlement with it when it
     ends the hand."""
-    version = w.version(c.group)
-    model = hand_model(w, c.group, c.hand)
+    return carry_out(_decide_play(w, c), w)
+
+
+def _decide_play(reader: Reader, c: Play) -> Decided:
+    version = reader.version(c.group)
+    model = hand_model(reader, c.group, c.hand)
     if model.voided is not None:
         raise Unprocessable(f"hand {c.hand} was voided")
     if model.settlement is not None:
         raise RuleBroken("the hand is over and settled")
-    trow = table_row(w, c.group, model.table)
+    trow = table_row(reader, c.group, model.table)
     seating.may_log(c.actor, trow, c.kind, c.body, model.opened["dealer"], model.rules.turn(model.state))
     try:
-        events, after = _played(w, c.group, trow, model, [(None, Command(c.kind, c.body))])
+        events, after = _played(reader, c.group, trow, model, [(None, Command(c.kind, c.body))])
     except RuleBroken as e:  # a refusal tells its sender nothing of the cards it may not see
         said = _said_to(c.actor, trow, model, e)
         if said == e.detail:
             raise
         raise RuleBroken(said, field=e.field, **e.extra) from None
-    events = _confirmed(w, c.group, trow, events, c.actor)
-    return _appended(w, c.group, c.actor, version, events, after)
+    events = _confirmed(reader, c.group, trow, events, c.actor)
+    return Decided(c.group, c.actor, version, tuple(events), after, trow)
 
 
 def void_hand(w: Writer, c: VoidHand) -> HandMoved:
@@ -382,14 +419,14 @@ def update_group(w: Writer, c: UpdateGroup) -> dict:
     return group_row(w, c.group)
 
 
-def _confirmed(w: Writer, group: str, trow: dict, events: list[NewEvent], actor: str) -> list[NewEvent]:
+def _confirmed(reader: Reader, group: str, trow: dict, events: list[NewEvent], actor: str) -> list[NewEvent]:
     """The events with their settlement's confirmation decided: at once when nobody pays,
     when the group confirms nothing, when its actor pays in it, or when every seat logged its
     own cards; else it waits for a paying member (``"confirmed": false``)."""
     out = []
     for event in events:
         if event.type == "settlement":
-            why = _confirmed_because(w, group, trow, events, event, actor)
+            why = _confirmed_because(reader, group, trow, events, event, actor)
             data = {**event.data, "confirmed": why is not None}
             if why is not None:
                 data["confirmed_because"] = why
@@ -398,17 +435,18 @@ def _confirmed(w: Writer, group: str, trow: dict, events: list[NewEvent], actor:
     return out
 
 
-def _confirmed_because(w: Writer, group: str, trow: dict, events, settlement: NewEvent, actor: str) -> str | None:
+def _confirmed_because(reader: Reader, group: str, trow: dict, events, settlement: NewEvent,
+                       actor: str) -> str | None:
     payers = {p["member"] for p in settlement.data["payouts"] if p["amount"].startswith("-")}
     if not payers:
         return "nobody pays in it"
-    if confirmations(group_row(w, group)) == "off":
+    if confirmations(group_row(reader, group)) == "off":
         return "the group confirms nothing"
     if actor in payers:
         return "its actor pays in it"
     if seating.entry_of(trow) == "seats":
         logged = [(e.data, actor) for e in events if e.type == "seat_cards"]
-        logged += [(e.data, e.actor) for e in w.hand_events(group, settlement.hand) if e.type == "seat_cards"]
+        logged += [(e.data, e.actor) for e in reader.hand_events(group, settlement.hand) if e.type == "seat_cards"]
         by_seat: dict[int, set[str]] = {}
         for data, who in logged:
             if "seat" in data:

@@ -6,7 +6,7 @@ from flask import Response, request
 from projections import audit
 from .. import ledger, schemas as s
 from ..evidence import checkpoint, inclusions
-from ..http import READ, WRITE, Blueprint, json_response, read, write
+from ..http import READ, WRITE, Blueprint, hand_ahead, json_response, read, write
 from ..openapi import media, reads, writes
 from ..i18n import languages, phrases
 from ..commands import Confirm, Correct, Dispute, HandMoved, Play, VoidHand
@@ -35,7 +35,7 @@ def _move(group: str, hand: str, kind: str, body, shown):
     def act(w, p):
         moved: HandMoved = ledger.handle(Play(group, p.subject, hand, kind, body), w)
         return shown(moved, sealed_for(w, group, moved.hand, p.subject))
-    return write(group, act)
+    return write(group, act, ahead=hand_ahead(lambda p: Play(group, p.subject, hand, kind, body), shown))
 
 
 @blp.route("/<hand>/cards", methods=["POST"])

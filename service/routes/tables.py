@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .. import ledger, schemas as s
-from ..http import READ, WRITE, Blueprint, read, write
+from ..http import READ, WRITE, Blueprint, hand_ahead, read, write
 from ..openapi import reads, writes
 from ..commands import NewHand, OpenTable
 from ..sealed import sealed_for
@@ -43,4 +43,6 @@ def new_hand(body, group, table):
     def act(w, p):
         model = ledger.handle(NewHand(group, p.subject, table, body), w).hand
         return hand_view(model, sealed_for(w, group, model, p.subject))
-    return write(group, act, location=lambda h: f"/v1/groups/{group}/hands/{h['id']}")
+    return write(group, act, location=lambda h: f"/v1/groups/{group}/hands/{h['id']}",
+                 ahead=hand_ahead(lambda p: NewHand(group, p.subject, table, body),
+                                  lambda moved, hidden: hand_view(moved.hand, hidden)))
