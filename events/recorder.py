@@ -128,6 +128,15 @@ class EventRecorder(EventLog):
     """Appends: the group locked, the head read, the expected version checked, the events
     chained and inserted, each with its Merkle leaf, then the projector's rows."""
 
+    def head(self, group: str) -> tuple[int, str]:
+        """As the log's, read once while this transaction holds the group (then only its
+        own appends move it, and ``_insert`` keeps it)."""
+        if not self.holds(group):
+            return super().head(group)
+        if group not in self.heads:
+            self.heads[group] = super().head(group)
+        return self.heads[group]
+
     def lock(self, group: str) -> None:
         """Hold the group's write lock until the transaction ends (a no-op on SQLite, whose
         write transaction already holds the whole store)."""
@@ -167,6 +176,7 @@ class EventRecorder(EventLog):
                 (e.group, e.seq, e.type, e.hand, e.table, data_json, e.actor, e.recorded_at, e.prev_hash, e.hash)
             ).fetchone()
             stored.append(Envelope(position, *_fields_after_position(e)))
+            self.heads[e.group] = (e.seq, e.hash)
             self.add_merkle_leaf(e.group, e.seq, envelope_bytes(e.group, e.seq, e.type, e.hand, e.table, data_json,
                                                                 e.actor, e.recorded_at, e.prev_hash))
         if self.projector is not None and stored:

@@ -22,6 +22,7 @@ from .writer_queue import FileLock
 
 class SQLiteBackend(Backend):
     name = "sqlite"
+    locks_whole_store = True  # BEGIN IMMEDIATE
 
     def stream(self, conn, sql: str, args) -> Iterator[tuple]:
         return conn.execute(sql, args)

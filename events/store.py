@@ -49,10 +49,22 @@ Projector = Callable[["Writer", list[Envelope]], None]
 
 
 class Writer(Reader, EventRecorder, RowWrites, CredentialWrites, InvitationWrites, KeyWrites, MerkleWrites):
+    """One write transaction's reads and writes. What only this transaction can change while
+    it holds the lock (a locked group's head, Merkle nodes it read or made) is read once."""
+
     def __init__(self, conn, projector: Projector | None, backend: "Backend"):
         super().__init__(conn, backend)
         self.projector = projector
         self.locked: set[str] = set()
+        self.heads: dict[str, tuple[int, str]] = {}  # of groups this transaction holds
+        self.nodes: dict[str, dict[tuple[int, int], bytes]] = {}  # Merkle nodes read or made, by group
+
+    def known_nodes(self, group: str) -> dict[tuple[int, int], bytes]:
+        return self.nodes.setdefault(group, {})
+
+    def holds(self, group: str) -> bool:
+        """Does this transaction hold the group, so that nobody else appends to it until it ends?"""
+        return self.backend.locks_whole_store or group in self.locked
 
 
 class Backend:
@@ -60,6 +72,7 @@ class Backend:
     backend module (events/sqlite.py, events/pgstore.py) has one."""
 
     name = ""
+    locks_whole_store = False  # does a write transaction hold every group (SQLite's one writer)?
 
     def stream(self, conn, sql: str, args) -> Iterator[tuple]:
         """Rows one at a time, however many the query gives."""

@@ -150,9 +150,13 @@ def fingerprint(principal: auth.Principal) -> str:
     return hashlib.sha256(seen).hexdigest()
 
 
-def authorize(r: Reader, group: str, admin: bool = False) -> auth.Principal:
+def authorize(r: Reader, group: str, admin: bool = False, known: bool = False) -> auth.Principal:
+    """The request's principal, allowed into ``group``: 401, then 404 (no such group, which
+    need not be looked up again when it is ``known`` to exist: groups are never deleted),
+    then 403."""
     principal = auth.resolve(r, request.headers.get("Authorization"))
-    group_row(r, group)
+    if not known:
+        group_row(r, group)
     auth.require(principal, group, admin)
     return principal
 
@@ -228,7 +232,7 @@ def write(group: str, action: Callable[[Writer, auth.Principal], Any], admin: bo
     with store().writing(group) as w:
         # ...and the token is resolved again under the lock: a token rotated away by a write
         # that committed meanwhile appends nothing.
-        principal = authorize(w, group, admin)
+        principal = authorize(w, group, admin, known=True)
         if permit is not None:
             permit(principal)
         if key is not None:
