@@ -321,8 +321,8 @@ def _played(reader: Reader, group: str, trow: dict, model, commands, first=()):
             events.append(_salted(game, NewEvent(ev.type, ev.data, hand=model.id, table=model.table), state))
     settlement = model.settlement
     if game.is_terminal(state) and settlement is None:
-        settlement = settled(game, state, table_terms(trow, group_row(reader, group)["digits"]),
-                             group_row(reader, group)["digits"])
+        digits = group_row(reader, group)["digits"]
+        settlement = settled(game, state, table_terms(trow, digits), digits)
         events.append(NewEvent("settlement", settlement, hand=model.id, table=model.table))
     return events, replace(model, state=state, settlement=settlement)
 
