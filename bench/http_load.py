@@ -4,6 +4,7 @@ per client and a group of its own per client, against the minimal endpoint in th
 
     python bench/http_load.py --clients 8 --clients 32 [--seconds 10] [--json out.json]
     python bench/http_load.py --clients 32 --flush-delay-ms 5     # a slow disk's flush, stood for
+    python bench/http_load.py --clients 8 --postgres [URL]       # and on PostgreSQL: 1, 2 and 4 servers
 
 Each server configuration is started fresh on a new store, warmed up, then loaded for
 ``--seconds``. wrk costs little CPU (C, one thread per connection here), so the 2 cores
@@ -22,6 +23,9 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -106,22 +110,52 @@ def _stop(proc: subprocess.Popen) -> None:
         proc.wait()
 
 
-def bitka(tmp: Path, clients: int, seconds: int, options: list[str], env: dict) -> dict:
-    port = free_port()
-    db = tmp / f"bitka-{port}.db"
-    proc = _server([sys.executable, "-m", "cli", "--db", str(db), "serve", "--port", str(port), *options],
-                   {"BITKA_BENCH_STATS": str(tmp / f"commits-{port}.json"), "BITKA_SETUP_TOKEN": SETUP, **env},
-                   port)
+def bitka(tmp: Path, clients: int, seconds: int, options: list[str], env: dict, db: str | None = None,
+          servers: int = 1) -> dict:
+    """``servers`` bitka serve processes on one store (SQLite in ``tmp`` unless ``db`` names
+    one), each loaded by a wrk of its own with an equal share of the clients."""
+    ports = [free_port() for _ in range(servers)]
+    db = db or str(tmp / f"bitka-{ports[0]}.db")
+    procs = []
     try:
-        warm, script = tmp / f"warm-{port}.lua", tmp / f"plan-{port}.lua"
-        warm.write_text(plan(port, clients, random.Random(clients)))  # tables of their own: hands left half
-        script.write_text(plan(port, clients, random.Random(clients)))  # played when wrk stops stay there
-        wrk(port, clients, 2, WRK / "kop_hands.lua", str(warm))  # warm up: connections, caches
-        found = wrk(port, clients, seconds, WRK / "kop_hands.lua", str(script))
+        for port in ports:
+            procs.append(_server([sys.executable, "-m", "cli", "--db", db, "serve", "--port", str(port), *options],
+                                 {"BITKA_BENCH_STATS": str(tmp / f"commits-{ports[0]}.json"),
+                                  "BITKA_SETUP_TOKEN": SETUP, **env}, port))
+        shares = [clients // servers + (i < clients % servers) for i in range(servers)]
+        scripts = []
+        for port, share in zip(ports, shares, strict=True):
+            warm, script = tmp / f"warm-{port}.lua", tmp / f"plan-{port}.lua"
+            warm.write_text(plan(port, share, random.Random(share)))  # tables of their own: hands left half
+            script.write_text(plan(port, share, random.Random(share)))  # played when wrk stops stay there
+            scripts.append((port, share, warm, script))
+        for port, share, warm, _ in scripts:
+            wrk(port, share, 2, WRK / "kop_hands.lua", str(warm))  # warm up: connections, caches
+        with ThreadPoolExecutor(servers) as pool:
+            runs = list(pool.map(lambda s: wrk(s[0], s[1], seconds, WRK / "kop_hands.lua", str(s[3])), scripts))
     finally:
-        _stop(proc)
-    found.update(_commits(tmp / f"commits-{port}.json"))
+        for proc in procs:
+            _stop(proc)
+    found = {"requests": sum(r["requests"] for r in runs), "seconds": max(r["seconds"] for r in runs),
+             "p50_ms": max(r["p50_ms"] for r in runs), "p99_ms": max(r["p99_ms"] for r in runs),
+             "errors": sum(r["errors"] for r in runs), "refused": sum(r["refused"] for r in runs)}
+    found["rate"] = sum(r["rate"] for r in runs)
+    found.update(_commits(tmp / f"commits-{ports[0]}.json"))
     return found
+
+
+@contextmanager
+def postgres_schema(base_url: str):
+    """A schema of its own on the PostgreSQL server, dropped at the end: its URL."""
+    import psycopg
+    schema = f"bitka_load_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(base_url, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield f"{base_url}{'&' if '?' in base_url else '?'}options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(base_url, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 def _commits(path: Path) -> dict:
@@ -157,6 +191,10 @@ def main() -> int:
     ap.add_argument("--seconds", type=int, default=10)
     ap.add_argument("--flush-delay-ms", type=float, default=0, help="sleep this long in each commit (a slow disk)")
     ap.add_argument("--serve", default="", help="options for bitka serve, e.g. '--threads 1'")
+    ap.add_argument("--postgres", nargs="?", const=os.environ.get("BITKA_TEST_POSTGRES",
+                                                                  "postgresql://postgres@127.0.0.1:5432/test"),
+                    help="also load bitka on this PostgreSQL server (1, 2 and 4 bitka serve processes, each "
+                         "in a schema of its own) beside the same server on SQLite")
     ap.add_argument("--json", help="also write the results here")
     args = ap.parse_args()
     if shutil.which("wrk") is None:
@@ -177,6 +215,16 @@ def main() -> int:
                   f"({fastest['config']}): {fastest['rate']:7.0f} req/s, p99 {fastest['p99_ms']:.1f} ms | "
                   f"ratio {ours['ratio']:.0%}", flush=True)
             time.sleep(1)
+            if args.postgres:
+                for servers in (1, 2, 4):
+                    with postgres_schema(args.postgres) as url:
+                        pg = bitka(Path(tmp), clients, args.seconds, args.serve.split(), env, db=url, servers=servers)
+                    pg["ratio_to_sqlite"] = pg["rate"] / ours["rate"]
+                    results[-1][f"postgres_{servers}"] = pg
+                    print(f"{clients:>3} clients  bitka serve on PostgreSQL, {servers} server(s): {pg['rate']:7.0f} "
+                          f"req/s, p50 {pg['p50_ms']:.1f} ms, p99 {pg['p99_ms']:.1f} ms, refused {pg['refused']}, "
+                          f"errors {pg['errors']} | {pg['ratio_to_sqlite']:.0%} of the same on SQLite", flush=True)
+                    time.sleep(1)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
     return 0
