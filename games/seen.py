@@ -64,29 +64,18 @@ def cards_in(value: Any) -> set[str]:
 
 
 def _collect(value: Any, found: set[str]) -> None:
-    # JSON's own types first, by exact type: this walks every event appended and every
-    # deal folded, and an isinstance check against Mapping is an ABC's slow one.
-    kind = type(value)
-    if kind is str:
-        if value in CARDS:
-            found.add(value)
-    elif kind is list or kind is tuple:
-        for item in value:
-            if type(item) is str:
-                if item in CARDS:
-                    found.add(item)
-            else:
-                _collect(item, found)
-    elif kind is dict or isinstance(value, Mapping):
-        for key, item in value.items():
-            if key not in SAID_ALOUD:
-                _collect(item, found)
-    elif isinstance(value, str):
+    # Concrete types before the Mapping ABC, whose isinstance check is slow: this walks
+    # every event appended and every deal folded.
+    if isinstance(value, str):
         if value in CARDS:
             found.add(value)
     elif isinstance(value, (list, tuple)):
         for item in value:
             _collect(item, found)
+    elif isinstance(value, (dict, Mapping)):
+        for key, item in value.items():
+            if key not in SAID_ALOUD:
+                _collect(item, found)
 
 
 def mask(value: Any, hidden: Collection[str]) -> Any:

@@ -43,9 +43,5 @@ class FoldedHands:
                 self._kept.popitem(last=False)
         return model
 
-    def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
-
 
 HANDS = FoldedHands()

@@ -42,9 +42,17 @@ class HandModel:
 
     @property
     def phase(self) -> str:
-        if self.voided is not None:
-            return "voided"
-        return "done" if self.settlement is not None else self.rules.view(self.state)["phase"]
+        return phase_of(self)
+
+
+def phase_of(model: HandModel, view: Mapping | None = None) -> str:
+    """Voided, done, or the phase the game's ``view`` of the hand in play says (asked of
+    the game when not given)."""
+    if model.voided is not None:
+        return "voided"
+    if model.settlement is not None:
+        return "done"
+    return (view or model.rules.view(model.state))["phase"]
 
 
 def start(envelope) -> HandModel:
@@ -157,9 +165,10 @@ def render(model: HandModel) -> dict:
     if model.result is not None:  # no cards were logged: show the result, not stand-in cards
         view = {"dealer": model.opened["dealer"], "rules": model.opened["rules"], "cards_logged": False,
                 "result": model.result}
+        phase = model.phase
     else:
         view = model.rules.view(model.state)
-    phase = view["phase"] if model.voided is None and model.settlement is None and "phase" in view else model.phase
+        phase = phase_of(model, view)
     view.update({"id": model.id, "table": model.table, "game": model.game, "phase": phase,
                  "settlement": model.settlement, "voided": model.voided, "events": list(model.seqs),
                  "confirmation": _confirmation(model),

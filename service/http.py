@@ -228,7 +228,7 @@ def write(group: str, action: Callable[[Writer, auth.Principal], Any], admin: bo
             try:
                 decided = ahead(r, seen_as)
             except DomainError:  # said again under the lock, where a replayed key or If-Match come first
-                decided = None
+                pass
     with store().writing(group) as w:
         # ...and the token is resolved again under the lock: a token rotated away by a write
         # that committed meanwhile appends nothing.

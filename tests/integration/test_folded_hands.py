@@ -32,6 +32,13 @@ def table(store):
     return g.id, t["id"]
 
 
+def _dealt(store, group, table, seed):
+    """A hand dealt at ``table`` (a random legal Kop deal): its id, and its tricks to play."""
+    deal, tricks = _hand(random.Random(seed))
+    with store.writing() as w:
+        return ledger.handle(NewHand(group, "admin", table, {"deal": deal}), w).hand.id, tricks
+
+
 def _from_scratch(store, group, hand):
     with store.reading() as r:
         return hand_fold.fold(r.hand_events(group, hand))
@@ -39,10 +46,8 @@ def _from_scratch(store, group, hand):
 
 def test_a_kept_hand_folded_on_equals_the_hand_folded_from_its_deal(store, table):
     group, tbl = table
-    deal, tricks = _hand(random.Random(7))
+    hand, tricks = _dealt(store, group, tbl, 7)
     kept = folded.FoldedHands()
-    with store.writing() as w:
-        hand = ledger.handle(NewHand(group, "admin", tbl, {"deal": deal}), w).hand.id
     for cards in tricks:
         with store.reading() as r:
             before = kept.model(r, group, hand)
@@ -57,10 +62,8 @@ def test_a_kept_hand_folded_on_equals_the_hand_folded_from_its_deal(store, table
 
 def test_a_kept_hand_whose_last_event_was_rolled_back_is_folded_again(store, table):
     group, tbl = table
-    deal, tricks = _hand(random.Random(11))
+    hand, tricks = _dealt(store, group, tbl, 11)
     kept = folded.FoldedHands()
-    with store.writing() as w:
-        hand = ledger.handle(NewHand(group, "admin", tbl, {"deal": deal}), w).hand.id
     with pytest.raises(RuntimeError):
         with store.writing() as w:
             ledger.handle(Play(group, "admin", hand, "trick", {"cards": tricks[0]}), w)
