@@ -22,8 +22,8 @@ class CredentialReads:
 class CredentialWrites:
     def drop_credentials(self, group: str, subject: str) -> int:
         """Forget every token of one subject of a group; returns how many there were."""
-        return self.conn.execute("DELETE FROM credentials WHERE group_id = ? AND subject = ?",
-                                 (group, subject)).rowcount
+        return len(self.conn.execute("DELETE FROM credentials WHERE group_id = ? AND subject = ? RETURNING 1",
+                                     (group, subject)).fetchall())
 
     def add_credential(self, token_hash: str, group: str, subject: str) -> None:
         self.conn.execute("INSERT INTO credentials (token_hash, group_id, subject) VALUES (?, ?, ?)",

@@ -19,11 +19,12 @@ class InvitationWrites:
                           "VALUES (?, ?, ?, ?, NULL)", (code_hash, group, member, expires_at))
 
     def use_invitation(self, code_hash: str, now: str) -> bool:
-        """Mark a code used, once: False when it was used already (by a request that won)."""
-        return self.conn.execute("UPDATE invitations SET used_at = ? WHERE code_hash = ? AND used_at IS NULL",
-                                 (now, code_hash)).rowcount == 1
+        """Mark a code used, once: False when it was used already (by a request that won). The
+        answer is read back (RETURNING), not counted: a pipelined write knows no rowcount yet."""
+        return self.conn.execute("UPDATE invitations SET used_at = ? WHERE code_hash = ? AND used_at IS NULL "
+                                 "RETURNING 1", (now, code_hash)).fetchone() is not None
 
     def drop_invitations(self, group: str, member: str) -> int:
         """Forget every code of one member of a group (the admin's link, when it is replaced)."""
-        return self.conn.execute("DELETE FROM invitations WHERE group_id = ? AND member = ?",
-                                 (group, member)).rowcount
+        return len(self.conn.execute("DELETE FROM invitations WHERE group_id = ? AND member = ? RETURNING 1",
+                                     (group, member)).fetchall())
