@@ -7,11 +7,23 @@ from typing import Mapping, Sequence
 
 
 class RowReads:
+    # A read's snapshot never changes, so a row it read once is not read again (a request
+    # asks for its table's and group's rows in several places); each caller gets a dict of
+    # its own. A write changes rows as it goes, and keeps none.
+    snapshot_rows: dict[tuple[str, str, str], str | None] | None = None
+
     def row(self, name: str, group: str, key: str) -> dict | None:
-        found = self.conn.execute(
-            "SELECT data FROM projection_rows WHERE name = ? AND group_id = ? AND key = ?",
-            (name, group, key)).fetchone()
-        return json.loads(found[0]) if found else None
+        kept = self.snapshot_rows
+        if kept is not None and (name, group, key) in kept:
+            text = kept[(name, group, key)]
+        else:
+            found = self.conn.execute(
+                "SELECT data FROM projection_rows WHERE name = ? AND group_id = ? AND key = ?",
+                (name, group, key)).fetchone()
+            text = found[0] if found else None
+            if kept is not None:
+                kept[(name, group, key)] = text
+        return json.loads(text) if text is not None else None
 
     def rows(self, name: str, group: str | None = None) -> dict[tuple[str, str], dict]:
         sql, args = "SELECT group_id, key, data FROM projection_rows WHERE name = ?", [name]

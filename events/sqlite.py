@@ -62,7 +62,9 @@ class SQLiteStore(StoreBase):
         savepoint, acknowledged once the batch's commit is durable. SQLite's one write lock
         covers every group, so ``group`` needs no lock of its own."""
         with self.batches.write() as conn:
-            yield Writer(conn, self.projector, self.backend)
+            writer = Writer(conn, self.projector, self.backend, self.committed_nodes)
+            yield writer
+        writer.committed_now()  # the batch's commit was durable, or write() raised
 
     def _begin_batch(self):
         self.file_lock.acquire()

@@ -25,7 +25,7 @@ from .invitations import InvitationReads, InvitationWrites
 from .envelope import Envelope, NewEvent, RawEvent
 from .errors import StaleVersion
 from .idempotency import KeyReads, KeyWrites
-from .merkle_nodes import MerkleReads, MerkleWrites
+from .merkle_nodes import CommittedNodes, MerkleReads, MerkleWrites
 from .recorder import EventLog, EventRecorder
 from .rows import RowReads, RowWrites
 
@@ -33,9 +33,11 @@ __all__ = ["Backend", "Envelope", "NewEvent", "RawEvent", "Reader", "Writer", "p
 
 
 class Reader(EventLog, RowReads, CredentialReads, InvitationReads, KeyReads, MerkleReads):
-    def __init__(self, conn, backend: "Backend"):
+    def __init__(self, conn, backend: "Backend", committed: CommittedNodes | None = None):
         self.conn = conn
         self.backend = backend
+        self.committed = committed
+        self.snapshot_rows = {}
 
     def is_store(self) -> bool:
         return self.backend.has_table(self.conn, "events")
@@ -52,8 +54,9 @@ class Writer(Reader, EventRecorder, RowWrites, CredentialWrites, InvitationWrite
     """One write transaction's reads and writes. What only this transaction can change while
     it holds the lock (a locked group's head, Merkle nodes it read or made) is read once."""
 
-    def __init__(self, conn, projector: Projector | None, backend: "Backend"):
-        super().__init__(conn, backend)
+    def __init__(self, conn, projector: Projector | None, backend: "Backend", committed: CommittedNodes | None = None):
+        super().__init__(conn, backend, committed)
+        self.snapshot_rows = None  # a write's rows change under it
         self.projector = projector
         self.locked: set[str] = set()
         self.heads: dict[str, tuple[int, str]] = {}  # of groups this transaction holds
@@ -61,6 +64,16 @@ class Writer(Reader, EventRecorder, RowWrites, CredentialWrites, InvitationWrite
 
     def known_nodes(self, group: str) -> dict[tuple[int, int], bytes]:
         return self.nodes.setdefault(group, {})
+
+    def read_node(self, key, h: bytes) -> None:
+        """Kept in ``nodes`` only: what this transaction reads may be an uncommitted write
+        of its own batch. The store keeps them all once the transaction has committed."""
+
+    def committed_now(self) -> None:
+        """Called once this write's transaction is durably committed."""
+        if self.committed is not None:
+            self.committed.keep(((group, level, index), h) for group, made in self.nodes.items()
+                                for (level, index), h in made.items())
 
     def holds(self, group: str) -> bool:
         """Does this transaction hold the group, so that nobody else appends to it until it ends?"""

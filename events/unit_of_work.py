@@ -11,6 +11,7 @@ from typing import Iterator, Sequence
 
 from . import migrations
 from .envelope import utc_now
+from .merkle_nodes import CommittedNodes
 from .store import Backend, Projector, Reader, Writer
 
 
@@ -33,6 +34,7 @@ class StoreBase(ABC):
         self._idle: list = []
         self._lock = threading.Lock()
         self._pid = os.getpid()
+        self.committed_nodes = CommittedNodes()
 
     def _acquire(self):
         with self._lock:
@@ -114,7 +116,7 @@ class StoreBase(ABC):
         conn = self._acquire()
         try:
             self.begin_reading(conn)
-            yield Reader(conn, self.backend)
+            yield Reader(conn, self.backend, self.committed_nodes)
         finally:
             self._release(conn)
 
@@ -126,7 +128,7 @@ class StoreBase(ABC):
         conn = self._acquire()
         try:
             self.begin_writing(conn)
-            writer = Writer(conn, self.projector, self.backend)
+            writer = Writer(conn, self.projector, self.backend, self.committed_nodes)
             try:
                 if group is not None:
                     writer.lock(group)
@@ -139,6 +141,7 @@ class StoreBase(ABC):
                     pass
                 raise
             self.commit(conn)
+            writer.committed_now()
         finally:
             self._release(conn)
 
