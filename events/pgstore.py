@@ -15,11 +15,13 @@ written.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Iterator, Sequence
 
 import psycopg
 from psycopg import errors as pg_errors
+from psycopg import pq
 from psycopg.pq import TransactionStatus
 
 from . import migrations
@@ -60,6 +62,9 @@ class Connection:
             raise _conflict(e) from None
 
     def stream(self, sql: str, args: Sequence) -> Iterator[tuple]:
+        if self.raw.pgconn.pipeline_status != pq.PipelineStatus.OFF:  # no server-side cursor in a pipeline
+            yield from self.execute(sql, args)
+            return
         self._cursors += 1
         with self.raw.cursor(name=f"bitka_scan_{self._cursors}") as cur:
             cur.itersize = STREAM_BATCH
@@ -125,6 +130,25 @@ class PostgresStore(StoreBase):
 
     def begin_writing(self, conn: Connection) -> None:
         conn.execute("BEGIN")
+
+    @contextmanager
+    def pipelined(self, conn: Connection, group: str | None) -> Iterator[None]:
+        """A write to one group (the service's) runs in psycopg's pipeline mode: a statement
+        whose answer nobody reads (BEGIN, the group's lock, the inserts and upserts after the
+        event, COMMIT) goes out with the next one that is read, or at the end, so a trick
+        costs a few round trips to the database rather than one a statement. Its errors
+        therefore arrive at that later read: those that mean "try again" become the same 409
+        as where they are raised at once. The commit's answer is awaited before the write
+        returns. Writes of the command line (imports, rebuilds, migrations) are not
+        pipelined: they stream through server-side cursors, which a pipeline cannot hold."""
+        if group is None:
+            yield
+            return
+        try:
+            with conn.raw.pipeline():
+                yield
+        except RETRY_LATER as e:
+            raise _conflict(e) from None
 
     def analyze(self) -> None:
         """Without fresh statistics, PostgreSQL plans a replay's batched row lookups from an

@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 import threading
 from abc import ABC, abstractmethod
-from contextlib import contextmanager
-from typing import Iterator, Sequence
+from contextlib import contextmanager, nullcontext
+from typing import ContextManager, Iterator, Sequence
 
 from . import migrations
 from .envelope import utc_now
@@ -127,23 +127,29 @@ class StoreBase(ABC):
         until it commits (on SQLite the whole store is locked anyway)."""
         conn = self._acquire()
         try:
-            self.begin_writing(conn)
-            writer = Writer(conn, self.projector, self.backend, self.committed_nodes)
-            try:
-                if group is not None:
-                    writer.lock(group)
-                yield writer
-            except BaseException:
+            with self.pipelined(conn, group):
+                self.begin_writing(conn)
+                writer = Writer(conn, self.projector, self.backend, self.committed_nodes)
                 try:
-                    if self.in_transaction(conn):
-                        conn.execute("ROLLBACK")
-                except Exception:  # a connection that died mid-write: the database rolled it back
-                    pass
-                raise
-            self.commit(conn)
-            writer.committed_now()
+                    if group is not None:
+                        writer.lock(group)
+                    yield writer
+                except BaseException:
+                    try:
+                        if self.in_transaction(conn):
+                            conn.execute("ROLLBACK")
+                    except Exception:  # a connection that died mid-write: the database rolled it back
+                        pass
+                    raise
+                self.commit(conn)
+            writer.committed_now()  # the commit's outcome is known here, whatever was pipelined
         finally:
             self._release(conn)
+
+    def pipelined(self, conn, group: str | None) -> ContextManager:
+        """Where a backend sends a write's statements without waiting for each answer: nowhere,
+        unless it says otherwise."""
+        return nullcontext()
 
     def commit(self, conn) -> None:
         conn.execute("COMMIT")
