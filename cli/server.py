@@ -7,6 +7,7 @@ servers on other machines can share the database too.
 """
 from __future__ import annotations
 
+import gc
 import json
 
 import click
@@ -47,9 +48,20 @@ def run_gunicorn(db: str, host: str, port: int, workers: int, threads: int, key:
 
         def load(self):
             from service.app import create_app
-            return create_app({"BITKA_DB": db, **({"BITKA_KEY": key} if key else {})})
+            app = create_app({"BITKA_DB": db, **({"BITKA_KEY": key} if key else {})})
+            settled()
+            return app
 
     Bitka().run()
+
+
+def settled() -> None:
+    """A worker's app is built and will live as long as the worker: what it holds (routes,
+    schemas, catalogs, the games) is moved out of the garbage collector's sight, so that its
+    full collections walk only what requests leave behind. Measured with 8 clients, p99 went
+    from 49-59 ms to 19-24 ms: full collections over the whole app were the tail."""
+    gc.collect()
+    gc.freeze()
 
 
 def run_dev(db: str, host: str, port: int, key: str | None) -> None:

@@ -6,6 +6,10 @@ chains every event before it, so the same hash there means the same events up to
 only the hand's newer events are folded on. A write that was rolled back, a store replaced
 by another, or a log tampered with leaves another hash (or none) at that seq, and the hand
 is folded from its deal again. The models are frozen values, so threads share them.
+
+Only hands in play are kept: a settled or voided hand is dropped, so that what the process keeps is
+about as large as the number of tables playing, not a heap of finished hands that the
+garbage collector would walk through again and again.
 """
 from __future__ import annotations
 
@@ -37,11 +41,17 @@ class FoldedHands:
             model = apply(model, envelope)
         last = newer[-1]
         with self._lock:
+            if model.settlement is not None or model.voided is not None:  # over: little follows
+                self._kept.pop((group, hand), None)
+                return model
             self._kept[(group, hand)] = (last.seq, last.hash, model)
             self._kept.move_to_end((group, hand))
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
         return model
+
+    def __len__(self) -> int:
+        return len(self._kept)
 
 
 HANDS = FoldedHands()

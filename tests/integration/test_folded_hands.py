@@ -79,18 +79,39 @@ def test_a_kept_hand_whose_last_event_was_rolled_back_is_folded_again(store, tab
 
 
 def test_the_kept_hands_are_bounded(store, table):
-    group, tbl = table
+    group, _ = table
     kept = folded.FoldedHands(size=2)
     ids = []
-    for i in range(3):
-        deal, _ = _hand(random.Random(i))
+    with store.writing() as w:
+        seats = [m["id"] for m in ledger.group_row(w, group)["members"]]
+    for i in range(3):  # three tables, a hand in play at each
         with store.writing() as w:
-            dealer = ledger.table_row(w, group, tbl)["next_dealer"]
-            moved = ledger.handle(NewHand(group, "admin", tbl, {"deal": {**deal, "dealer": dealer}}), w)
-            ids.append(moved.hand.id)
-            ledger.handle(VoidHand(group, "admin", moved.hand.id, "misdeal"), w)
+            tbl = ledger.handle(OpenTable(group, "admin", {"game": "kop", "seats": seats, "stake": "0.50"}), w)["id"]
+        ids.append(_dealt(store, group, tbl, i)[0])
     with store.reading() as r:
         for hand in ids:
             assert kept.model(r, group, hand) == hand_fold.fold(r.hand_events(group, hand))
-    assert len(kept._kept) == 2
+    assert len(kept) == 2
 
+
+def test_only_hands_in_play_are_kept(store, table):
+    group, tbl = table
+    hand, tricks = _dealt(store, group, tbl, 5)
+    kept = folded.FoldedHands()
+    for cards in tricks:
+        with store.reading() as r:
+            kept.model(r, group, hand)
+        assert len(kept) == 1
+        with store.writing() as w:
+            ledger.handle(Play(group, "admin", hand, "trick", {"cards": cards}), w)
+    with store.reading() as r:
+        assert kept.model(r, group, hand).settlement is not None
+    assert len(kept) == 0  # settled: dropped
+    deal, _ = _hand(random.Random(6))
+    with store.writing() as w:
+        dealer = ledger.table_row(w, group, tbl)["next_dealer"]
+        voided = ledger.handle(NewHand(group, "admin", tbl, {"deal": {**deal, "dealer": dealer}}), w).hand.id
+        ledger.handle(VoidHand(group, "admin", voided, "misdeal"), w)
+    with store.reading() as r:
+        assert kept.model(r, group, voided).voided is not None
+    assert len(kept) == 0
