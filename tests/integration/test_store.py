@@ -94,6 +94,15 @@ class StoreContract:
         with store.reading() as r:
             assert list(r.scan()) == before
 
+    def test_a_read_sees_one_snapshot_from_its_first_statement_to_its_end(self, store):
+        _group(store)
+        with store.reading() as r:
+            assert r.version("g1") == 1
+            _append(store, "g1")  # committed while the read is open
+            assert r.version("g1") == 1 and [e.seq for e in r.scan("g1")] == [1]
+        with store.reading() as r:
+            assert r.version("g1") == 2
+
     def test_projection_rows_are_written_in_the_append_transaction(self, store):
         _group(store)
         _append(store, "g1", 2)
