@@ -21,7 +21,7 @@ class CommittedNodes:
     transaction is durably committed: a node of a write that was rolled back would stand for
     events that are not in the log. The least recently used go first beyond ``most``."""
 
-    def __init__(self, most: int = 32_768):
+    def __init__(self, most: int = 8_192):  # about 1.5 MB; a group in play needs a few dozen
         self.most = most
         self._nodes: OrderedDict[NodeKey, bytes] = OrderedDict()
         self._lock = threading.Lock()
