@@ -4,58 +4,65 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Iterable
 
 from . import merkle
 from .envelope import RawEvent
 
-NodeKey = tuple[str, int, int]  # (group, level, index)
+Nodes = dict[tuple[int, int], bytes]  # (level, index) -> hash
+
+
+def frontier(size: int) -> list[tuple[int, int]]:
+    """The perfect subtrees a tree of ``size`` leaves splits into, largest first: all that
+    its root and its next leaf's parents need."""
+    keys, start = [], 0
+    for level in reversed(range(size.bit_length())):
+        if size >> level & 1:
+            keys.append((level, start >> level))
+            start += 1 << level
+    return keys
 
 
 class CommittedNodes:
-    """The Merkle nodes a process has seen committed, kept across its units of work, so that
-    a write or a proof looks up in the database only the nodes it has not met before.
+    """For each group a process has written to lately, the frontier of its Merkle tree as the
+    last committed write of this process left it, with the seq and hash of that write's last
+    event, so that the next write reads none of them from the database.
 
-    A committed node never goes stale: it hashes leaves, and a committed event never
-    changes. A node enters only from a committed snapshot (a read) or from a write once its
-    transaction is durably committed: a node of a write that was rolled back would stand for
-    events that are not in the log. The least recently used go first beyond ``most``."""
+    A write uses them only while the log still holds that hash at that seq: the hash chains
+    every event before it, so the same hash there means the same log up to it, and the same
+    nodes. A log rewritten behind the process's back leaves another hash there, and its nodes
+    are read from the database again, so the checkpoints the server signs are always those
+    of the log as it is, and members' witnesses see the rewrite. Only a durably committed
+    write's nodes are kept. The groups least recently written go first beyond ``most``."""
 
-    def __init__(self, most: int = 8_192):  # about 1.5 MB; a group in play needs a few dozen
+    def __init__(self, most: int = 2048):
         self.most = most
-        self._nodes: OrderedDict[NodeKey, bytes] = OrderedDict()
+        self._groups: OrderedDict[str, tuple[int, str, Nodes]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: NodeKey) -> bytes | None:
+    def get(self, group: str) -> tuple[int, str, Nodes] | None:
         with self._lock:
-            found = self._nodes.get(key)
-            if found is not None:
-                self._nodes.move_to_end(key)
-            return found
+            return self._groups.get(group)
 
-    def keep(self, nodes: Iterable[tuple[NodeKey, bytes]]) -> None:
+    def keep(self, group: str, seq: int, digest: str, nodes: Nodes) -> None:
+        """The frontier at ``seq`` out of ``nodes`` (the ones a write read or made)."""
+        edge = {key: nodes[key] for key in frontier(seq) if key in nodes}
         with self._lock:
-            for key, h in nodes:
-                self._nodes[key] = h
-                self._nodes.move_to_end(key)
-            while len(self._nodes) > self.most:
-                self._nodes.popitem(last=False)
+            kept = self._groups.get(group)
+            if kept is not None and kept[0] > seq:  # a later write of the same batch got here first
+                return
+            self._groups[group] = (seq, digest, edge)
+            self._groups.move_to_end(group)
+            while len(self._groups) > self.most:
+                self._groups.popitem(last=False)
 
     def __len__(self) -> int:
-        return len(self._nodes)
+        return len(self._groups)
 
 
 class MerkleReads:
-    committed: CommittedNodes | None = None  # the store's, when its process keeps them
-
     def known_nodes(self, group: str) -> dict[tuple[int, int], bytes]:
         """Where the nodes read are kept: for this read alone (a Writer keeps them longer)."""
         return {}
-
-    def read_node(self, key: NodeKey, h: bytes) -> None:
-        """A node just read from the database: a read's snapshot holds only committed ones."""
-        if self.committed is not None:
-            self.committed.keep(((key, h),))
 
     def merkle_root(self, group: str, size: int) -> bytes:
         """The root of the group's Merkle tree at ``size`` events, from the stored nodes."""
@@ -64,22 +71,17 @@ class MerkleReads:
     def merkle_nodes(self, group: str):
         """The stored perfect subtree hashes of a group's Merkle tree, as events.merkle wants them.
         A node once stored never changes, so a writer keeps those it read or made."""
-        seen, committed = self.known_nodes(group), self.committed
+        seen = self.known_nodes(group)
 
         def node(level: int, index: int) -> bytes:
-            h = seen.get((level, index))
-            if h is None and committed is not None:
-                h = committed.get((group, level, index))
-            if h is None:
+            if (level, index) not in seen:
                 found = self.conn.execute("SELECT hash FROM merkle_nodes WHERE group_id = ? AND level = ? AND idx = ?",
                                           (group, level, index)).fetchone()
                 if found is None:
                     raise LookupError(f"group {group} has no Merkle node ({level}, {index}); "
                                       "run bitka replay --rebuild")
-                h = found[0]
-                self.read_node((group, level, index), h)
-            seen[(level, index)] = h
-            return h
+                seen[(level, index)] = found[0]
+            return seen[(level, index)]
         return node
 
 

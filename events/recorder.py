@@ -134,7 +134,7 @@ class EventRecorder(EventLog):
         if not self.holds(group):
             return super().head(group)
         if group not in self.heads:
-            self.heads[group] = super().head(group)
+            self.heads[group] = self.first_heads[group] = super().head(group)
         return self.heads[group]
 
     def lock(self, group: str) -> None:

@@ -33,10 +33,9 @@ __all__ = ["Backend", "Envelope", "NewEvent", "RawEvent", "Reader", "Writer", "p
 
 
 class Reader(EventLog, RowReads, CredentialReads, InvitationReads, KeyReads, MerkleReads):
-    def __init__(self, conn, backend: "Backend", committed: CommittedNodes | None = None):
+    def __init__(self, conn, backend: "Backend"):
         self.conn = conn
         self.backend = backend
-        self.committed = committed
         self.snapshot_rows = {}
 
     def is_store(self) -> bool:
@@ -55,25 +54,37 @@ class Writer(Reader, EventRecorder, RowWrites, CredentialWrites, InvitationWrite
     it holds the lock (a locked group's head, Merkle nodes it read or made) is read once."""
 
     def __init__(self, conn, projector: Projector | None, backend: "Backend", committed: CommittedNodes | None = None):
-        super().__init__(conn, backend, committed)
+        super().__init__(conn, backend)
         self.snapshot_rows = None  # a write's rows change under it
+        self.committed = committed
+        self.first_heads: dict[str, tuple[int, str]] = {}  # each held group's head as this write found it
         self.projector = projector
         self.locked: set[str] = set()
         self.heads: dict[str, tuple[int, str]] = {}  # of groups this transaction holds
         self.nodes: dict[str, dict[tuple[int, int], bytes]] = {}  # Merkle nodes read or made, by group
 
     def known_nodes(self, group: str) -> dict[tuple[int, int], bytes]:
-        return self.nodes.setdefault(group, {})
+        if group not in self.nodes:
+            self.nodes[group] = dict(self._kept_nodes(group))
+        return self.nodes[group]
 
-    def read_node(self, key, h: bytes) -> None:
-        """Kept in ``nodes`` only: what this transaction reads may be an uncommitted write
-        of its own batch. The store keeps them all once the transaction has committed."""
+    def _kept_nodes(self, group: str) -> dict[tuple[int, int], bytes]:
+        """The process's kept frontier of the group, if the log still ends as it did then."""
+        kept = self.committed.get(group) if self.committed is not None else None
+        if kept is None:
+            return {}
+        seq, digest, nodes = kept
+        if self.first_heads.get(group) != (seq, digest) and self.hash_at(group, seq) != digest:
+            return {}
+        return nodes
 
     def committed_now(self) -> None:
-        """Called once this write's transaction is durably committed."""
+        """Called once this write's transaction is durably committed: the frontier of each
+        group it touched is kept for the process's next write."""
         if self.committed is not None:
-            self.committed.keep(((group, level, index), h) for group, made in self.nodes.items()
-                                for (level, index), h in made.items())
+            for group, nodes in self.nodes.items():
+                if group in self.heads:
+                    self.committed.keep(group, *self.heads[group], nodes)
 
     def holds(self, group: str) -> bool:
         """Does this transaction hold the group, so that nobody else appends to it until it ends?"""

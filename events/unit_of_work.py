@@ -116,7 +116,7 @@ class StoreBase(ABC):
         conn = self._acquire()
         try:
             self.begin_reading(conn)
-            yield Reader(conn, self.backend, self.committed_nodes)
+            yield Reader(conn, self.backend)
         finally:
             self._release(conn)
 

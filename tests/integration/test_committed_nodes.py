@@ -1,16 +1,18 @@
-"""The Merkle nodes a process keeps between units of work (events/merkle_nodes.py
-CommittedNodes) are only ever nodes of committed events: a write that was rolled back
-leaves none behind, so a root taken after another process appended in its place is the
-root of the log as it is."""
+"""The Merkle frontier a process keeps between its writes (events/merkle_nodes.py
+CommittedNodes) is used only while the log still ends as that write left it: a write that
+was rolled back leaves nothing behind, and a log rewritten behind the process's back is
+read again, so every root a write takes is the root of the log as it is."""
 from __future__ import annotations
 
 import pytest
 
 from events import merkle
 from events.database import open_store
-from events.merkle_nodes import CommittedNodes
 from events.envelope import RawEvent
+from events.merkle_nodes import CommittedNodes, frontier
 from events.store import NewEvent
+from tests.backends import run_raw
+from tests.tampering import rewrite_log
 
 
 class Refused(Exception):
@@ -37,12 +39,14 @@ def two_processes(db_url):
     second.close()
 
 
-def _append(store, group, *names):
+def _append(store, group, *said) -> bytes:
+    """Append notes and return the root the write itself takes, as the service's writes do."""
     with store.writing(group) as w:
-        w.append(group, [NewEvent("note", {"said": n}) for n in names], "tester")
+        w.append(group, [NewEvent("note", {"said": s}) for s in said], "tester")
+        return w.merkle_root(group, w.version(group))
 
 
-def test_a_rolled_back_write_leaves_no_node_for_a_later_root(db_url, two_processes):
+def test_a_rolled_back_write_leaves_nothing_for_the_next_write(db_url, two_processes):
     first, second = two_processes
     group = "g_committed"
     _append(first, group, "one", "two", "three")
@@ -53,27 +57,39 @@ def test_a_rolled_back_write_leaves_no_node_for_a_later_root(db_url, two_process
             assert w.merkle_root(group, 5)  # its nodes made and read: none of them may outlive the rollback
             raise Refused
     _append(second, group, "four", "five")  # another process takes seqs 4 and 5
-    with first.reading() as r:
-        assert r.merkle_root(group, 5) == _log_root(db_url, group, 5)
-        assert r.merkle_root(group, 4) == _log_root(db_url, group, 4)
+    assert _append(first, group, "six") == _log_root(db_url, group, 6)
 
 
-def test_a_committed_write_keeps_its_nodes_and_roots_agree_with_the_log(db_url, two_processes):
+def test_the_next_write_of_the_process_reads_no_node_it_kept(db_url, two_processes):
     first, _ = two_processes
     group = "g_kept"
     for n in range(9):
-        _append(first, group, f"event {n}")
-    assert len(first.committed_nodes) >= 9  # the leaves at least, kept between writes
-    with first.reading() as r:
-        for size in range(1, 10):
-            assert r.merkle_root(group, size) == _log_root(db_url, group, size)
+        assert _append(first, group, f"event {n}") == _log_root(db_url, group, n + 1)
+    seq, _, nodes = first.committed_nodes.get(group)
+    assert seq == 9 and set(nodes) == set(frontier(9)) == {(3, 0), (0, 8)}
+    run_raw(first, "DELETE FROM merkle_nodes")  # a process that looked them up would fail now
+    assert _append(first, group, "event 9") == _log_root(db_url, group, 10)
 
 
-def test_the_kept_nodes_are_bounded_and_the_least_recently_used_go_first():
-    kept = CommittedNodes(most=4)
-    kept.keep(((("g", 0, i), bytes([i])) for i in range(6)))
-    assert len(kept) == 4
-    assert kept.get(("g", 0, 0)) is None and kept.get(("g", 0, 1)) is None
-    assert kept.get(("g", 0, 2)) == bytes([2])  # used now, so it outlives 3 when one more comes
-    kept.keep(((("g", 0, 6), b"\x06"),))
-    assert kept.get(("g", 0, 3)) is None and kept.get(("g", 0, 2)) == bytes([2])
+def test_a_log_rewritten_behind_the_process_is_read_again(tmp_path):
+    db = str(tmp_path / "bitka.db")
+    store = open_store(db).setup()
+    group = "g_rewritten"
+    try:
+        for n in range(5):
+            _append(store, group, f"event {n}")
+        rewrite_log(db, lambda seq, data: {**data, "said": "forged"} if seq == 2 else data)
+        assert _append(store, group, "event 5") == _log_root(db, group, 6)
+    finally:
+        store.close()
+
+
+def test_the_kept_groups_are_bounded_and_the_least_recently_written_go_first():
+    kept = CommittedNodes(most=2)
+    for name in ("a", "b", "c"):
+        kept.keep(name, 1, "h", {(0, 0): b"leaf"})
+    assert kept.get("a") is None and len(kept) == 2
+    kept.keep("b", 2, "h2", {(1, 0): b"node", (0, 0): b"leaf", (0, 1): b"leaf2"})
+    assert kept.get("b") == (2, "h2", {(1, 0): b"node"})  # the frontier of 2 leaves only
+    kept.keep("b", 1, "h", {(0, 0): b"leaf"})  # an earlier write of the same batch, finishing later
+    assert kept.get("b")[0] == 2
