@@ -69,7 +69,7 @@ class Writer(Reader, EventRecorder, RowWrites, CredentialWrites, InvitationWrite
         return self.nodes[group]
 
     def _kept_nodes(self, group: str) -> dict[tuple[int, int], bytes]:
-        """The process's kept frontier of the group, if the log still ends as it did then."""
+        """The process's kept frontier of the group, while the log still holds the event it was kept at."""
         kept = self.committed.get(group) if self.committed is not None else None
         if kept is None:
             return {}
