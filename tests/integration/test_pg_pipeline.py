@@ -1,8 +1,9 @@
 """PostgreSQL writes to one group run in psycopg's pipeline mode (events/pgstore.py
 ``pipelined``): a statement's error arrives at a later read, and the connection goes back to
 the pool afterwards. These check what that must not change: a held group is still a 409, a
-refused write leaves nothing and its connection serves the next write, and a write can
-still scan its group."""
+refused write leaves nothing and its connection serves the next write, a write can still
+scan its group, and what a write counts is read back rather than taken from a rowcount
+that a pipeline does not know yet."""
 from __future__ import annotations
 
 import pytest
@@ -65,7 +66,7 @@ def test_a_pipelined_write_can_scan_its_group(store):
         assert [row[1] for row in w.scan_raw(GROUP)] == [1, 2]
 
 
-def test_a_write_about_one_group_is_pipelined_and_a_command_lines_is_not(store):
+def test_a_write_about_one_group_is_pipelined_and_a_command_line_write_is_not(store):
     from psycopg import pq
     with store.writing(GROUP) as w:
         assert w.conn.raw.pgconn.pipeline_status != pq.PipelineStatus.OFF
