@@ -203,7 +203,7 @@ def hand_ahead(command: Callable[[auth.Principal], Any], answer: Callable[[Any, 
     return ahead
 
 
-def write(group: str, action: Callable[[Writer, auth.Principal], Any], admin: bool = False,
+def write(group: str, action: Callable[[Writer, auth.Principal], Any] | None = None, admin: bool = False,
           status: int = 201, location: Callable[[dict], str] | None = None,
           permit: Callable[[auth.Principal], None] | None = None,
           ahead: Callable[[Reader, auth.Principal], Ahead] | None = None) -> Response:
@@ -216,8 +216,9 @@ def write(group: str, action: Callable[[Writer, auth.Principal], Any], admin: bo
     ``ahead``, when given, decides the write on a snapshot before the write lock is taken,
     so that the store's one writer holds the lock only to append: if the group is still at
     the snapshot's version under the lock (nothing of it changed), what was decided is
-    appended; if not, or if the snapshot's decision was a refusal, ``action`` decides again
-    under the lock. Either way the answer is what deciding under the lock would give."""
+    appended; if not, or if the snapshot's decision was a refusal, it is decided again under
+    the lock (``action`` is not needed then). Either way the answer is what deciding under
+    the lock would give."""
     key, expected = idempotency_key(), if_match()
     # A stranger's request (a 401, 403 or 404) is turned away before the write lock is
     # taken, so that it never holds up the store's writer...
@@ -244,6 +245,8 @@ def write(group: str, action: Callable[[Writer, auth.Principal], Any], admin: bo
         precondition(expected, w.version(group))
         if decided is not None and decided.subject == principal.subject and decided.version == w.version(group):
             body = decided.carry_out(w)
+        elif ahead is not None:
+            body = ahead(w, principal).carry_out(w)  # decided again, on what the lock holds
         else:
             body = action(w, principal)
         if key is not None:

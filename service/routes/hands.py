@@ -9,7 +9,7 @@ from ..evidence import checkpoint, inclusions
 from ..http import READ, WRITE, Blueprint, hand_ahead, json_response, read, write
 from ..openapi import media, reads, writes
 from ..i18n import languages, phrases
-from ..commands import Confirm, Correct, Dispute, HandMoved, Play, VoidHand
+from ..commands import Confirm, Correct, Dispute, Play, VoidHand
 from ..sealed import hidden_in, sealed_for, trail_as_seen
 from ..views import appended_result, games_say, hand_view, trick_result
 
@@ -32,10 +32,7 @@ def get_hand(group, hand):
 
 def _move(group: str, hand: str, kind: str, body, shown):
     """A write to a hand in play, answered as ``shown(moved, hidden)`` shows it to its writer."""
-    def act(w, p):
-        moved: HandMoved = ledger.handle(Play(group, p.subject, hand, kind, body), w)
-        return shown(moved, sealed_for(w, group, moved.hand, p.subject))
-    return write(group, act, ahead=hand_ahead(lambda p: Play(group, p.subject, hand, kind, body), shown))
+    return write(group, ahead=hand_ahead(lambda p: Play(group, p.subject, hand, kind, body), shown))
 
 
 @blp.route("/<hand>/cards", methods=["POST"])

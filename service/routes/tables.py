@@ -5,7 +5,6 @@ from .. import ledger, schemas as s
 from ..http import READ, WRITE, Blueprint, hand_ahead, read, write
 from ..openapi import reads, writes
 from ..commands import NewHand, OpenTable
-from ..sealed import sealed_for
 from ..views import hand_view, table_view
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/groups/<group>/tables", description="Tables and their hands")
@@ -40,9 +39,6 @@ def get_table(group, table):
 @blp.doc(**writes(located=True))
 def new_hand(body, group, table):
     """Log a hand: the deal, and optionally its calls and tricks. All of it is appended or none."""
-    def act(w, p):
-        model = ledger.handle(NewHand(group, p.subject, table, body), w).hand
-        return hand_view(model, sealed_for(w, group, model, p.subject))
-    return write(group, act, location=lambda h: f"/v1/groups/{group}/hands/{h['id']}",
+    return write(group, location=lambda h: f"/v1/groups/{group}/hands/{h['id']}",
                  ahead=hand_ahead(lambda p: NewHand(group, p.subject, table, body),
                                   lambda moved, hidden: hand_view(moved.hand, hidden)))
