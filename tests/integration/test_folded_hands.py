@@ -33,10 +33,16 @@ def table(store):
 
 
 def _dealt(store, group, table, seed):
-    """A hand dealt at ``table`` (a random legal Kop deal): its id, and its tricks to play."""
-    deal, tricks = _hand(random.Random(seed))
+    """A hand dealt at ``table`` by its next dealer (a random legal Kop deal): its id, and
+    its tricks to play."""
     with store.writing() as w:
+        deal, tricks = _hand(random.Random(seed), ledger.table_row(w, group, table)["next_dealer"])
         return ledger.handle(NewHand(group, "admin", table, {"deal": deal}), w).hand.id, tricks
+
+
+def _play(store, group, hand, cards):
+    with store.writing() as w:
+        ledger.handle(Play(group, "admin", hand, "trick", {"cards": cards}), w)
 
 
 def _from_scratch(store, group, hand):
@@ -52,8 +58,7 @@ def test_a_kept_hand_folded_on_equals_the_hand_folded_from_its_deal(store, table
         with store.reading() as r:
             before = kept.model(r, group, hand)
         assert before == _from_scratch(store, group, hand)
-        with store.writing() as w:
-            ledger.handle(Play(group, "admin", hand, "trick", {"cards": cards}), w)
+        _play(store, group, hand, cards)
     with store.reading() as r:
         done = kept.model(r, group, hand)
     assert done == _from_scratch(store, group, hand)
@@ -102,15 +107,12 @@ def test_only_hands_in_play_are_kept(store, table):
         with store.reading() as r:
             kept.model(r, group, hand)
         assert len(kept) == 1
-        with store.writing() as w:
-            ledger.handle(Play(group, "admin", hand, "trick", {"cards": cards}), w)
+        _play(store, group, hand, cards)
     with store.reading() as r:
         assert kept.model(r, group, hand).settlement is not None
     assert len(kept) == 0  # settled: dropped
-    deal, _ = _hand(random.Random(6))
+    voided, _ = _dealt(store, group, tbl, 6)
     with store.writing() as w:
-        dealer = ledger.table_row(w, group, tbl)["next_dealer"]
-        voided = ledger.handle(NewHand(group, "admin", tbl, {"deal": {**deal, "dealer": dealer}}), w).hand.id
         ledger.handle(VoidHand(group, "admin", voided, "misdeal"), w)
     with store.reading() as r:
         assert kept.model(r, group, voided).voided is not None
