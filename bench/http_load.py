@@ -23,9 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -144,20 +142,6 @@ def bitka(tmp: Path, clients: int, seconds: int, options: list[str], env: dict, 
     return found
 
 
-@contextmanager
-def postgres_schema(base_url: str):
-    """A schema of its own on the PostgreSQL server, dropped at the end: its URL."""
-    import psycopg
-    schema = f"bitka_load_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(base_url, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    try:
-        yield f"{base_url}{'&' if '?' in base_url else '?'}options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(base_url, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
-
-
 def _commits(path: Path) -> dict:
     """Requests per commit, as the server processes wrote it at exit (BITKA_BENCH_STATS)."""
     totals = {"commits": 0, "writes": 0}
@@ -191,10 +175,10 @@ def main() -> int:
     ap.add_argument("--seconds", type=int, default=10)
     ap.add_argument("--flush-delay-ms", type=float, default=0, help="sleep this long in each commit (a slow disk)")
     ap.add_argument("--serve", default="", help="options for bitka serve, e.g. '--threads 1'")
-    ap.add_argument("--postgres", nargs="?", const=os.environ.get("BITKA_TEST_POSTGRES",
-                                                                  "postgresql://postgres@127.0.0.1:5432/test"),
+    ap.add_argument("--postgres", nargs="?", const="", metavar="URL",
                     help="also load bitka on this PostgreSQL server (1, 2 and 4 bitka serve processes, each "
-                         "in a schema of its own) beside the same server on SQLite")
+                         "in a schema of its own; $BITKA_TEST_POSTGRES or the local server when no URL is given) "
+                         "beside the same server on SQLite")
     ap.add_argument("--json", help="also write the results here")
     args = ap.parse_args()
     if shutil.which("wrk") is None:
@@ -215,9 +199,10 @@ def main() -> int:
                   f"({fastest['config']}): {fastest['rate']:7.0f} req/s, p99 {fastest['p99_ms']:.1f} ms | "
                   f"ratio {ours['ratio']:.0%}", flush=True)
             time.sleep(1)
-            if args.postgres:
+            if args.postgres is not None:
+                from bench import postgres
                 for servers in (1, 2, 4):
-                    with postgres_schema(args.postgres) as url:
+                    with postgres.schema_of_its_own(args.postgres or postgres.DEFAULT_URL, "bitka_load") as url:
                         pg = bitka(Path(tmp), clients, args.seconds, args.serve.split(), env, db=url, servers=servers)
                     pg["ratio_to_sqlite"] = pg["rate"] / ours["rate"]
                     results[-1][f"postgres_{servers}"] = pg

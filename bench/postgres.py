@@ -21,6 +21,7 @@ import sys
 import threading
 import time
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,15 +98,25 @@ def bare_inserts(url: str, per_connection: int, connections: int) -> float:
     return per_connection * connections / (time.perf_counter() - start)
 
 
+@contextmanager
+def schema_of_its_own(base_url: str, prefix: str = "bitka_bench"):
+    """A new schema on the PostgreSQL server, dropped at the end: the URL whose connections
+    work in it."""
+    schema = f"{prefix}_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(base_url, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield f"{base_url}{'&' if '?' in base_url else '?'}options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(base_url, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
 def measure(base_url: str, events: int, http_hands: int, clients: int) -> tuple[int, dict]:
     """Fill a store in a schema of its own (dropped at the end) and measure it: the number of
     events and {measure: (bitka, limit, unit, what the limit is)}."""
-    schema = f"bitka_bench_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(base_url, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    url = f"{base_url}{'&' if '?' in base_url else '?'}options=-csearch_path%3D{schema}"
     results = {}
-    try:
+    with schema_of_its_own(base_url) as url:
         pool = hand_bodies(random.Random(2026), 50)
         store = open_store(url, projector=project).setup()
         fill_s, (written, _, _) = timed(lambda: fill(store, events, pool))
@@ -130,9 +141,6 @@ def measure(base_url: str, events: int, http_hands: int, clients: int) -> tuple[
                                            ("--workers", "1", "--threads", "4"))
             results[f"PG HTTP, {servers} server{'s' if servers > 1 else ''}"] = (
                 rate, limit, "appends/s", f"bare inserts, {clients} connections; p99 {p99(latencies):.1f} ms")
-    finally:
-        with psycopg.connect(base_url, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
     return written, results
 
 
