@@ -9,6 +9,7 @@ import click
 from games import baska, bisca, kop, scopa
 from games.autoplay import play_out, play_scopa
 from games.base import Command
+from projections.hands import waiting_for
 from service import ledger
 from service.commands import AddMember, Confirm, CreateGroup, NewHand, OpenTable
 
@@ -93,12 +94,11 @@ def _play_table(store, gid: str, table: dict, module, plans, rng) -> None:
 
 
 def _new_hand(store, gid: str, table: dict, body: dict):
-    """A whole hand logged at ``table`` by the admin, and confirmed by a member who pays in
-    it (the admin is no payer, so it waits for one): the hand's model, settled."""
+    """A whole hand logged at ``table`` by the admin, and confirmed by every member who pays
+    in it (the admin is no payer, so it waits for them): the hand's model, settled."""
     with store.writing() as w:
         hand = ledger.handle(NewHand(gid, "admin", table["id"], body), w).hand
-        if hand.confirmation == "pending":
-            payer = next(p["member"] for p in hand.settlement["payouts"] if p["amount"].startswith("-"))
+        for payer in waiting_for(hand):
             hand = ledger.handle(Confirm(gid, payer, hand.id), w).hand
         return hand
 

@@ -1,16 +1,17 @@
 """Every member's balance in minor units (a pure fold; the values always sum to zero), and
 the settlements that do not count yet.
 
-A balance is what the member is up (+) or down (-). A settlement counts once it is
-confirmed: at once (its actor pays in it, every seat logged its own cards, nobody pays, or
-the group confirms nothing), else when a paying member confirms it or the admin corrects it;
-until then it is ``pending`` (or ``disputed``) and kept aside. A voided hand takes its
+A balance is what the member is up (+) or down (-). A settlement counts once every member
+who pays in it has agreed (projections/agreement.py): at once when the ledger decided so,
+else when the last payer confirms it or the admin corrects it; until then it is ``pending``
+(or ``disputed``) and kept aside, with the payers who confirmed so far. A voided hand takes its
 payouts back (or is dropped from the pending), a correction moves each hand it changed by
 the difference, and a payment ``from`` -> ``to`` raises ``from``.
 """
 from __future__ import annotations
 
 from events.money import format_amount, minor_digits, parse_amount
+from . import agreement
 
 NAME = "balances"
 EVENTS = frozenset({"group_created", "member_added", "settlement", "hand_voided", "confirmation", "dispute",
@@ -35,11 +36,18 @@ def apply(row: dict | None, event) -> dict | None:
             _add(members, payouts)
         else:
             pending[event.hand] = {"state": "pending", "actor": event.actor, "table": event.table,
-                                   "payouts": payouts}
+                                   "payouts": payouts, "confirmed": []}
     elif event.type == "confirmation":
-        _add(members, pending.pop(event.hand)["payouts"])
+        entry = pending[event.hand]
+        entry = dict(entry, confirmed=[*entry.get("confirmed", []), event.actor])
+        if waiting(entry):
+            pending[event.hand] = entry
+        else:
+            _add(members, pending.pop(event.hand)["payouts"])
     elif event.type == "dispute":
-        pending[event.hand] = dict(pending[event.hand], state="disputed")
+        entry = pending[event.hand]  # a payer who disputes takes back its word
+        pending[event.hand] = dict(entry, state="disputed",
+                                   confirmed=[m for m in entry.get("confirmed", []) if m != event.actor])
     elif event.type == "hand_voided":
         if pending.pop(event.hand, None) is None:
             for p in d.get("reversed", []):
@@ -67,16 +75,15 @@ def _corrected(members: dict, pending: dict, d: dict, digits: int) -> None:
     for adjustment in d["adjustments"]:
         change = [[p["seat"], p["member"], parse_amount(p["amount"], digits, allow_negative=True)]
                   for p in adjustment["payouts"]]
-        waiting = pending.get(adjustment["hand"])
-        if waiting is None:
+        held = pending.get(adjustment["hand"])
+        if held is None:
             _add(members, change)
         else:
             by_seat = {seat: amount for seat, _, amount in change}
-            now = dict(waiting, payouts=[[seat, member, amount + by_seat.get(seat, 0)]
-                                         for seat, member, amount in waiting["payouts"]])
-            payers = {member for _, member, amount in now["payouts"] if amount < 0}
-            if now["state"] == "pending" and (not payers or now["actor"] in payers):
-                _add(members, now["payouts"])  # it pays nobody now, or its logger: it counts at once
+            now = dict(held, payouts=[[seat, member, amount + by_seat.get(seat, 0)]
+                                      for seat, member, amount in held["payouts"]])
+            if now["state"] == "pending" and not waiting(now):
+                _add(members, now["payouts"])  # nobody is left to agree: it counts
                 del pending[adjustment["hand"]]
             else:
                 pending[adjustment["hand"]] = now
@@ -90,6 +97,12 @@ def pending_entry(row: dict | None, hand: str) -> dict | None:
     return (row or {}).get("pending", {}).get(hand)
 
 
+def waiting(entry: dict) -> list[str]:
+    """The payers of a pending settlement who have not agreed to it yet."""
+    payers = [member for _, member, amount in entry["payouts"] if amount < 0]
+    return agreement.waiting_for(payers, entry["actor"], entry.get("confirmed", ()))
+
+
 def pending_view(row: dict | None) -> list[dict]:
     """The settlements that do not count yet, as API.md lists them under ``pending``."""
     if not row:
@@ -97,7 +110,8 @@ def pending_view(row: dict | None) -> list[dict]:
     digits = row["digits"]
     return [{"hand": hand, "state": entry["state"], "table": entry["table"],
              "payouts": [{"seat": seat, "member": member, "amount": format_amount(amount, digits)}
-                         for seat, member, amount in entry["payouts"]]}
+                         for seat, member, amount in entry["payouts"]],
+             "waiting_for": waiting(entry), "confirmed_by": list(entry.get("confirmed", []))}
             for hand, entry in row.get("pending", {}).items()]
 
 

@@ -11,6 +11,7 @@ from events.errors import Unprocessable
 from games.contract import Game
 from games.registry import GAMES
 from games.seen import cards_in
+from . import agreement
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,8 @@ class HandModel:
     result: dict | None = None  # a hand logged by its result alone, not card by card
     opened: dict | None = None  # its deal (or result) event's data: the dealer and the rules it was played by
     logged_by: Mapping[str, frozenset[str]] = field(default_factory=dict)  # actor -> the cards its events named
-    confirmation: str | None = None  # once settled: "pending", "disputed" or "confirmed"
+    confirmation: str | None = None  # once settled: "pending", "disputed" or "counted"
+    confirmed_by: tuple[str, ...] = ()  # the payers who confirmed it (its logger agreed by logging it)
     disputes: tuple[dict, ...] = ()  # {"seq", "by", "reason"} of each dispute
     corrections: tuple[dict, ...] = ()  # the corrections that changed it (with_corrections), oldest first
     settled_by: str | None = None  # who appended its settlement
@@ -107,14 +109,16 @@ def apply(model: HandModel | None, envelope) -> HandModel:
     kind, d = envelope.type, envelope.data
     if kind == "settlement":
         return replace(model, seqs=seqs, settlement=d, settled_by=envelope.actor,
-                       confirmation="pending" if d.get("confirmed") is False else "confirmed")
+                       confirmation="pending" if d.get("confirmed") is False else "counted")
     if kind == "hand_voided":
         return replace(model, seqs=seqs, voided={**d, "seq": envelope.seq}, confirmation=None)
     if kind == "confirmation":
-        return replace(model, seqs=seqs, confirmation="confirmed")
+        confirmed = replace(model, seqs=seqs, confirmed_by=(*model.confirmed_by, envelope.actor))
+        return confirmed if waiting_for(confirmed) else replace(confirmed, confirmation="counted")
     if kind == "dispute":
         dispute = {"seq": envelope.seq, "by": envelope.actor, "reason": d["reason"]}
-        return replace(model, seqs=seqs, confirmation="disputed", disputes=(*model.disputes, dispute))
+        return replace(model, seqs=seqs, confirmation="disputed", disputes=(*model.disputes, dispute),
+                       confirmed_by=tuple(m for m in model.confirmed_by if m != envelope.actor))
     if kind == "correction":  # what it changed is laid over from the hand's row (with_corrections)
         return replace(model, seqs=seqs)
     state = model.rules.evolve(model.state, envelope)  # evolve reads only .type and .data
@@ -136,21 +140,22 @@ def with_corrections(model: HandModel, entries: Sequence[Mapping] | None) -> Han
             continue
         if entry["hand"] == model.id:
             voided = {"reason": entry["reason"], "by_correction": entry["seq"]} if entry.get("void") else None
-            confirmation = None if entry.get("void") else "confirmed"  # the admin's word settles it
+            confirmation = None if entry.get("void") else "counted"  # the admin's word settles it
         if "settlement" in entry:
             settlement = entry["settlement"]
-            if entry["hand"] != model.id and confirmation == "pending" and _counts_at_once(settlement,
-                                                                                         model.settled_by):
-                confirmation = "confirmed"
+            if entry["hand"] != model.id and confirmation == "pending" and not waiting_for(
+                    replace(model, settlement=settlement)):
+                confirmation = "counted"  # a correction left nobody to agree
     return replace(model, settlement=settlement, voided=voided, confirmation=confirmation,
                    corrections=tuple(entries))
 
 
-def _counts_at_once(settlement: Mapping | None, actor: str | None) -> bool:
-    """A pending settlement that a correction made pay nobody, or pay its own logger, counts
-    from then on (as it would have, logged that way)."""
-    payers = {p["member"] for p in (settlement or {}).get("payouts", []) if p["amount"].startswith("-")}
-    return not payers or actor in payers
+def waiting_for(model: HandModel) -> list[str]:
+    """The payers of the hand's settlement who have not agreed to it yet (none once it counts)."""
+    if model.settlement is None or model.confirmation == "counted":
+        return []
+    return agreement.waiting_for(agreement.payers(model.settlement.get("payouts", [])), model.settled_by,
+                                 model.confirmed_by)
 
 
 def fold(envelopes: Iterable) -> HandModel | None:
@@ -177,13 +182,15 @@ def render(model: HandModel) -> dict:
 
 
 def _confirmation(model: HandModel) -> dict | None:
-    """Whether the settlement counts in the balances yet: ``pending`` until a payer confirms
-    it, ``disputed`` (out of the balances) until confirmed or corrected, or ``confirmed``."""
+    """Whether the settlement counts in the balances yet: ``pending`` until every payer has
+    agreed, ``disputed`` (out of the balances) until they have or the admin corrects it, or
+    ``counted``; with who it waits for and who confirmed it."""
     if model.confirmation is None:
         return None
     because = (model.settlement or {}).get("confirmed_because")
-    return {"state": model.confirmation, "disputes": list(model.disputes),
-            **({"because": because} if because and model.confirmation == "confirmed" else {})}
+    return {"state": model.confirmation, "waiting_for": waiting_for(model), "confirmed_by": list(model.confirmed_by),
+            "disputes": list(model.disputes),
+            **({"because": because} if because and model.confirmation == "counted" else {})}
 
 
 def _correction_shown(entry: Mapping) -> dict:

@@ -17,6 +17,7 @@ from events.money import MoneyError, parse_amount
 from events.types import EVENT_TYPES
 from games.errors import RuleViolation
 from games.registry import GAMES
+from . import balances
 
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 HAND_PLAY = frozenset({"seat_cards", "bid", "trick", "play", "claim", "settlement", "hand_voided"})
@@ -170,9 +171,8 @@ def _confirmation(rows, env, members, dealt) -> str | None:
     waiting = (rows.get(("balances", "")) or {}).get("pending", {}).get(env.hand)
     if waiting is None:
         return f"hand {env.hand!r} has no settlement waiting to be confirmed"
-    payers = {member for _, member, amount in waiting["payouts"] if amount < 0}
-    if env.actor not in payers or env.actor == waiting["actor"]:
-        return f"{env.actor} confirms hand {env.hand} without paying in it, or logged it"
+    if env.actor not in balances.waiting(waiting):
+        return f"{env.actor} confirms hand {env.hand} without paying in it, having logged it, or twice"
     return None
 
 

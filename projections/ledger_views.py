@@ -165,8 +165,11 @@ def _money_lines(row: dict | None, env, contracts: dict) -> list[tuple[str, str 
             return []  # it counts when it is confirmed
         return [("payout", env.hand, p["member"], p["amount"]) for p in d["payouts"]]
     if env.type == "confirmation":
+        entry = balances.pending_entry(row, env.hand)
+        if balances.waiting(dict(entry, confirmed=[*entry.get("confirmed", []), env.actor])):
+            return []  # another payer has still to agree
         return [("payout", env.hand, member, format_amount(amount, row["digits"]))
-                for _, member, amount in balances.pending_entry(row, env.hand)["payouts"]]
+                for _, member, amount in entry["payouts"]]
     if env.type == "hand_voided":
         if balances.pending_entry(row, env.hand) is not None:
             return []
@@ -184,7 +187,7 @@ def _money_lines(row: dict | None, env, contracts: dict) -> list[tuple[str, str 
 def _corrected_lines(row: dict, d: dict) -> list[tuple[str, str | None, str, str]]:
     """A correction's moves, as the balances fold makes them: the difference of each hand
     that counted; the whole payouts of a waiting one that counts from now on (the hand
-    corrected, or one that now pays nobody or its own logger)."""
+    corrected, or one whose payers have all agreed now)."""
     digits, lines, counted = row["digits"], [], set()
     moved = {a["hand"]: {p["seat"]: parse_amount(p["amount"], digits, allow_negative=True) for p in a["payouts"]}
              for a in d["adjustments"]}
@@ -195,8 +198,7 @@ def _corrected_lines(row: dict, d: dict) -> list[tuple[str, str | None, str, str
                       for seat, member in _seats_of(d, hand)]
             continue
         now = [(seat, member, amount + change.get(seat, 0)) for seat, member, amount in waiting["payouts"]]
-        payers = {member for _, member, amount in now if amount < 0}
-        if hand == d["hand"] or (waiting["state"] == "pending" and (not payers or waiting["actor"] in payers)):
+        if hand == d["hand"] or (waiting["state"] == "pending" and not balances.waiting(dict(waiting, payouts=now))):
             lines += [("payout", hand, member, format_amount(amount, digits)) for _, member, amount in now]
             counted.add(hand)
     waiting = balances.pending_entry(row, d["hand"])

@@ -19,7 +19,7 @@ from events.money import format_amount, minor_digits
 from events.types import HAND_EVENTS
 from games.base import TableTerms
 from games.registry import GAMES
-from . import balances, corrections, groups, hands, integrity, projector, redecide, tables
+from . import agreement, balances, corrections, groups, hands, integrity, projector, redecide, tables
 from .groups import confirmations
 from .settlements import of_the_game, settled
 
@@ -98,7 +98,7 @@ class GroupRebuild:
         self.dealt: set[str] = set()  # every hand id the group used (the rows part)
         self.to_compare: dict[str, dict | None] = {}  # finished hands' rows, compared in batches
         self.refused: dict[str, list[str]] = {}  # hand -> its events the game refuses today
-        self.loggers: dict[str, dict[int, set[str]]] = {}  # hand in play -> seat -> who logged its cards
+        self.own: dict[str, agreement.OwnPlay] = {}  # hand in play -> whether its seats log and play their own
 
     def add(self, env) -> None:
         if self.check_rows:
@@ -134,6 +134,9 @@ class GroupRebuild:
                 return
             model = hands.start(env)
             self.open[env.hand] = (model.rules, model.state, ())
+            table = self.rows.get((tables.NAME, env.table)) or {}
+            self.own[env.hand] = agreement.OwnPlay(table.get("seats", []), table.get("entry") == "seats")
+            self.own[env.hand].add(env.type, env.data, env.actor)
             self._refuse(env, redecide.start_refused(model.rules, env, self.rows.get((tables.NAME, env.table))))
             return
         if env.hand not in self.open:
@@ -151,8 +154,8 @@ class GroupRebuild:
             why, owed = redecide.refused(game, state, env, owed)
             self._refuse(env, why)
             self.open[env.hand] = (game, game.evolve(state, env), owed)
-            if env.type == "seat_cards" and "seat" in env.data:  # who logged each seat's cards
-                self.loggers.setdefault(env.hand, {}).setdefault(env.data["seat"], set()).add(env.actor)
+            if env.hand in self.own:  # who logged and played each seat's cards
+                self.own[env.hand].add(env.type, env.data, env.actor)
 
     def _refuse(self, env, why: str | None) -> None:
         if why:
@@ -191,7 +194,7 @@ class GroupRebuild:
             self._differ(f"seq {env.seq}: hand {env.hand} cannot be re-derived from its events ({e})")
             return
         recorded_data = of_the_game(env.data)
-        self._check_confirmed(env, self.loggers.pop(env.hand, {}))
+        self._check_confirmed(env, self.own.pop(env.hand, None))
         if again != recorded_data:  # the bytes themselves are verify's business
             changed = sorted(k for k in set(again) | set(recorded_data) if again.get(k) != recorded_data.get(k))
             self._differ(f"seq {env.seq}: the settlement of hand {env.hand} differs from the one its cards give "
@@ -231,29 +234,20 @@ class GroupRebuild:
             self._differ(f"seq {env.seq}: the correction of hand {d['hand']} no longer holds: its table's hands give "
                          f"other {', '.join(changed)}")
 
-    def _check_confirmed(self, env, loggers: dict[int, set[str]]) -> None:
-        """A settlement that counted at once must say why, and the why must hold where the
-        log can tell (the rest of the conditions are the seats' own, checked as they logged)."""
+    def _check_confirmed(self, env, own: agreement.OwnPlay | None) -> None:
+        """A settlement that counted at once must say why, and the why must hold: the same
+        rules the ledger decided it by (projections/agreement.py)."""
         d = env.data
         if "confirmed" not in d:
             return  # settled before confirmations: it counted at once
-        payers = {p["member"] for p in d["payouts"] if p["amount"].startswith("-")}
-        why = d.get("confirmed_because")
+        payers = agreement.payers(d["payouts"])
         group = self.rows.get(("group", ""), {})
-        holds = {None: d["confirmed"] is False and bool(payers),
-                 "nobody pays in it": not payers,
-                 "its actor pays in it": env.actor in payers,
-                 "the group confirms nothing": confirmations(group) == "off",
-                 "every seat logged its own cards": self._each_seat_logged_its_own(env, loggers)}
-        if d["confirmed"] is not (why is not None) or not holds.get(why, False):
-            self._differ(f"seq {env.seq}: the settlement of hand {env.hand} counted at once ({why}), which does "
+        why = agreement.at_once(payers, env.actor, confirmations(group) != "off", own is not None and own.whole)
+        said = d.get("confirmed_because") if d["confirmed"] else None
+        if said != why or d["confirmed"] is not (said is not None):
+            self._differ(f"seq {env.seq}: the settlement of hand {env.hand} counted at once ({said}), which does "
                          "not hold" if d["confirmed"] else f"seq {env.seq}: the settlement of hand {env.hand} waits "
-                         "for a confirmation though nobody pays in it")
-
-    def _each_seat_logged_its_own(self, env, loggers: dict[int, set[str]]) -> bool:
-        table = self.rows.get((tables.NAME, env.table)) or {}
-        return table.get("entry") == "seats" and all(loggers.get(seat) == {member}
-                                                     for seat, member in enumerate(table.get("seats", [])))
+                         f"for a confirmation though it counts at once ({why})")
 
     def _refused_faults(self, hand: str, refused) -> None:
         for found in refused:  # each "seq N: why"
@@ -282,7 +276,7 @@ class GroupRebuild:
     def _finish_hand(self, hand: str) -> None:
         """Set a hand's row aside once the next hand at its table is dealt; compare in batches."""
         self.open.pop(hand, None)
-        self.loggers.pop(hand, None)
+        self.own.pop(hand, None)
         self.done_hands.add(hand)
         self.to_compare[hand] = self.rows.pop((hands.NAME, hand), None)
         if len(self.to_compare) >= BATCH:

@@ -78,6 +78,14 @@ class Confirm:
 
 
 @dataclass(frozen=True)
+class ConfirmTable:
+    """A member confirms every pending settlement at a table that waits for it."""
+    group: str
+    actor: str
+    table: str
+
+
+@dataclass(frozen=True)
 class Dispute:
     """A seated member disputes a settled hand that is not confirmed yet."""
     group: str

@@ -21,12 +21,12 @@ from games.base import Command
 from games.errors import Incomplete, Malformed, Revealing, RuleViolation
 from games.registry import GAMES, PLANNED
 from games import seen
-from projections import balances, corrections, folded, hands as hand_fold, tables
+from projections import agreement, balances, corrections, folded, hands as hand_fold, tables
 from projections.groups import CONFIRMATIONS, confirmations, member_name
 from projections.settlements import settled
 from projections.tables import terms as table_terms
 from . import auth, seating
-from .commands import (AddMember, AssertBalance, Confirm, Correct, CreateGroup, Credential, Dispute, GroupCreated,
+from .commands import (AddMember, AssertBalance, Confirm, ConfirmTable, Correct, CreateGroup, Credential, Dispute, GroupCreated,
                        HandMoved, NewHand, OpenTable, Pay, Play, Recorded, RotateToken, UpdateGroup, VoidHand)
 
 
@@ -51,6 +51,8 @@ def handle(command, w: Writer):
             return update_group(w, command)
         case Confirm():
             return confirm(w, command)
+        case ConfirmTable():
+            return confirm_table(w, command)
         case Dispute():
             return dispute(w, command)
         case Correct():
@@ -358,8 +360,8 @@ def _appended(w: Writer, group: str, actor: str, version: int, events, model) ->
     for envelope in appended:
         logged_by = hand_fold.logged(logged_by, envelope)
         if envelope.type == "settlement":  # as recorded: with its confirmation decided
-            model = replace(model, settlement=envelope.data,
-                            confirmation="pending" if envelope.data.get("confirmed") is False else "confirmed")
+            model = replace(model, settlement=envelope.data, settled_by=envelope.actor,
+                            confirmation="pending" if envelope.data.get("confirmed") is False else "counted")
     return HandMoved(replace(model, seqs=(*model.seqs, *(e.seq for e in appended)), logged_by=logged_by),
                      tuple(appended))
 
@@ -420,9 +422,9 @@ def update_group(w: Writer, c: UpdateGroup) -> dict:
 
 
 def _confirmed(reader: Reader, group: str, trow: dict, events: list[NewEvent], actor: str) -> list[NewEvent]:
-    """The events with their settlement's confirmation decided: at once when nobody pays,
-    when the group confirms nothing, when its actor pays in it, or when every seat logged its
-    own cards; else it waits for a paying member (``"confirmed": false``)."""
+    """The events with their settlement's confirmation decided (projections/agreement.py): at
+    once when nobody but its logger pays, when the group confirms nothing, or when every seat
+    logged and played its own cards; else it waits for each other payer (``"confirmed": false``)."""
     out = []
     for event in events:
         if event.type == "settlement":
@@ -437,23 +439,15 @@ def _confirmed(reader: Reader, group: str, trow: dict, events: list[NewEvent], a
 
 def _confirmed_because(reader: Reader, group: str, trow: dict, events, settlement: NewEvent,
                        actor: str) -> str | None:
-    payers = {p["member"] for p in settlement.data["payouts"] if p["amount"].startswith("-")}
-    if not payers:
-        return "nobody pays in it"
-    if confirmations(group_row(reader, group)) == "off":
-        return "the group confirms nothing"
-    if actor in payers:
-        return "its actor pays in it"
-    if seating.entry_of(trow) == "seats":
-        logged = [(e.data, actor) for e in events if e.type == "seat_cards"]
-        logged += [(e.data, e.actor) for e in reader.hand_events(group, settlement.hand) if e.type == "seat_cards"]
-        by_seat: dict[int, set[str]] = {}
-        for data, who in logged:
-            if "seat" in data:
-                by_seat.setdefault(data["seat"], set()).add(who)
-        if all(by_seat.get(seat) == {member} for seat, member in enumerate(trow["seats"])):
-            return "every seat logged its own cards"
-    return None
+    own = agreement.OwnPlay(trow["seats"], seating.entry_of(trow) == "seats")
+    if own.holds and settlement.hand is not None:
+        for env in reader.hand_events(group, settlement.hand):
+            own.add(env.type, env.data, env.actor)
+    for event in events:
+        if event.type != "settlement":
+            own.add(event.type, event.data, actor)
+    payers = agreement.payers(settlement.data["payouts"])
+    return agreement.at_once(payers, actor, confirmations(group_row(reader, group)) != "off", own.whole)
 
 
 def _settled_hand(model: hand_fold.HandModel, hand: str) -> None:
@@ -464,22 +458,40 @@ def _settled_hand(model: hand_fold.HandModel, hand: str) -> None:
 
 
 def confirm(w: Writer, c: Confirm) -> HandMoved:
-    """A member who pays in a hand's settlement (not its actor) confirms it: it counts."""
+    """A member who pays in a hand's settlement (not its logger) agrees to it: it counts once
+    every payer has."""
     if c.actor == auth.ADMIN:
-        raise Refused("the admin token is no member: a member who pays in the hand confirms it (the admin corrects)")
+        raise Refused("the admin token is no member: each member who pays in the hand confirms it (the admin corrects)")
     model = hand_model(w, c.group, c.hand)
     _settled_hand(model, c.hand)
     waiting = balances.pending_entry(w.row("balances", c.group, ""), c.hand)
     if waiting is None:
         raise Unprocessable(f"hand {c.hand} is confirmed already: it counts in the balances")
-    payers = [member for _, member, amount in waiting["payouts"] if amount < 0]
-    if c.actor not in payers or c.actor == waiting["actor"]:
-        names = ", ".join(member_name(group_row(w, c.group), m) for m in payers if m != waiting["actor"])
+    if c.actor not in balances.waiting(waiting):
+        names = ", ".join(member_name(group_row(w, c.group), m) for m in balances.waiting(waiting))
+        if c.actor in {member for _, member, amount in waiting["payouts"] if amount < 0}:
+            raise Unprocessable(f"you have agreed to hand {c.hand} already; it waits for {names}")
         raise Refused(f"only a member who pays in hand {c.hand}, other than the one who logged it, confirms it: "
                       f"{names or 'nobody else'}")
     version = w.version(c.group)
-    return _appended(w, c.group, c.actor, version, [NewEvent("confirmation", {}, hand=c.hand, table=model.table)],
-                     replace(model, confirmation="confirmed"))
+    moved = _appended(w, c.group, c.actor, version,
+                      [NewEvent("confirmation", {}, hand=c.hand, table=model.table)], model)
+    return replace(moved, hand=hand_model(w, c.group, c.hand))
+
+
+def confirm_table(w: Writer, c: ConfirmTable) -> list[str]:
+    """Every pending settlement at a table that waits for this member, confirmed at once:
+    the hands confirmed, in the order they were logged (none: nothing waited for it)."""
+    if c.actor == auth.ADMIN:
+        raise Refused("the admin token is no member: each member who pays confirms (the admin corrects)")
+    table_row(w, c.group, c.table)
+    brow = w.row("balances", c.group, "")
+    hands = [hand for hand, entry in ((brow or {}).get("pending") or {}).items()
+             if entry["table"] == c.table and c.actor in balances.waiting(entry)]
+    if hands:
+        w.append(c.group, [NewEvent("confirmation", {}, hand=h, table=c.table) for h in hands], c.actor,
+                 expected_version=w.version(c.group))
+    return hands
 
 
 def dispute(w: Writer, c: Dispute) -> HandMoved:

@@ -293,10 +293,17 @@ class Hand(Schema):
                                                                   "[{\"seat\", \"card\"}] so far"})
     awaiting = fields.List(fields.Integer(), metadata={"description": "a hand dealt seat by seat: the seats whose "
                                                                       "cards are still owed"})
-    confirmation = fields.Dict(allow_none=True, metadata={"description": "whether the settlement counts yet: "
-                                                                         "{\"state\": confirmed, pending or disputed, "
-                                                                         "...}"})
+    confirmation = fields.Dict(allow_none=True, metadata={
+        "description": "whether the settlement counts yet (null until the hand is settled): {\"state\": counted, "
+                       "pending or disputed, \"waiting_for\": [the payers who have not agreed yet], "
+                       "\"confirmed_by\": [the payers who confirmed], \"disputes\": [...], \"because\"?: why it "
+                       "counted at once}"})
     corrections = fields.List(fields.Dict(), metadata={"description": "the corrections that changed this hand"})
+
+
+class TableConfirmed(Schema):
+    confirmed = fields.List(fields.String(), required=True, metadata={
+        "description": "the hands this member confirmed now, oldest first (empty: none waited for it)"})
 
 
 class TrickResult(Schema):

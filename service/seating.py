@@ -41,6 +41,7 @@ def may_log(actor: str, trow: Mapping, kind: str, body: Mapping, dealer: int, tu
     left to the game, which says what is wrong with it (422)."""
     if actor == auth.ADMIN:
         return
+    seated(actor, trow)
     seats = trow["seats"]
 
     def owner(seat: int | None) -> str | None:
@@ -64,10 +65,24 @@ def may_log(actor: str, trow: Mapping, kind: str, body: Mapping, dealer: int, tu
         raise Refused(f"at this table each seat logs its own {kind}s: seat {body.get('seat', turn)} is not yours")
 
 
+def seated(actor: str, trow: Mapping) -> None:
+    """Refused (403) unless ``actor`` is the admin or a member seated at the table."""
+    if actor != auth.ADMIN and actor not in trow["seats"]:
+        raise Refused("only a member seated at this table, or the admin, logs its hands")
+
+
 def may_deal(actor: str, trow: Mapping, body: Mapping) -> None:
-    """At a table where each seat logs its own cards, a member opens a hand with the dealer
-    alone (the cards come seat by seat) or logs a result; only the admin logs a whole deal."""
-    if actor == auth.ADMIN or entry_of(trow) != "seats" or "deal" not in body:
+    """A hand is opened by a member seated at the table (or the admin). At a table where
+    each seat logs its own cards, a member opens it with the dealer alone (the cards come
+    seat by seat); a whole deal, and a result from the score sheet, are the admin's."""
+    if actor == auth.ADMIN:
+        return
+    seated(actor, trow)
+    if entry_of(trow) != "seats":
+        return
+    if "result" in body:
+        raise Refused("at this table each seat logs its own cards; a result from the score sheet is the admin's")
+    if "deal" not in body:
         return
     if cards_in(body.get("deal")) or any(body.get(k) for k in ("bids", "tricks", "plays")):
         raise Refused("at this table each seat logs its own cards: open the hand with {\"deal\": {\"dealer\": d}} "

@@ -4,7 +4,7 @@ from __future__ import annotations
 from .. import ledger, schemas as s
 from ..http import READ, WRITE, Blueprint, hand_ahead, read, write
 from ..openapi import reads, writes
-from ..commands import NewHand, OpenTable
+from ..commands import ConfirmTable, NewHand, OpenTable
 from ..views import hand_view, table_view
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/groups/<group>/tables", description="Tables and their hands")
@@ -42,3 +42,13 @@ def new_hand(body, group, table):
     return write(group, location=lambda h: f"/v1/groups/{group}/hands/{h['id']}",
                  ahead=hand_ahead(lambda p: NewHand(group, p.subject, table, body),
                                   lambda moved, hidden: hand_view(moved.hand, hidden)))
+
+
+@blp.route("/<table>/confirm", methods=["POST"])
+@blp.response(201, s.TableConfirmed)
+@blp.problems(*WRITE, why={403: "The admin token (no member: the admin corrects)"})
+@blp.doc(**writes())
+def confirm_table(group, table):
+    """Confirm, in one tap, every pending settlement at this table that waits for you (a member who pays in
+    it): one `confirmation` event each. `{"confirmed": []}` when nothing waited for you."""
+    return write(group, lambda w, p: {"confirmed": ledger.handle(ConfirmTable(group, p.subject, table), w)})

@@ -54,7 +54,7 @@ def test_a_result_paying_its_logger_waits_for_a_payer_a_dispute_keeps_it_out_and
     assert [minor(p["amount"]) for p in adjustment["payouts"]] == [200, -200, 200, -200]  # from -1 +1 to +1 -1
     assert sum(minor(p["amount"]) for p in adjustment["payouts"]) == 0
     assert _balances(t) == ([100, -100, 100, -100], [])  # counted as corrected, disputed no more
-    assert fixed.json["hand"]["confirmation"]["state"] == "confirmed"
+    assert fixed.json["hand"]["confirmation"]["state"] == "counted"
     assert [minor(p["amount"]) for p in fixed.json["hand"]["settlement"]["payouts"]] == [100, -100, 100, -100]
     again = cyd.post(f"{path}/dispute", {"reason": "too late"})
     assert again.status_code == 422 and "only corrected" in again.json["detail"]
@@ -69,26 +69,64 @@ def test_a_payer_confirms_and_then_it_counts_once(kop_table):
     hand = _result(t, _as(t, 1), STARE_WIN)
     path = f"{t['base']}/hands/{hand['id']}"
     version = t["member"].get(t["base"]).json["version"]
-    done = _as(t, 2).post(f"{path}/confirm")
-    assert done.status_code == 201 and done.json["confirmation"]["state"] == "confirmed"
+    ala, cyd = t["members"][0]["id"], t["members"][2]["id"]
+    assert hand["confirmation"]["waiting_for"] == [ala, cyd]
+    half = _as(t, 2).post(f"{path}/confirm")  # one payer of two: it still waits for Ala
+    assert half.status_code == 201 and half.json["confirmation"]["state"] == "pending"
+    assert half.json["confirmation"]["waiting_for"] == [ala] and half.json["confirmation"]["confirmed_by"] == [cyd]
+    balances, pending = _balances(t)
+    assert balances == [0, 0, 0, 0] and pending[0]["waiting_for"] == [ala]
+    again = _as(t, 2).post(f"{path}/confirm")
+    assert again.status_code == 422 and "agreed to hand" in again.json["detail"]
+    done = _as(t, 0).post(f"{path}/confirm")
+    assert done.status_code == 201 and done.json["confirmation"]["state"] == "counted"
+    assert done.json["confirmation"]["waiting_for"] == [] and done.json["confirmation"]["confirmed_by"] == [cyd, ala]
     assert _balances(t) == ([-100, 100, -100, 100], [])
     twice = _as(t, 0).post(f"{path}/confirm")
     assert twice.status_code == 422 and "confirmed already" in twice.json["detail"]
-    assert t["member"].get(t["base"]).json["version"] == version + 1
+    assert t["member"].get(t["base"]).json["version"] == version + 2
     late = _as(t, 0).post(f"{path}/dispute", {"reason": "no"})
     assert late.status_code == 422
 
 
-def test_a_settlement_counts_at_once_when_its_actor_pays_or_the_group_confirms_nothing(kop_table):
+def test_two_friends_cannot_make_the_others_pay(kop_table):
+    """Bob logs "zolo by Dan, 70 points": Bob pays in it too, but his word binds only him; Dan,
+    who wins, cannot confirm for the others; each of Ala and Cyd must agree before it counts."""
     t = kop_table
-    hand = _result(t, _as(t, 0), STARE_WIN)  # Ala logs a hand she pays in
-    assert hand["confirmation"] == {"state": "confirmed", "disputes": [], "because": "its actor pays in it"}
-    assert _balances(t) == ([-100, 100, -100, 100], [])
+    ala, cyd = t["members"][0]["id"], t["members"][2]["id"]
+    zolo = {"contract": "zolo", "declarer": 3, "doubles": [], "points": 70, "tricks": 3}
+    hand = _result(t, _as(t, 1), zolo)
+    path = f"{t['base']}/hands/{hand['id']}"
+    assert hand["confirmation"]["state"] == "pending" and hand["confirmation"]["waiting_for"] == [ala, cyd]
+    assert _as(t, 3).post(f"{path}/confirm").status_code == 403  # Dan wins: his word is no payer's
+    assert _as(t, 1).post(f"{path}/confirm").status_code == 422  # Bob agreed by logging it
+    assert _balances(t)[0] == [0, 0, 0, 0]
+    assert _as(t, 0).post(f"{path}/confirm").json["confirmation"]["waiting_for"] == [cyd]
+    assert _balances(t)[0] == [0, 0, 0, 0]  # Cyd has not agreed
+    _as(t, 2).post(f"{path}/confirm")
+    assert _balances(t)[0][3] > 0 and sum(_balances(t)[0]) == 0 and _balances(t)[1] == []
+
+
+def test_a_settlement_counts_at_once_when_only_its_logger_pays_or_the_group_confirms_nothing(kop_table):
+    t = kop_table
+    ids = [m["id"] for m in t["members"]][:2]
+    table = t["admin"].post(f"{t['base']}/tables", {"game": "scopa", "rules": {"target": 11}, "stake": "1.00",
+                                                     "seats": ids}).json["id"]
+    eleven = {"cards": 1, "coins": 1, "primiera": 1, "settebello": 1, "scopas": [0, 7]}
+    hand = _result(t, t["member"], eleven, table)  # Ala logs the game she loses: she alone pays
+    assert hand["confirmation"] == {"state": "counted", "waiting_for": [], "confirmed_by": [], "disputes": [],
+                                    "because": "nobody but its logger pays in it"}
+    assert _balances(t) == ([-100, 100, 0, 0], [])
+    mine = _result(t, _as(t, 0), STARE_WIN)  # Ala pays in it, and so does Cyd: it waits for Cyd
+    assert mine["confirmation"]["state"] == "pending"
+    assert mine["confirmation"]["waiting_for"] == [t["members"][2]["id"]]
+    _as(t, 2).post(f"{t['base']}/hands/{mine['id']}/confirm")
+    assert _balances(t) == ([-200, 200, -100, 100], [])
     without_confirmations(t)
     assert t["member"].get(t["base"]).json["confirmations"] == "off"
     hand = _result(t, _as(t, 1), STARE_WIN)
     assert hand["settlement"]["confirmed_because"] == "the group confirms nothing"
-    assert _balances(t)[0] == [-200, 200, -200, 200]
+    assert _balances(t)[0] == [-300, 300, -200, 200]
     assert t["member"].call("PATCH", t["base"], {"confirmations": "off"}).status_code == 403  # the admin's
 
 
@@ -112,7 +150,8 @@ def test_who_may_confirm_or_dispute_and_when(kop_table):
     assert _as(t, 2).post(f"{path}/dispute", {"reason": ""}).status_code == 400
     assert _as(t, 2).post(f"{path}/dispute", {"reason": "wrong"}).status_code == 201
     confirmed = _as(t, 2).post(f"{path}/confirm")  # a payer may still confirm a disputed hand
-    assert confirmed.status_code == 201 and _balances(t)[1] == []
+    assert confirmed.status_code == 201 and _balances(t)[1][0]["waiting_for"] == [t["members"][0]["id"]]
+    assert _as(t, 0).post(f"{path}/confirm").status_code == 201 and _balances(t)[1] == []
 
 
 def test_correcting_a_hand_while_another_is_in_play_or_with_a_bad_body_changes_nothing(kop_table):
@@ -201,4 +240,43 @@ def test_a_waiting_result_that_a_correction_makes_pay_its_logger_counts_at_once(
     t["admin"].post(f"{t['base']}/hands/{hands[1]}/correct", {"reason": "side 0 swept", "result": five})
     balances, pending = _balances(t)
     assert pending == [] and balances[:2] == [100, -100]  # the game ended at hand 3, counted as corrected
-    assert t["member"].get(f"{t['base']}/hands/{hands[3]}").json["confirmation"]["state"] == "confirmed"
+    assert t["member"].get(f"{t['base']}/hands/{hands[3]}").json["confirmation"]["state"] == "counted"
+
+
+def test_only_members_seated_at_the_table_log_there(kop_table):
+    t = kop_table
+    eve = t["member"].as_(t["admin"].post(f"{t['base']}/members", {"name": "Eve"}).json["token"])
+    before = t["member"].get(t["base"]).json["version"]
+    r = eve.post(f"{t['base']}/tables/{t['table']}/hands", {"result": STARE_WIN})
+    assert r.status_code == 403 and "seated" in r.json["detail"]
+    r = eve.post(f"{t['base']}/tables/{t['table']}/hands", {"deal": {"dealer": 0}})
+    assert r.status_code == 403
+    hand = t["member"].post(f"{t['base']}/tables/{t['table']}/hands", {"deal": {"dealer": 0}}).json
+    r = eve.post(f"{t['base']}/hands/{hand['id']}/bids", {"seat": 1, "call": "wesele"})
+    assert r.status_code == 403
+    assert t["member"].get(t["base"]).json["version"] == before + 1  # only Ala's deal
+
+
+def test_at_a_seats_table_a_result_is_the_admins_and_waits_for_every_payer(kop_table):
+    t = kop_table
+    table = t["admin"].post(f"{t['base']}/tables", {"game": "kop", "rules": {"entry": "seats"}, "stake": "1.00",
+                                                     "seats": [m["id"] for m in t["members"]]}).json["id"]
+    r = _as(t, 1).post(f"{t['base']}/tables/{table}/hands", {"result": STARE_WIN})
+    assert r.status_code == 403 and "admin" in r.json["detail"]
+    hand = _result(t, t["admin"], STARE_WIN, table)
+    assert hand["confirmation"]["waiting_for"] == [t["members"][0]["id"], t["members"][2]["id"]]
+
+
+def test_one_tap_confirms_every_result_at_the_table_that_waits_for_me(kop_table):
+    t = kop_table
+    logged = [_result(t, _as(t, 1), r)["id"] for r in (STARE_WIN, STARE_WIN, STARE_LOSE)]
+    confirm = f"{t['base']}/tables/{t['table']}/confirm"
+    assert t["admin"].post(confirm).status_code == 403
+    done = _as(t, 0).post(confirm)  # Ala pays in the first two
+    assert done.status_code == 201 and done.json == {"confirmed": logged[:2]}
+    assert _as(t, 0).post(confirm).json == {"confirmed": []}  # nothing more waits for her
+    assert _balances(t)[0] == [0, 0, 0, 0]  # they wait for Cyd too
+    assert _as(t, 2).post(confirm).json == {"confirmed": logged[:2]}
+    balances, pending = _balances(t)
+    assert balances == [-200, 200, -200, 200] and [p["hand"] for p in pending] == [logged[2]]
+    assert pending[0]["waiting_for"] == [t["members"][3]["id"]]  # Bob pays in the third, and Dan

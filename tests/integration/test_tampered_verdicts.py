@@ -34,9 +34,10 @@ def evening(tmp_path):
             seat = next(s for s, h in enumerate(KOP_HANDS) if card in h)
             assert phones[seat].post(f"{base}/hands/{hand}/plays", {"seat": seat, "card": card}).status_code == 201
     win = {"contract": "normal", "stare": [1, 3], "doubles": [], "points": 70, "tricks": 3}
-    second = phones[1].post(f"{base}/tables/{table}/hands", {"result": win}).json["id"]
+    second = admin.post(f"{base}/tables/{table}/hands", {"result": win}).json["id"]  # a seats table's sheet
     assert phones[2].post(f"{base}/hands/{second}/confirm").status_code == 201
-    third = phones[1].post(f"{base}/tables/{table}/hands", {"result": win}).json["id"]
+    assert phones[0].post(f"{base}/hands/{second}/confirm").status_code == 201
+    third = admin.post(f"{base}/tables/{table}/hands", {"result": win}).json["id"]
     assert phones[0].post(f"{base}/hands/{third}/dispute", {"reason": "40, not 70"}).status_code == 201
     fixed = admin.post(f"{base}/hands/{third}/correct", {"reason": "recounted",
                                                          "result": {**win, "points": 40, "tricks": 1}})
@@ -99,12 +100,12 @@ def test_a_dispute_by_a_member_without_a_seat_is_refused(evening, tmp_path):
 
 
 def test_a_waiting_result_forged_as_counted_at_once_is_refused(evening, tmp_path):
-    """The second hand (a result Bob logged for himself) waited for a payer; forged to say
-    every seat logged its own cards, it would count without anyone's word."""
+    """The second hand (a result the admin logged) waited for its payers; forged to say every
+    seat logged and played its own cards, it would count without anyone's word."""
     envelopes, _ = evening
     at = next(i for i, e in enumerate(envelopes) if e["type"] == "settlement" and e["data"].get("confirmed") is False)
     envelopes[at]["data"] = {**envelopes[at]["data"], "confirmed": True,
-                             "confirmed_because": "every seat logged its own cards"}
+                             "confirmed_because": "every seat logged and played its own cards"}
     result = _imported(tmp_path, envelopes)
     assert result.exit_code == 1 and "counted at once" in result.output, result.output
 
@@ -115,3 +116,13 @@ def test_a_confirmation_carrying_anything_is_refused(evening, tmp_path):
     envelopes[at]["data"] = {"amount": "1000.00"}
     result = _imported(tmp_path, envelopes)
     assert result.exit_code == 1 and "says nothing beside" in result.output, result.output
+
+
+def test_a_confirmation_for_another_payer_is_refused(evening, tmp_path):
+    """The second hand's two payers each confirmed; forged so that one of them confirmed twice
+    (the other never did), it would count with one payer's word."""
+    envelopes, members = evening
+    at = [i for i, e in enumerate(envelopes) if e["type"] == "confirmation"]
+    envelopes[at[1]]["actor"] = envelopes[at[0]]["actor"]
+    result = _imported(tmp_path, envelopes)
+    assert result.exit_code == 1 and "or twice" in result.output, result.output
