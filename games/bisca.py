@@ -428,6 +428,8 @@ def settle(state: BiscaState, table: TableTerms):
 
 def view(state: BiscaState) -> dict:
     over = is_over(state)
+    on_table = {c for _, c in state.current}  # played to the trick in progress: no longer held
+    held = [[c for c in h if c not in on_table] for h in state.held]
     won = [0] * len(state.rules.sides)
     for t in state.tricks:
         won[state.rules.side_of(t.winner)] += t.points
@@ -435,9 +437,9 @@ def view(state: BiscaState) -> dict:
         "dealer": state.dealer, "rules": state.rules.to_data(),
         "leader": None if over else state.leader, "turn": None if over else state.turn,
         "trump": state.trump_card, "trump_suit": state.trump_suit or None,
-        "trump_name": SUIT_NAMES.get(state.trump_suit), "held": [list(h) for h in state.held],
-        "deal": [[c for s, c in _played_by_seat(state) if s == seat] + list(hand)
-                 for seat, hand in enumerate(state.held)],  # each seat's cards this hand: played, then held
+        "trump_name": SUIT_NAMES.get(state.trump_suit), "held": held,
+        "deal": [[c for s, c in _played_by_seat(state) if s == seat] + hand
+                 for seat, hand in enumerate(held)],  # each seat's cards this hand: played, then held
         "stock_left": state.pile, "awaiting": list(state.owed), "trump_seen": state.trump_seen,
         "current": [{"seat": s, "card": c} for s, c in state.current],
         "tricks": [t.to_data() for t in state.tricks],
@@ -461,10 +463,18 @@ def owed(state: BiscaState) -> dict[str, int]:
     return owes | {str(seat): (1 if state.tricks else first) for seat in state.owed}
 
 
-def unseen(state: BiscaState) -> dict[str, int | None]:
-    """The cards nobody has played nor turned up: each in a seat's hand, or in the stock."""
-    held = {card: seat for seat, hand in enumerate(state.held) for card in hand}
-    return {**held, **{card: None for card in state.stock}}
+def played(state: BiscaState) -> list[str]:
+    """Every card played so far, in order: the tricks, then the trick being played."""
+    return [c for _, c in _played_by_seat(state)]
+
+
+def visible(state: BiscaState, seat: int | None) -> frozenset[str]:
+    """What the reader in ``seat`` sees of a hand in play: every card played (the trick in
+    progress too, face up on the table), the trump card turned face up (and the card cut to
+    name the trump suit), and its own hand."""
+    face_up = {c for c in (state.trump_card, state.cut) if c}
+    own = state.held[seat] if seat is not None and 0 <= seat < len(state.held) else ()
+    return frozenset(played(state)).union(face_up, own)
 
 
 def superseded(state, version: int) -> list[str]:
@@ -529,7 +539,7 @@ GAME = Game(
     parse_rules=parse_rules, seat_count=seat_count, parse_deal=deal_event, initial_state=new_hand, decide=decide,
     evolve=evolve, is_terminal=is_over, settle=settle, parse_result=result_event, result_state=result_state,
     view=view, turn=lambda state: None if is_over(state) else state.turn, legal_cards=legal_cards, calls=calls,
-    describe=describe, superseded=superseded, result_fields=bisca_result.result_fields, unseen=unseen, owed=owed,
+    describe=describe, superseded=superseded, result_fields=bisca_result.result_fields, visible=visible, played=played, owed=owed,
     pack=lambda rules: PACKS[VARIANTS[rules.variant].pack], seating=seating,
     deal_fields=(*DEALT, DealField("stock", "cards", "the undealt cards, top first"),
                  DealField("trump", "card", "the face-up trump card, drawn last; null for a capixaba knock"),

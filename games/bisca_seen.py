@@ -71,9 +71,9 @@ def _trump(state, data: Mapping, pack, capixaba_cut_ok) -> Event:
             raise RuleViolation("only capixaba plays without a trump card, by knocking for hearts: "
                                 "{\"trump\": null, \"trump_suit\": \"H\"}")
         return Event("seat_cards", {"trump": None, "trump_suit": "H"})
-    [card] = seen.fresh([parse_card(data["trump"])], pack, known(state), "bisca")
+    [card] = seen.of_the_pack([parse_card(data["trump"])], pack, "bisca")
     capixaba_cut_ok(state.rules, card)
-    return Event("seat_cards", {"trump": card})
+    return Event("seat_cards", {"trump": seen.not_seen_yet([card], known(state))[0]})
 
 
 def after_cards(state, d: Mapping):

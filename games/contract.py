@@ -133,9 +133,12 @@ class Game:
     superseded: Callable[[State, int], list[str]]  # what today's rules refuse that rules N allowed
     result_fields: Callable[[Rules], Sequence[ResultField]]
     held: Callable[[State], Sequence[Sequence[str]]] = field(default=lambda state: state.held)
-    # The cards nobody has played nor turned up, each with the seat holding it (None: the
-    # stock): what a reader of a hand in play may not see, but its own.
-    unseen: Callable[[State], Mapping[str, int | None]] = lambda state: {}
+    # What a reader of a hand in play may see, decided positively: the cards in sight of the
+    # reader in ``seat`` (None: nobody seated), the cards played and turned face up and its own
+    # seat's. Every other card of the pack is hidden from it (a card forgotten here is hidden,
+    # never shown); the service adds the cards the reader logged itself.
+    visible: Callable[[State, int | None], frozenset[str]] = lambda state, seat: frozenset()
+    played: Callable[[State], Sequence[str]] = lambda state: ()  # every card played so far, in order
     # The hand's view as a reader who may not see ``hidden`` gets it: each such card null,
     # and nothing else that would tell where one is (Kop's sides, while the black queens hide).
     conceal: Callable[[State, dict, frozenset[str]], dict] = lambda state, view, hidden: seen.mask(view, hidden)

@@ -367,9 +367,16 @@ def turn(state: KopState) -> int | None:
     return None if is_over(state) else state.turn
 
 
-def unseen(state: KopState) -> dict[str, int]:
-    """The cards nobody has played yet, each with the seat that holds it."""
-    return {card: seat for seat, hand in enumerate(state.held) for card in hand}
+def played(state: KopState) -> list[str]:
+    """Every card played so far, in order: the tricks, then the trick being played."""
+    return [c for t in state.tricks for c in t.cards] + [c for _, c in state.current]
+
+
+def visible(state: KopState, seat: int | None) -> frozenset[str]:
+    """What the reader in ``seat`` sees of a hand in play: every card played (the trick in
+    progress too, face up on the table) and its own four."""
+    own = state.deal[seat] if seat is not None and 0 <= seat < len(state.deal) else ()
+    return frozenset(played(state)).union(own)
 
 
 def team_cards(state: KopState) -> set[str]:
@@ -432,7 +439,7 @@ def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, sup
         decide=decide_, evolve=evolve, is_terminal=is_over_, settle=settle_,
         parse_result=partial(kop_result.result_event, engine), result_state=partial(kop_result.result_state, engine),
         view=view_, turn=turn, legal_cards=legal_cards, calls=calls, describe=describe, superseded=superseded_,
-        result_fields=kop_result.result_fields, unseen=unseen, conceal=conceal, pack=lambda rules: PACK,
+        result_fields=kop_result.result_fields, visible=visible, played=played, conceal=conceal, pack=lambda rules: PACK,
         owed=owed,
         docs={"claim": "throwing in: when every legal way to play the remaining tricks settles alike, the hand is "
                        "settled at once (the tricks not played are counted as one such way, marked \"played\": "

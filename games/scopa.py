@@ -374,10 +374,18 @@ def owed(state: ScopaState) -> dict[str, int]:
     return owes | {str(seat): (ROUND if state.plays else in_hand) for seat in sorted(state.owed)}
 
 
-def unseen(state: ScopaState) -> dict[str, int | None]:
-    """The cards nobody has played nor turned up: each in a seat's hand, or in the stock."""
-    held = {card: seat for seat, hand in enumerate(state.held) for card in hand}
-    return {**held, **{card: None for card in state.stock}}
+def played(state: ScopaState) -> list[str]:
+    """Every card played so far, in order."""
+    return [p.card for p in state.plays]
+
+
+def visible(state: ScopaState, seat: int | None) -> frozenset[str]:
+    """What the reader in ``seat`` sees of a hand in play: the cards face up on the table,
+    every card played and every card taken (each was face up when it was taken), and its own
+    hand."""
+    own = state.held[seat] if seat is not None and 0 <= seat < len(state.held) else ()
+    taken = {c for pile in state.captured for c in pile}
+    return frozenset(played(state)).union(state.table, taken, own)
 
 
 def superseded(state, version: int) -> list[str]:
@@ -450,7 +458,7 @@ GAME = Game(
     view=view, turn=lambda state: None if is_over(state) else state.turn, legal_cards=legal_cards,
     calls=lambda state: [], describe=describe, superseded=superseded, result_fields=scopa_result.result_fields,
     legal_plays=lambda state: [{"card": card, "capture": list(taken)} for card, taken in legal_plays(state)],
-    unseen=unseen, pack=lambda rules: PACK, owed=owed,
+    visible=visible, played=played, pack=lambda rules: PACK, owed=owed,
     deal_fields=(*DEALT, DealField("table", "cards", "the cards dealt face up (empty for scientifico)"),
                  DealField("stock", "cards", "the undealt cards, top first: later rounds are dealt from it")),
     docs={"play": "the player to move puts a card down: {\"card\": \"QD\", \"capture\": [\"4C\", \"5S\"]} (capture "

@@ -40,14 +40,14 @@ def decide_cards(state, data: Mapping, in_hand: int, face_up: int, pack) -> Even
         if extra or state.table_seen:
             raise RuleViolation("the face-up cards are logged once, as {\"table\": [...]}" if not extra
                                 else f"the face-up cards are {{\"table\": [...]}}, not {', '.join(extra)}")
-        cards = seen.fresh(parse_cards(data["table"]), pack, known, "scopa")
+        cards = seen.of_the_pack(parse_cards(data["table"]), pack, "scopa")
         if len(cards) != face_up:
             raise RuleViolation(f"the {state.rules.deal} deal puts {face_up} cards face up, not {len(cards)}")
         kings = sum(1 for c in cards if c[:-1] == "K")
         if kings >= 3:
             raise RuleViolation(f"the table shows {kings} kings: this deal must be redealt (void the hand and deal "
                                 "again)")
-        return Event("seat_cards", {"table": cards})
+        return Event("seat_cards", {"table": seen.not_seen_yet(cards, known)})
     seat = data.get("seat")
     if isinstance(seat, int) and not isinstance(seat, bool) and seat not in state.owed:
         raise RuleViolation(f"seat {seat} owes no cards now: it logs a round's cards once every hand is empty")

@@ -11,7 +11,7 @@ other one, and ``cards_in`` finds the cards an event would show.
 from __future__ import annotations
 
 import re
-from typing import Any, Collection, Iterable, Mapping
+from typing import Any, Collection, Iterable, Mapping, Sequence
 
 from .cards import RANKS, SUITS, parse_cards
 from .errors import RuleViolation
@@ -36,14 +36,26 @@ def seat_cards(raw: Mapping, seats: int, size: int | None, pack: Collection[str]
 
 
 def fresh(cards: list[str], pack: Collection[str], seen: Collection[str], game: str) -> list[str]:
-    """``cards``, each of the pack, none twice and none seen before in the hand. Whether a
-    card was seen elsewhere is said last, of cards that are otherwise right: a request with
-    a card it knows is wrong cannot ask it for free."""
+    """``cards``, each of the pack, none twice and none seen before in the hand."""
+    return not_seen_yet(of_the_pack(cards, pack, game), seen)
+
+
+def of_the_pack(cards: list[str], pack: Collection[str], game: str) -> list[str]:
+    """``cards``, each of the pack and none twice: what a request can be told of its own cards."""
     for i, card in enumerate(cards):
         if card not in pack:
             raise RuleViolation(f"{card} is not in the {game} pack")
         if card in cards[:i]:
             raise RuleViolation(f"{card} is named twice")
+    return cards
+
+
+def not_seen_yet(cards: list[str], seen: Collection[str]) -> list[str]:
+    """``cards``, none of them seen before in the hand. This is the one refusal that depends
+    on cards the sender may not see, so every form asks it last, of cards that are otherwise
+    right: a request that would have logged its cards had they been free is the only one
+    told that one was not (it staked its own hand on it), and the refusal names the sender's
+    own card, never where it was seen."""
     for card in cards:
         if card in seen:
             raise RuleViolation(f"{card} was already seen in this hand: a card can be seen only once")
@@ -99,9 +111,31 @@ def mask_text(text: str, hidden: Collection[str]) -> str:
     return _CARD_IN_TEXT.sub(lambda m: "?" if m.group(0) in hidden else m.group(0), text)
 
 
-def hidden_from(unseen: Mapping[str, int | None], seat: int | None, logged: Iterable[str]) -> set[str]:
-    """The cards a reader may not see: every card nobody has played and nobody may see (held
-    by a seat, or still in the stock), but those of the reader's own ``seat`` and those it
-    ``logged`` itself."""
-    own = set(logged)
-    return {card for card, holder in unseen.items() if (holder is None or holder != seat) and card not in own}
+def hidden_from(pack: Collection[str], visible: Collection[str], logged: Iterable[str]) -> frozenset[str]:
+    """The cards a reader may not see: every card of the ``pack`` but those the game puts in
+    its sight (``visible``) and those it ``logged`` itself."""
+    return frozenset(pack).difference(visible, logged)
+
+
+SEAT_LISTS = ("deal", "held")  # a view's lists of cards, one per seat
+
+
+def arranged(view: dict, played: Sequence[str]) -> dict:
+    """A concealed view whose per-seat lists say nothing by where a card stands: in each
+    list with a hidden card (None) the cards shown come first, those played in the order they
+    were played, then the Nones."""
+    out = dict(view)
+    order = {card: i for i, card in enumerate(played)}
+    for key in SEAT_LISTS:
+        lists = view.get(key)
+        if isinstance(lists, list) and any(isinstance(cards, list) and None in cards for cards in lists):
+            out[key] = [_shown_first(cards, order) if isinstance(cards, list) else cards for cards in lists]
+    return out
+
+
+def _shown_first(cards: list, order: Mapping[str, int]) -> list:
+    if None not in cards:
+        return cards
+    shown = [c for c in cards if c is not None]
+    shown.sort(key=lambda c: order.get(c, len(order)))
+    return shown + [None] * (len(cards) - len(shown))

@@ -9,14 +9,14 @@ from events.merkle import leaf_hash
 from events.store import Reader
 from events.types import HAND_EVENTS
 from projections import folded, hands as hand_fold
-from . import auth, seating
+from . import seating
 
 ENDED = ("done", "voided")
 
 
 def sealed_for(reader: Reader, group: str, model: hand_fold.HandModel, subject: str) -> frozenset[str]:
     """The cards of ``model`` that ``subject`` may not see now (seating.hidden)."""
-    if model.ended or subject == auth.ADMIN:  # no table row needed
+    if model.ended:  # no table row needed
         return frozenset()
     return seating.hidden(model, reader.row("table", group, model.table), subject)
 
@@ -24,8 +24,6 @@ def sealed_for(reader: Reader, group: str, model: hand_fold.HandModel, subject: 
 def hidden_in(reader: Reader, group: str, hand: str, subject: str) -> frozenset[str]:
     """The cards of ``hand`` that ``subject`` may not see now; a hand that ended (its summary
     row says so) is not folded at all."""
-    if subject == auth.ADMIN:
-        return frozenset()
     row = reader.row("hand", group, hand)
     if row is None or row["phase"] in ENDED:
         return frozenset()
@@ -39,7 +37,7 @@ def events_as_seen(reader: Reader, group: str, subject: str, page: Iterable) -> 
     hidden: dict[str, frozenset[str]] = {}
     shown = []
     for env in page:
-        if subject == auth.ADMIN or env.hand is None or env.type not in HAND_EVENTS:
+        if env.hand is None or env.type not in HAND_EVENTS:
             shown.append(env.public())
             continue
         if env.hand not in hidden:
@@ -53,7 +51,7 @@ def events_as_seen(reader: Reader, group: str, subject: str, page: Iterable) -> 
 
 def is_sealed_for(reader: Reader, group: str, subject: str, env) -> bool:
     """Would ``env`` be sealed for ``subject`` now?"""
-    if subject == auth.ADMIN or env.hand is None or env.type not in HAND_EVENTS:
+    if env.hand is None or env.type not in HAND_EVENTS:
         return False
     return seating.is_sealed(env.data, hidden_in(reader, group, env.hand, subject))
 

@@ -5,8 +5,10 @@ tricks for everyone) or ``seats`` (each member logs only its own seat's cards, b
 and claims). Whatever the entry, a seat's own cards (``seat_cards``) come from that seat's
 member, and the face-up ones from the dealer's; the admin may log anything.
 
-While a hand is in play a member sees, of the cards nobody has played, only its own seat's
-and those it logged itself; the admin sees everything. Nothing is sealed once the hand ends.
+While a hand is in play a reader sees what its game puts in its sight (the cards played and
+face up, and its own seat's) and the cards it logged itself; the admin sees everything at a
+scorer's table and, at a table where each seat logs its own cards, no more than a reader who
+is not seated. Nothing is sealed once the hand ends.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from typing import Any, Mapping
 
 from events.errors import Refused
 from games.seen import cards_in, hidden_from, mask
-from projections.hands import HandModel
+from projections.hands import HandModel, parsed_rules
 from . import auth
 
 ENTRIES = ("scorer", "seats")
@@ -89,15 +91,23 @@ def may_deal(actor: str, trow: Mapping, body: Mapping) -> None:
                       "and let each seat send its cards (POST .../hands/{h}/cards)")
 
 
+def sees_every_hand(trow: Mapping, subject: str) -> bool:
+    """The admin of a scorer's table sees every card in play. At a table where each seat logs
+    its own cards the admin may be playing, so it sees only what any reader not seated does."""
+    return subject == auth.ADMIN and entry_of(trow) != "seats"
+
+
 def hidden(model: HandModel, trow: Mapping, subject: str) -> frozenset[str]:
     """The cards of the hand ``subject`` may not see now: none once the hand ended, none for
-    the admin; else every card nobody has played that is neither its seat's nor logged by it."""
-    if subject == auth.ADMIN or model.ended:
+    the admin of a scorer's table; else every card of the pack but those the game puts in the
+    reader's sight (its seat's, the played and the face-up: ``Game.visible``) and those it
+    logged itself."""
+    if model.ended or sees_every_hand(trow, subject):
         return frozenset()
-    unseen = model.rules.unseen(model.state)
-    if not unseen:
-        return frozenset()
-    return frozenset(hidden_from(unseen, seat_of(trow, subject), model.logged_by.get(subject, ())))
+    game = model.rules
+    sight = game.visible(model.state, seat_of(trow, subject))
+    pack = game.pack(parsed_rules(model.game, model.opened["rules"]))
+    return hidden_from(pack, sight, model.logged_by.get(subject, ()))
 
 
 def sealed_view(view: Mapping[str, Any], cards: frozenset[str]) -> Any:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from events.money import format_amount
 from games import table as table_decider
 from games.registry import GAMES
+from games.seen import arranged
 from projections import hands as hand_fold
 from projections.groups import confirmations, member_name
 from projections.balances import pending_view
@@ -21,9 +22,12 @@ def games_say(request: str, opening: str) -> str:
 
 def hand_view(model: hand_fold.HandModel, hidden: frozenset[str] = frozenset()) -> dict:
     """The hand state of API.md as a reader who may not see ``hidden`` (seating.hidden)
-    gets it: the game conceals those cards and what would tell where they are."""
+    gets it: the game conceals those cards and what would tell where they are, and each
+    seat's list shows the cards the reader may see first (games/seen.py ``arranged``)."""
     view = hand_fold.render(model)
-    return model.rules.conceal(model.state, view, hidden) if hidden else view
+    if not hidden:
+        return view
+    return arranged(model.rules.conceal(model.state, view, hidden), model.rules.played(model.state))
 
 
 def group_created(made: GroupCreated) -> dict:

@@ -232,8 +232,11 @@ def test_a_member_logs_only_its_own_seat_and_a_card_seen_twice_names_nobody(kop_
                                    {"deal": {"dealer": 1, "hands": KOP_HANDS}})
     assert whole_deal.status_code in (403, 422)
     admin = t["admin"].get(hand).json
-    assert admin["deal"] == KOP_HANDS  # the admin sees everything
-    assert t["admin"].post(f"{hand}/plays", {"seat": 1, "card": "AH"}).status_code == 201  # and may log anything
+    assert admin["deal"] == [[None] * 4] * 4  # the admin may be playing: it sees no seat's cards here
+    assert t["admin"].post(f"{hand}/plays", {"seat": 1, "card": "AH"}).status_code == 201  # but may log anything
+    after = t["admin"].get(hand).json
+    assert after["deal"][1] == ["AH", None, None, None] and after["current"] == [{"seat": 1, "card": "AH"}]
+    assert after["deal"][0] == [None] * 4 and after["held"][1] == [None] * 3
 
 
 def test_a_scorers_whole_deal_is_sealed_from_the_others_until_the_hand_ends(kop_table):

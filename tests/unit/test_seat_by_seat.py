@@ -211,7 +211,7 @@ def test_the_events_of_a_hand_dealt_seat_by_seat_are_what_its_deal_event_says():
         state = game.initial_state(rules, {**game.parse_deal(rules, {"dealer": 1}).data,
                                            **deal_context(game, rules, None)})
         assert game.view(state)["phase"] == "dealing" and not game.is_terminal(state)
-        assert game.unseen(state) == {}  # nothing is known yet, so nothing is hidden
+        assert game.visible(state, None) == frozenset()  # nothing is in sight yet
 
 
 def test_kop_a_claim_in_the_middle_of_a_trick_counts_the_cards_already_on_the_table():
