@@ -56,8 +56,12 @@ def _winners(winner) -> str:
 def _correction_words(env, trow: dict, grow: dict) -> str:
     d = env.data
     who = lambda seat: _seat(trow, grow, seat)  # noqa: E731 - a name for what games.words takes
-    what = ("voids it: it counts as never played" if d.get("void")
-            else "puts its result as " + ", ".join(words.fact(k, v, who) for k, v in d["result"].items()))
+    if d.get("void"):
+        what = "voids it: it counts as never played"
+    elif "cards" in d:
+        what = "logs it again card by card, as the rules check a new hand"
+    else:
+        what = "puts its result as " + ", ".join(words.fact(k, v, who) for k, v in d["result"].items())
     moved = "; ".join(f"hand {a['hand']}: " + ", ".join(f"{_seat(trow, grow, p['seat'])} {_signed(p['amount'])}"
                                                           for p in a["payouts"] if _moves(p["amount"]))
                       for a in d["adjustments"])

@@ -17,7 +17,8 @@ from events.errors import RuleBroken
 from events.money import format_amount, parse_amount
 from events.types import HAND_EVENTS
 from games import table as table_decider
-from games.base import RULES_VERSION
+from games.base import RULES_VERSION, Command
+from games.errors import Incomplete, Malformed, RuleViolation
 from games.contract import Game
 from .settlements import of_the_game, settled
 
@@ -33,6 +34,7 @@ class PastHand:
     settlement: dict | None = None  # what it settles now; None: not settled, or it counts as never played
     voided: bool = False
     result: Mapping | None = None  # the result it now stands by (logged by its result, or corrected to one)
+    cards: Mapping | None = None  # the whole hand again, as a correction by its cards gave it
     corrections: list[int] = field(default_factory=list)  # seqs of the corrections that changed it
 
 
@@ -73,9 +75,11 @@ def _apply(hands: dict[str, PastHand], env) -> None:
     d = env.data
     target = hands[d["hand"]]
     if d.get("void"):
-        target.voided, target.result = True, None
+        target.voided, target.result, target.cards = True, None, None
+    elif "cards" in d:
+        target.voided, target.result, target.cards = False, None, d["cards"]
     else:
-        target.voided, target.result = False, d["result"]
+        target.voided, target.result, target.cards = False, d["result"], None
     for entry in d["settlements"]:
         hand = hands[entry["hand"]]
         hand.settlement = entry["settlement"]
@@ -90,11 +94,17 @@ def in_play(hands: Sequence[PastHand]) -> PastHand | None:
     return last if last is not None and last.settlement is None and not last.voided else None
 
 
+def logged_by_cards(hand: PastHand) -> bool:
+    """Was the hand logged card by card (a deal), not by its result alone?"""
+    return bool(hand.events)
+
+
 def corrected(game: Game, rules, stake: int, seats: Sequence[str], digits: int, hands: Sequence[PastHand],
-              target: str, result: Mapping | None) -> Correction:
-    """Hand ``target`` now stands by ``result`` (None: voided, never played); every hand
-    after it is settled again on the table as it now stands. ``result`` is already checked
-    (the game's parse_result)."""
+              target: str, result: Mapping | None, cards: Mapping | None = None) -> Correction:
+    """Hand ``target`` now stands by ``result``, or by its ``cards`` played again (neither:
+    voided, never played); every hand after it is settled again on the table as it now
+    stands. ``result`` is already checked (the game's parse_result); ``cards`` are checked
+    here by the rules, as a new whole hand would be (a RuleBroken names what is wrong)."""
     bok, match = table_decider.NO_BOK, None
     settlements: dict[str, dict | None] = {}
     reached, before_latest = False, (bok, match)
@@ -102,10 +112,17 @@ def corrected(game: Game, rules, stake: int, seats: Sequence[str], digits: int, 
         before_latest = (bok, match)
         if hand.id == target:
             reached = True
-            now = None if result is None else _settle_result(game, rules, stake, seats, digits, hand, result,
-                                                             bok, match, RULES_VERSION)
+            if cards is not None:
+                now = _settle_cards(game, rules, stake, seats, digits, hand, cards, bok, match, RULES_VERSION)
+            elif result is not None:
+                now = _settle_result(game, rules, stake, seats, digits, hand, result, bok, match, RULES_VERSION)
+            else:
+                now = None
         elif not reached or hand.settlement is None:
             now = hand.settlement
+        elif hand.cards is not None:
+            now = _settle_cards(game, rules, stake, seats, digits, hand, hand.cards, bok, match,
+                                hand.settlement.get("rules_version", 1))
         elif hand.result is not None:
             now = _settle_result(game, rules, stake, seats, digits, hand, hand.result, bok, match,
                                  hand.settlement.get("rules_version", 1))
@@ -133,6 +150,39 @@ def _settle_result(game, rules, stake, seats, digits, hand: PastHand, result, bo
     data = {"game": game.name, "rules": rules.to_data(), "dealer": hand.opened["dealer"], "result": result,
             **table_decider.deal_context(game, rules, match)}
     return settled(game, game.result_state(rules, data), _terms(stake, seats, bok, match, version), digits)
+
+
+def _settle_cards(game, rules, stake, seats, digits, hand: PastHand, cards: Mapping, bok, match, version: int) -> dict:
+    """A hand corrected by its cards: the whole hand decided again by the rules from its deal,
+    with the table's match score as it stood when it was dealt; it must end."""
+    state = _played_again(game, rules, hand.opened["dealer"], cards, table_decider.deal_context(game, rules, match))
+    return settled(game, state, _terms(stake, seats, bok, match, version), digits)
+
+
+def _played_again(game: Game, rules, dealer: int, cards: Mapping, context: Mapping):
+    deal = _by_rules(game.parse_deal, "cards.deal", rules, cards.get("deal"))
+    if deal.data["dealer"] != dealer:
+        raise RuleBroken(f"cards.deal: seat {dealer} dealt this hand, not seat {deal.data['dealer']}",
+                         field="cards.deal.dealer")
+    state = game.initial_state(rules, {"game": game.name, "rules": rules.to_data(), **deal.data, **context})
+    for kind in ("bid", "trick", "play"):
+        for i, item in enumerate(cards.get(f"{kind}s") or []):
+            where = f"cards.{kind}s[{i}]"
+            if game.is_terminal(state):
+                raise RuleBroken(f"{where}: the hand is already over", field=where)
+            for event in _by_rules(game.decide, where, state, Command(kind, item)):
+                state = game.evolve(state, event)
+    if not game.is_terminal(state):
+        raise RuleBroken("cards: the hand is not over with these cards; a correction gives the whole hand again, "
+                         "every call and trick (or play) to its end", field="cards")
+    return state
+
+
+def _by_rules(decide, where: str, *args):
+    try:
+        return decide(*args)
+    except (RuleViolation, Incomplete, Malformed) as e:
+        raise RuleBroken(f"{where}: {e.detail}", field=where) from None
 
 
 def _settle_played(game, rules, stake, seats, digits, hand: PastHand, bok, match) -> dict:

@@ -195,7 +195,12 @@ def _confirmation(model: HandModel) -> dict | None:
 
 def _correction_shown(entry: Mapping) -> dict:
     shown = {k: entry[k] for k in ("seq", "hand", "reason") if k in entry}
-    shown["void" if entry.get("void") else "result"] = True if entry.get("void") else entry.get("result")
+    if entry.get("void"):
+        shown["void"] = True
+    elif "cards" in entry:
+        shown["cards"] = entry["cards"]
+    else:
+        shown["result"] = entry.get("result")
     if "settlement" in entry:
         shown["payouts"] = (entry["settlement"] or {}).get("payouts", [])
     return shown

@@ -218,10 +218,12 @@ class GroupRebuild:
             past = corrections.history(self.history(self.group, env.table, env.seq - 1))
             target = next(h for h in past if h.id == d["hand"])
             result = None
-            if not d.get("void"):
+            if "result" in d and corrections.logged_by_cards(target):
+                raise ValueError("its cards were logged, so a result cannot correct it")
+            if "result" in d:
                 result = game.parse_result(rules, target.opened["dealer"], d["result"]).data["result"]
             again = corrections.corrected(game, rules, tables.stake_of(table, self.digits), table["seats"],
-                                          self.digits, past, d["hand"], result)
+                                          self.digits, past, d["hand"], result, d.get("cards"))
         except Exception as e:  # a correction that cannot be decided again is a finding, not a crash
             self._differ(f"seq {env.seq}: the correction of hand {d.get('hand')} cannot be decided again ({e})")
             return

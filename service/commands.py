@@ -101,7 +101,8 @@ class Correct:
     actor: str
     hand: str
     reason: str
-    result: Mapping[str, Any] | None  # None: void
+    result: Mapping[str, Any] | None  # None: void (or by cards)
+    cards: Mapping[str, Any] | None = None  # the whole hand again: {"deal", "bids"?, "tricks"?, "plays"?}
 
 
 @dataclass(frozen=True)

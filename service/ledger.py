@@ -329,27 +329,30 @@ def _played(reader: Reader, group: str, trow: dict, model, commands, first=()):
     return events, replace(model, state=state, settlement=settlement)
 
 
-def _said_to(actor: str, trow: dict, model, e: RuleBroken) -> str:
+def _said_to(actor: str, trow: dict, model, e: RuleBroken, asked: Mapping) -> str:
     """The refusal as ``actor`` may read it: a refusal that tells what a seat holds is said
-    in the words that do not, when that seat's cards (any seat's, for a refusal of a claim)
-    are hidden from the actor; any other card it names that the actor may not see, as ?."""
+    in the words that do not, when some of that seat's cards (any seat's, for a refusal of a
+    claim) are hidden from the actor; any other card it names that the actor may not see, as
+    ?. The cards the actor's own request named are its own words and are said back as they
+    are: masking them where they are hidden would tell which of them are."""
     hidden = seating.hidden(model, trow, actor)
     if not hidden:
         return e.detail
     revealing = getattr(e, "revealing", None)
     if revealing is not None:
         seat, public = revealing
-        holders = model.rules.unseen(model.state)
-        if seat is None or any(holders.get(card) == seat for card in hidden):
+        held = model.rules.held(model.state)
+        if seat is None or not 0 <= seat < len(held) or not hidden.isdisjoint(held[seat]):
             return public
-    return seen.mask_text(e.detail, hidden)
+    return seen.mask_text(e.detail, hidden - seen.cards_in(asked))
 
 
 def _salted(game, event: NewEvent, after) -> NewEvent:
-    """An event that names a card still hidden after it (a seat's cards, a deal, a draw)
-    carries 16 random bytes: its hash, which every member can read while its data is sealed,
-    would otherwise give the cards away to anyone who tried each way they could lie."""
-    if seen.cards_in(event.data).isdisjoint(game.unseen(after)):
+    """An event that names a card still hidden after it from a reader not seated (a seat's
+    cards, a deal, a draw) carries 16 random bytes: its hash, which every member can read
+    while its data is sealed, would otherwise give the cards away to anyone who tried each
+    way they could lie."""
+    if seen.cards_in(event.data) <= game.visible(after, None):
         return event
     return replace(event, data={**event.data, "salt": secrets.token_hex(16)})
 
@@ -384,7 +387,7 @@ def _decide_play(reader: Reader, c: Play) -> Decided:
     try:
         events, after = _played(reader, c.group, trow, model, [(None, Command(c.kind, c.body))])
     except RuleBroken as e:  # a refusal tells its sender nothing of the cards it may not see
-        said = _said_to(c.actor, trow, model, e)
+        said = _said_to(c.actor, trow, model, e, c.body)
         if said == e.detail:
             raise
         raise RuleBroken(said, field=e.field, **e.extra) from None
@@ -524,14 +527,23 @@ def correct(w: Writer, c: Correct) -> HandMoved:
         raise Unprocessable(f"hand {playing.id} at this table is still being played: finish it or void it before "
                             "correcting a hand")
     target = next(h for h in past if h.id == c.hand)
+    by_cards = corrections.logged_by_cards(target)
     result = None
     if c.result is not None:
+        if by_cards:
+            raise RuleBroken(f"hand {c.hand}'s cards were logged, so it is corrected by its cards (the whole hand "
+                             f"again, \"cards\") or voided, not by a result; {_cards_give(target)}", field="result")
         result = _decided("result", game.parse_result, rules, target.opened["dealer"], c.result).data["result"]
+    elif c.cards is not None:
+        if not by_cards:
+            raise RuleBroken(f"hand {c.hand} was logged by its result alone, so it is corrected by a result",
+                             field="cards")
     elif target.settlement is None:
         raise Unprocessable(f"hand {c.hand} already counts as never played: there is nothing to void")
     decided = corrections.corrected(game, rules, tables.stake_of(trow, grow["digits"]), trow["seats"],
-                                    grow["digits"], past, c.hand, result)
-    data = {"hand": c.hand, "reason": c.reason, **({"result": result} if result is not None else {"void": True}),
+                                    grow["digits"], past, c.hand, result, c.cards)
+    outcome = {"result": result} if result is not None else {"cards": c.cards} if c.cards is not None else {"void": True}
+    data = {"hand": c.hand, "reason": c.reason, **outcome,
             "adjustments": decided.adjustments,
             "settlements": [{"hand": h, "settlement": s} for h, s in decided.settlements.items()],
             "table": decided.table}
@@ -539,6 +551,15 @@ def correct(w: Writer, c: Correct) -> HandMoved:
     moved = _appended(w, c.group, c.actor, version, [NewEvent("correction", data, hand=c.hand, table=model.table)],
                       model)
     return replace(moved, hand=hand_model(w, c.group, c.hand))
+
+
+def _cards_give(hand: corrections.PastHand) -> str:
+    """What a hand's logged cards give, in a sentence: its outcome and each seat's payout."""
+    s = hand.settlement
+    if s is None:
+        return "its cards settle nothing yet"
+    paid = ", ".join(f"seat {p['seat']} {p['amount']}" for p in s.get("payouts", []))
+    return f"its cards give {s.get('outcome')}" + (f" ({paid})" if paid else "")
 
 
 def assert_balance(w: Writer, c: AssertBalance) -> Recorded:

@@ -69,6 +69,8 @@ class Problem(Schema):
     legal = fields.List(fields.List(fields.String()), metadata={
         "description": "422 of a Scopa play whose capture was left out (or wrong) when several are legal: every legal "
                        "capture, each the table cards it takes", "example": [["4C", "5S"], ["2D", "7H"]]})
+    seq = fields.Integer(metadata={"description": "500 damaged-store: the first seq of the group's stored log found "
+                                                  "not to match its hash chain (nothing that needs it is served)"})
 
 
 class GroupCreate(Schema):
@@ -334,13 +336,25 @@ class CorrectIn(Schema):
     result = fields.Dict(metadata={"games": "Result", "description": "the hand's result as it should have been (the "
                                                                      "form of a score sheet's result for its game); "
                                                                      "or void"})
+    cards = fields.Dict(metadata={"description": "a hand whose cards were logged: the whole hand again, as a new "
+                                                 "hand's body gives it: {\"deal\": {...}, \"bids\"?: [...], "
+                                                 "\"tricks\"?: [...], \"plays\"?: [...]}, checked by the rules"})
     void = fields.Boolean(truthy={True}, falsy={False},
                           metadata={"description": "true: the hand counts as never played (JSON true, nothing else)"})
 
     @validates_schema
     def one_outcome(self, data, **kwargs):
-        if ("result" in data) == bool(data.get("void")):
-            raise ValidationError("give either a result or \"void\": true, not both or neither", "result")
+        given = [k for k in ("result", "cards") if k in data] + (["void"] if data.get("void") else [])
+        if len(given) != 1:
+            raise ValidationError("give one of a result, the hand's cards or \"void\": true", "result")
+        cards = data.get("cards")
+        if cards is not None:
+            if not isinstance(cards.get("deal"), dict):
+                raise ValidationError("the hand's cards start with its deal: {\"deal\": {...}}", "cards")
+            extra = sorted(set(cards) - {"deal", "bids", "tricks", "plays"})
+            if extra or any(not isinstance(cards.get(k, []), list) for k in ("bids", "tricks", "plays")):
+                raise ValidationError("the hand's cards are {\"deal\", \"bids\"?, \"tricks\"?, \"plays\"?}, "
+                                      "each a list but the deal", "cards")
 
 
 class CorrectionResult(Schema):

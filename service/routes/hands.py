@@ -138,12 +138,15 @@ def _verdict(group: str, command):
                                                       "table, or a void of a hand that counts as never played"})
 @blp.doc(**writes())
 def correct_hand(body, group, hand):
-    """Correct any past hand (admin only): `{"reason", "result": {...}}` or `{"reason", "void": true}`.
+    """Correct any past hand (admin only): `{"reason", "cards": {"deal", "bids"?, "tricks"?, "plays"?}}` (a hand
+    whose cards were logged: the whole hand again, checked by the rules as a new hand), `{"reason", "result":
+    {...}}` (a hand logged by its result alone; a result for a hand whose cards were logged is a 422 saying what
+    they give) or `{"reason", "void": true}`.
     Every later hand of its table whose settlement changes is settled again (bok-rundy, game and
     match scores); one `correction` event lists each changed hand's new settlement and what it
     now pays more or less (adjustments, each summing to zero)."""
     def act(w, p):
-        moved = ledger.handle(Correct(group, p.subject, hand, body["reason"], body.get("result")), w)
+        moved = ledger.handle(Correct(group, p.subject, hand, body["reason"], body.get("result"), body.get("cards")), w)
         return {"correction": moved.first("correction"), "hand": hand_view(moved.hand)}
     return write(group, act, admin=True)
 

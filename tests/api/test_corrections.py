@@ -11,6 +11,7 @@ import random
 import pytest
 
 from cli.checks import replay_store
+from tests.conftest import KOP_HANDS, KOP_TRICKS
 from tests.money import minor
 from tests.oracles import tables as oracle
 from tests.oracles.results import bisca_result_possible, kop_result_possible
@@ -222,3 +223,36 @@ def test_a_hand_that_ended_with_its_match_is_not_settled_again_from_half_its_car
     refused = group["admin"].post(f"{group['base']}/hands/{first}/correct", {
         "reason": "side 1 won", "result": {"points": [40, 80], "tricks": [4, 6], "bonus": [0, 0]}})
     assert refused.status_code == 422 and hand["id"] in refused.json["detail"] and "first" in refused.json["detail"]
+
+
+def test_a_hand_whose_cards_were_logged_is_corrected_by_its_cards_and_never_by_a_result(client):
+    """All four tricks went to stare (104 points, bez bitki); a correction to "52-52 with a
+    kontra" would contradict the cards and start a bok-runda: it is refused, saying what the
+    cards give. The whole hand again, with the kontra that was forgotten, is checked by the
+    rules and settles it anew; a mistyped card or tricks in the wrong order are refused."""
+    group = _group(client, 4, "baska", {})
+    deal = {"dealer": 0, "hands": KOP_HANDS}
+    hand = group["admin"].post(f"{group['base']}/tables/{group['table']}/hands",
+                               {"deal": deal, "tricks": [{"cards": t} for t in KOP_TRICKS]}).json
+    before = _balances(group)
+    path = f"{group['base']}/hands/{hand['id']}/correct"
+    fifty_two = {"contract": "normal", "stare": [1, 3], "doubles": [0], "points": 52, "tricks": 2}
+    version = group["admin"].get(group["base"]).json["version"]
+    r = group["admin"].post(path, {"reason": "it was 52-52", "result": fifty_two})
+    assert r.status_code == 422 and "cards were logged" in r.json["detail"] and "its cards give" in r.json["detail"]
+    for wrong in ({"deal": {**deal, "hands": [KOP_HANDS[1], KOP_HANDS[0], *KOP_HANDS[2:]]},
+                   "tricks": [{"cards": t} for t in KOP_TRICKS]},  # seat 0 cannot lead AH: seat 1 leads
+                  {"deal": deal, "tricks": [{"cards": t} for t in KOP_TRICKS[:3]]},  # not the whole hand
+                  {"deal": deal, "tricks": [{"cards": t} for t in reversed(KOP_TRICKS)]}):
+        r = group["admin"].post(path, {"reason": "typo", "cards": wrong})
+        assert r.status_code == 422, r.json
+    assert group["admin"].get(group["base"]).json["version"] == version  # nothing appended
+    again = {"deal": deal, "bids": [{"seat": 0, "call": "kontra"}], "tricks": [{"cards": t} for t in KOP_TRICKS]}
+    fixed = group["admin"].post(path, {"reason": "Ala said kontra", "cards": again})
+    assert fixed.status_code == 201, fixed.json
+    assert fixed.json["correction"]["cards"]["bids"] == [{"seat": 0, "call": "kontra"}]
+    after = _balances(group)
+    assert after == [2 * b for b in before] and sum(after) == 0
+    result_hand = _log(group, {"contract": "normal", "stare": [1, 3], "doubles": [], "points": 70, "tricks": 3})
+    r = group["admin"].post(f"{group['base']}/hands/{result_hand}/correct", {"reason": "x", "cards": again})
+    assert r.status_code == 422 and "by a result" in r.json["detail"]
