@@ -124,6 +124,9 @@ def bitka(ctx, db):
 def serve(obj: Context, host, port, workers, threads, dev, key_file):
     """Run the HTTP service on the store, under gunicorn (or the development server).
 
+    The whole store is checked first: the first bad seq of each damaged group is printed,
+    and those groups answer damaged-store; the groups that are whole are served.
+
     \b
     Examples:
       bitka --db club.db serve --host 0.0.0.0 --port 8080
@@ -136,12 +139,13 @@ def serve(obj: Context, host, port, workers, threads, dev, key_file):
     from events.checkpoint import load_or_create_key
     from .proofs import key_path
     load_or_create_key(key_path(obj.db, key_file))  # likewise the key
+    damaged = server.checked_before_serving(obj.db)  # every hash and link, once, before serving
     if dev:
         server.announce(obj.shown, host, port, "the development server")
-        server.run_dev(obj.db, host, port, key_file)
+        server.run_dev(obj.db, host, port, key_file, damaged)
     else:
         server.announce(obj.shown, host, port, f"gunicorn, {workers} workers x {threads} threads")
-        server.run_gunicorn(obj.db, host, port, workers, threads, key_file)
+        server.run_gunicorn(obj.db, host, port, workers, threads, key_file, damaged)
 
 
 @bitka.command()

@@ -12,6 +12,12 @@ import json
 
 import click
 
+from events.database import open_store
+from events.verify import Fault
+
+from . import output
+from .checks import verify_store
+
 _SAID = {  # what gunicorn refuses before bitka sees the request, said as bitka says it
     414: ("URI Too Long", "uri-too-long", "the request line is longer than this service reads (4,094 bytes)"),
     431: ("Request Header Fields Too Large", "headers-too-large",
@@ -32,7 +38,32 @@ def problem_error(sock, status: int, reason: str, message: str) -> None:
     util.write_nonblock(sock, head + body)
 
 
-def run_gunicorn(db: str, host: str, port: int, workers: int, threads: int, key: str | None) -> None:
+def checked_before_serving(db: str) -> list[Fault]:
+    """The whole store checked as ``bitka verify`` checks it, before anything is served: the
+    first bad seq of each damaged group is printed, and those groups answer damaged-store
+    from the first request on; the groups that are whole are served.
+
+    Example: ``bitka --db club.db serve`` prints "group g_3f9a1c2b7d10: first bad seq 41: its
+    contents do not match its hash ..." and serves the other groups."""
+    store = open_store(db)
+    with store.reading() as r:
+        total = r.count()
+    store.close()
+    with output.progress(total, "checking the store") as advance:
+        found = verify_store(db, None, advance)
+    for fault in found:
+        click.echo(f"{fault}; this group answers damaged-store until its store is restored", err=True)
+    if found:
+        click.echo(f"{len(found)} damaged group(s) are not served; every other group is", err=True)
+    return found
+
+
+def _app_config(db: str, key: str | None, damaged: list[Fault]) -> dict:
+    return {"BITKA_DB": db, "BITKA_DAMAGED": damaged, **({"BITKA_KEY": key} if key else {})}
+
+
+def run_gunicorn(db: str, host: str, port: int, workers: int, threads: int, key: str | None,
+                 damaged: list[Fault]) -> None:
     from gunicorn import util
     from gunicorn.app.base import BaseApplication
 
@@ -48,7 +79,7 @@ def run_gunicorn(db: str, host: str, port: int, workers: int, threads: int, key:
 
         def load(self):
             from service.app import create_app
-            app = create_app({"BITKA_DB": db, **({"BITKA_KEY": key} if key else {})})
+            app = create_app(_app_config(db, key, damaged))
             settled()
             return app
 
@@ -64,7 +95,7 @@ def settled() -> None:
     gc.freeze()
 
 
-def run_dev(db: str, host: str, port: int, key: str | None) -> None:
+def run_dev(db: str, host: str, port: int, key: str | None, damaged: list[Fault]) -> None:
     from werkzeug.serving import WSGIRequestHandler, run_simple
 
     from service.app import create_app
@@ -72,7 +103,7 @@ def run_dev(db: str, host: str, port: int, key: str | None) -> None:
     class KeepAlive(WSGIRequestHandler):
         protocol_version = "HTTP/1.1"  # clients may reuse one connection for many requests
 
-    app = create_app({"BITKA_DB": db, **({"BITKA_KEY": key} if key else {})})
+    app = create_app(_app_config(db, key, damaged))
     run_simple(host, port, app, threaded=True, use_reloader=False, request_handler=KeepAlive)
 
 

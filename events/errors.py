@@ -55,3 +55,16 @@ class RuleBroken(Unprocessable):
     def __init__(self, detail: str, field: str | None = None, **extra: Any):
         super().__init__(detail, **extra)
         self.field = field
+
+
+class Damaged(DomainError):
+    """The stored log of a group does not hold at ``seq``: the event there no longer hashes to
+    its stored hash, or does not link to the event before it. Nothing that needs it is served
+    as if true, and the group takes no writes."""
+
+    def __init__(self, group: str, seq: int):
+        super().__init__(f"the log of group {group} is damaged at seq {seq}: the event stored there no longer "
+                         "matches its hash chain, so nothing that needs it is shown, and the group takes no "
+                         "writes until its store is restored from a backup", seq=seq)
+        self.group = group
+        self.seq = seq

@@ -8,19 +8,30 @@ from typing import Iterator, Sequence
 
 from .canonical import GENESIS, envelope_bytes, event_data_json, read_event_data
 from .envelope import Envelope, NewEvent, utc_now
+from .damage import DamagedGroups
 from .errors import VersionConflict
 
 _CHAIN_COLUMNS = "seq, type, hand_id, table_id, data, actor, recorded_at, prev_hash, hash"
 _RAW_COLUMNS = "group_id, " + _CHAIN_COLUMNS
 _COLUMNS = "position, " + _RAW_COLUMNS
 _BARE_COLUMNS = "group_id, seq, type, hand_id, table_id, data, actor, recorded_at"
+# A checked read takes each event with the stored hash of the one before it, to check its link.
+_CHECKED_COLUMNS = ", ".join(f"e.{c}" for c in _COLUMNS.split(", ")) + ", b.hash"
+_WITH_BEFORE = "events e LEFT JOIN events b ON b.group_id = e.group_id AND b.seq = e.seq - 1"
 
 
 class EventLog:
-    """Reads of the events table (``conn`` and ``backend`` are the store's)."""
+    """Reads of the events table (``conn`` and ``backend`` are the store's). On a store whose
+    reads are checked (``damaged`` set: the service's), every event read with its data is
+    checked against its hash and its link as it is read, and a group known to be damaged is
+    refused (events/damage.py)."""
+
+    damaged: DamagedGroups | None = None
 
     def head(self, group: str) -> tuple[int, str]:
         """The group's version (last seq, 0 when empty) and last hash."""
+        if self.damaged is not None:
+            self.damaged.refuse(group)
         row = self.conn.execute(
             "SELECT seq, hash FROM events WHERE group_id = ? ORDER BY seq DESC LIMIT 1", (group,)).fetchone()
         return (row[0], row[1]) if row else (0, GENESIS)
@@ -29,25 +40,33 @@ class EventLog:
         return self.head(group)[0]
 
     def events(self, group: str, after: int = 0, limit: int = 100) -> list[Envelope]:
-        rows = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM events WHERE group_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-            (group, after, limit))
-        return [Envelope.from_row(r) for r in rows]
+        return self._envelopes(group, "e.group_id = ? AND e.seq > ?", (group, after, limit), " LIMIT ?")
 
     def hand_events(self, group: str, hand: str, after: int = 0) -> list[Envelope]:
         """A hand's events in order, those after seq ``after`` only when given."""
-        rows = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM events WHERE group_id = ? AND hand_id = ? AND seq > ? ORDER BY seq",
-            (group, hand, after))
-        return [Envelope.from_row(r) for r in rows]
+        return self._envelopes(group, "e.group_id = ? AND e.hand_id = ? AND e.seq > ?", (group, hand, after))
 
     def table_events(self, group: str, table: str, until: int | None = None) -> list[Envelope]:
         """Every event of a table (its opening, its hands' events, its closing), up to seq
         ``until``, in order: what a correction re-settles the table's hands from."""
-        rows = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM events WHERE group_id = ? AND table_id = ? AND seq <= ? ORDER BY seq",
-            (group, table, until if until is not None else 2 ** 62))
-        return [Envelope.from_row(r) for r in rows]
+        return self._envelopes(group, "e.group_id = ? AND e.table_id = ? AND e.seq <= ?",
+                               (group, table, until if until is not None else 2 ** 62))
+
+    def _envelopes(self, group: str, where: str, args: tuple, limit: str = "") -> list[Envelope]:
+        """The events of one group that ``where`` picks (over ``events e``), in seq order; on
+        a checked store, each checked (one SHA-256 of its stored bytes, one link) as it is read."""
+        damaged = self.damaged
+        if damaged is None:
+            rows = self.conn.execute(f"SELECT {_COLUMNS} FROM events e WHERE {where} ORDER BY e.seq{limit}", args)
+            return [Envelope.from_row(r) for r in rows]
+        damaged.refuse(group)
+        rows = self.conn.execute(f"SELECT {_CHECKED_COLUMNS} FROM {_WITH_BEFORE} WHERE {where} ORDER BY e.seq{limit}",
+                                 args)
+        read = []
+        for row in rows:
+            damaged.check(group, row[2:11], row[11])
+            read.append(Envelope.from_row(row))
+        return read
 
     def table_hands(self, group: str, table: str) -> list[str]:
         """The ids of the hands dealt at a table, in the order they were dealt."""
@@ -77,12 +96,31 @@ class EventLog:
             sql += " WHERE " + " AND ".join(clauses)
         loads, new = read_event_data, tuple.__new__  # bound once: this loop runs for every event
         rows = self.backend.stream(self.conn, sql + " ORDER BY group_id, seq", args)
+        if self.damaged is not None and not bare:
+            yield from self._checked_scan(rows, unread)
+            return
         if bare:
             for g, seq, kind, hand, table, data, actor, at in rows:
                 yield new(Envelope, (0, g, seq, kind, hand, table, loads(data), actor, at, "", ""))
             return
         for position, g, seq, kind, hand, table, data, actor, at, prev, digest in rows:
             yield new(Envelope, (position, g, seq, kind, hand, table, loads(data), actor, at, prev, digest))
+
+    def _checked_scan(self, rows, unread: frozenset[str]) -> Iterator[Envelope]:
+        """``scan``'s events, each checked as it is read: its hash when its data was read, its
+        link to the event before it always."""
+        damaged, group, last, before = self.damaged, None, 0, None
+        for position, g, seq, kind, hand, table, data, actor, at, prev, digest in rows:
+            if g != group:
+                damaged.refuse(g)
+                group, last, before = g, 0, None
+            known = before if seq == last + 1 else None
+            if kind in unread:
+                damaged.check_link(g, seq, prev, known)
+            else:
+                damaged.check(g, (seq, kind, hand, table, data, actor, at, prev, digest), known)
+            last, before = seq, digest
+            yield Envelope(position, g, seq, kind, hand, table, read_event_data(data), actor, at, prev, digest)
 
     def scan_raw(self, group: str | None = None, first: int = 1, last: int | None = None) -> Iterator[tuple]:
         """Rows as ``RawEvent``'s plain tuples, ``data`` unparsed: what checking the chain needs."""
@@ -134,8 +172,21 @@ class EventRecorder(EventLog):
         if not self.holds(group):
             return super().head(group)
         if group not in self.heads:
-            self.heads[group] = self.first_heads[group] = super().head(group)
+            self.heads[group] = self.first_heads[group] = self._held_head(group)
         return self.heads[group]
+
+    def _held_head(self, group: str) -> tuple[int, str]:
+        """The head that this write chains onto: on a checked store, its last event is
+        checked first, so that nothing is ever chained onto an event that does not hold."""
+        if self.damaged is None:
+            return super().head(group)
+        self.damaged.refuse(group)
+        row = self.conn.execute(f"SELECT {_CHECKED_COLUMNS} FROM {_WITH_BEFORE} WHERE e.group_id = ? "
+                                "ORDER BY e.seq DESC LIMIT 1", (group,)).fetchone()
+        if row is None:
+            return 0, GENESIS
+        self.damaged.check(group, row[2:11], row[11])
+        return row[2], row[10]
 
     def lock(self, group: str) -> None:
         """Hold the group's write lock until the transaction ends (a no-op on SQLite, whose

@@ -62,7 +62,7 @@ class SQLiteStore(StoreBase):
         savepoint, acknowledged once the batch's commit is durable. SQLite's one write lock
         covers every group, so ``group`` needs no lock of its own."""
         with self.batches.write() as conn:
-            writer = Writer(conn, self.projector, self.backend, self.committed_nodes)
+            writer = Writer(conn, self.projector, self.backend, self.committed_nodes, self.damaged)
             yield writer
         writer.committed_now()  # the batch's commit was durable, or write() raised
 

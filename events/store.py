@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Callable, Iterator, Sequence
 
 from . import migrations
+from .damage import DamagedGroups
 from .credentials import CredentialReads, CredentialWrites
 from .invitations import InvitationReads, InvitationWrites
 from .envelope import Envelope, NewEvent, RawEvent
@@ -33,9 +34,10 @@ __all__ = ["Backend", "Envelope", "NewEvent", "RawEvent", "Reader", "Writer", "p
 
 
 class Reader(EventLog, RowReads, CredentialReads, InvitationReads, KeyReads, MerkleReads):
-    def __init__(self, conn, backend: "Backend"):
+    def __init__(self, conn, backend: "Backend", damaged: DamagedGroups | None = None):
         self.conn = conn
         self.backend = backend
+        self.damaged = damaged  # set: every event read is checked (events/damage.py)
         self.snapshot_rows = {}
 
     def is_store(self) -> bool:
@@ -53,8 +55,9 @@ class Writer(Reader, EventRecorder, RowWrites, CredentialWrites, InvitationWrite
     """One write transaction's reads and writes. What only this transaction can change while
     it holds the lock (a locked group's head, Merkle nodes it read or made) is read once."""
 
-    def __init__(self, conn, projector: Projector | None, backend: "Backend", committed: CommittedNodes | None = None):
-        super().__init__(conn, backend)
+    def __init__(self, conn, projector: Projector | None, backend: "Backend", committed: CommittedNodes | None = None,
+                 damaged: DamagedGroups | None = None):
+        super().__init__(conn, backend, damaged)
         self.snapshot_rows = None  # a write's rows change under it
         self.committed = committed
         self.first_heads: dict[str, tuple[int, str]] = {}  # each held group's head as this write found it

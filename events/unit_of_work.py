@@ -7,12 +7,14 @@ import os
 import threading
 from abc import ABC, abstractmethod
 from contextlib import contextmanager, nullcontext
-from typing import ContextManager, Iterator, Sequence
+from typing import ContextManager, Iterable, Iterator, Sequence
 
 from . import migrations
 from .envelope import utc_now
+from .damage import DamagedGroups
 from .merkle_nodes import CommittedNodes
 from .store import Backend, Projector, Reader, Writer
+from .verify import Fault
 
 
 class StoreBase(ABC):
@@ -35,6 +37,7 @@ class StoreBase(ABC):
         self._lock = threading.Lock()
         self._pid = os.getpid()
         self.committed_nodes = CommittedNodes()
+        self.damaged: DamagedGroups | None = None  # unchecked, unless the store is ``checking``
 
     def _acquire(self):
         with self._lock:
@@ -107,6 +110,14 @@ class StoreBase(ABC):
     def lock_for_migrating(self, conn) -> None:  # noqa: B027 - a hook: nothing, unless a backend needs it
         """What keeps two processes from migrating at once, beyond the write transaction's own lock."""
 
+    def checking(self, damaged: Iterable[Fault] = ()) -> "StoreBase":
+        """From now on, check every event read against its hash and its link, and refuse the
+        groups found damaged (those of ``damaged`` already: what ``bitka serve`` found before
+        serving). The service's store is checked; the command line's checks read the log as
+        it is."""
+        self.damaged = DamagedGroups(damaged)
+        return self
+
     @property
     def path(self) -> str:
         return self.url
@@ -116,7 +127,7 @@ class StoreBase(ABC):
         conn = self._acquire()
         try:
             self.begin_reading(conn)
-            yield Reader(conn, self.backend)
+            yield Reader(conn, self.backend, self.damaged)
         finally:
             self._release(conn)
 
@@ -129,7 +140,7 @@ class StoreBase(ABC):
         try:
             with self.pipelined(conn, group):
                 self.begin_writing(conn)
-                writer = Writer(conn, self.projector, self.backend, self.committed_nodes)
+                writer = Writer(conn, self.projector, self.backend, self.committed_nodes, self.damaged)
                 try:
                     if group is not None:
                         writer.lock(group)

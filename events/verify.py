@@ -82,6 +82,23 @@ def group_faults(rows: Iterable[tuple], group: str, first: int = 1, prev: str | 
     return None
 
 
+def event_fault(group: str, row: tuple, before: str | None) -> Fault | None:
+    """One stored event checked as it is read, apart from the rest of its group: ``row`` as
+    ``group_faults`` reads it, ``before`` the stored hash of the event before it (None when
+    there is none). Its hash is recomputed from its stored contents, and its link checked."""
+    return link_fault(group, row[0], row[7], before) or group_faults((row,), group, row[0], before or GENESIS)
+
+
+def link_fault(group: str, seq: int, prev_hash: str, before: str | None) -> Fault | None:
+    """Whether an event read links to the one before it (``before``: its stored hash, None
+    when there is none): what can be checked of an event whose data was not read."""
+    if seq > 1 and before is None:
+        return Fault(group, seq - 1, f"seq {seq - 1} is missing (the next stored event is seq {seq})")
+    if prev_hash != (before if seq > 1 else GENESIS):
+        return Fault(group, seq, "its prev_hash is not the hash of the event before it")
+    return None
+
+
 def _reason(seq: int, expected: int, prev_hash: str, prev: str | None, kind: str) -> str:
     if seq != expected:
         return f"seq {expected} is missing (the next stored event is seq {seq})"

@@ -65,7 +65,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             app.config[name] = int(value)
     app.config.update(config or {})
     app.extensions["bitka.store"] = open_store(app.config["BITKA_DB"], projector=project,
-                                          busy_timeout_ms=app.config["BITKA_BUSY_TIMEOUT_MS"]).setup()
+                                          busy_timeout_ms=app.config["BITKA_BUSY_TIMEOUT_MS"]).setup().checking(
+        app.config.get("BITKA_DAMAGED", ()))  # every event served is checked; bitka serve's findings first
     key_path = (app.config.get("BITKA_KEY") or os.environ.get("BITKA_KEY")
                 or default_key_path(app.config["BITKA_DB"]))
     app.extensions["bitka.key"] = load_or_create_key(key_path)
@@ -121,6 +122,8 @@ _DESCRIPTION = (
     "Any operation may answer 409 when the store stayed locked by other writes past the busy timeout, "
     "and 503 (with Retry-After) when its database cannot be reached; in both cases nothing was appended "
     "and the request may be sent again. "
+    "Every event is checked against its hash chain as it is read: a group whose stored log no longer holds "
+    "answers 500 urn:bitka:problem:damaged-store naming the `seq`, shows nothing that needs it and takes no writes. "
     "Accept-Language (en, pl, it, pt-BR; pt reads as pt-BR) chooses the language of a 422's detail and of a "
     "hand's audit trail (its explanation and each event's summary), answered with Content-Language; every "
     "field name, code, type and stored event stays as it is whatever the language."

@@ -105,9 +105,11 @@ PROBLEM_WHY = {
     413: "The body is larger than the service accepts",
     415: "The body is not application/json",
     422: "Well-formed, but against the game's rules or the ledger's (detail says exactly why)",
+    500: "urn:bitka:problem:damaged-store: the group's stored log does not hold at `seq` (an event no longer "
+         "matches its hash chain), so nothing that needs it is served and the group takes no writes",
 }
-READ = (304, 401, 403, 404)
-WRITE = (400, 401, 403, 404, 409, 412, 413, 415, 422)
+READ = (304, 401, 403, 404, 500)
+WRITE = (400, 401, 403, 404, 409, 412, 413, 415, 422, 500)
 
 
 SECURED = {"security": [{"bearer": []}]}

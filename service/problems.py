@@ -12,8 +12,8 @@ from flask import Response, render_template, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
-from events.errors import (Contention, DomainError, Gone, Invalid, NotFound, Refused, RuleBroken, StaleVersion,
-                           Unprocessable, VersionConflict)
+from events.errors import (Contention, Damaged, DomainError, Gone, Invalid, NotFound, Refused, RuleBroken,
+                           StaleVersion, Unprocessable, VersionConflict)
 from games.errors import RuleViolation
 from .auth import Unauthenticated
 from .i18n import languages, phrases
@@ -48,6 +48,7 @@ STATUSES: dict[type, tuple[int, str, str]] = {  # most specific first: the first
     Contention: (409, "Conflict", "conflict"),
     StaleVersion: (412, "Precondition failed", "precondition-failed"),
     TooMany: (429, "Too many requests", "too-many-requests"),
+    Damaged: (500, "Damaged store", "damaged-store"),  # the stored log does not hold: nothing of it is served
 }
 
 

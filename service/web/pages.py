@@ -53,6 +53,8 @@ def _title(slug: str, title: str) -> str:
         "precondition-failed": _("Precondition failed"),
         "too-many-requests": _("Too many requests"),
         "internal": _("Internal error"),
+        # Translators: the title of the page shown when the group's stored log no longer matches its hashes.
+        "damaged-store": _("Damaged store"),
     }.get(slug, title)
 
 
