@@ -168,10 +168,8 @@ def verify(obj: Context, group, saved, url, token, key_file):
       bitka verify --url https://cards.example --group g_3f9a1c2b7d10 --token $T --checkpoint thursday.json
     """
     from . import proofs
-    from events.types import EVENT_TYPES
-    from projections.ledger_views import MONEY_EVENTS, money_faults
-
     from .checks import verify_store
+    from .money_checks import store_faults
     cp = proofs.read_checkpoint(saved) if saved else None
     if url:
         if not group or not token:
@@ -181,7 +179,8 @@ def verify(obj: Context, group, saved, url, token, key_file):
             click.echo(p)
         if problems:
             sys.exit(1)
-        click.echo(f"ok: group {group} at {now['size']} events: every hash, link and signature holds"
+        click.echo(f"ok: group {group} at {now['size']} events: every hash, link and signature holds, the balances "
+                   "it serves are the ones its events give"
                    + (f", and it extends the checkpoint of {cp['size']}" if cp else ""))
         for c in corrected:
             click.echo(f"seq {c['seq']}: the admin corrected hand {c['hand']} ({c['reason']}): "
@@ -210,13 +209,14 @@ def verify(obj: Context, group, saved, url, token, key_file):
         found = verify_store(obj.db, group, advance)
     problems = [f"the store's append-only triggers are missing: {', '.join(missing)}"] if missing else []
     problems += [str(fault) for fault in found]
-    with store.reading() as r:  # the balances the group agreed, checked against the log
-        problems += money_faults(r.scan(group, unread=EVENT_TYPES - MONEY_EVENTS))
+    with store.reading() as r:  # the agreed and the stored balances, checked against the log
+        problems += store_faults(r, group)
     if problems:
         for p in problems:
             click.echo(p)
         sys.exit(1)
-    click.echo(f"ok: {total} events in {len(groups)} group(s); every hash and link holds"
+    click.echo(f"ok: {total} events in {len(groups)} group(s); the stored balances are the ones the events give; "
+               "every hash and link holds"
                + (f", and group {cp['group']} extends the checkpoint of {cp['size']}" if cp else ""))
 
 

@@ -79,6 +79,8 @@ def test_a_listing_that_never_ends_is_read_only_up_to_the_signed_checkpoint(serv
             return _json({"keys": [published(key)]})
         if path.startswith("/v1/groups/g_1/checkpoint"):
             return _json(checkpoint)
+        if path == "/v1/groups/g_1/balances":
+            return 200, {"Content-Type": "application/json", "ETag": '"3"'}, json.dumps({"balances": []}).encode()
         after = int(path.split("after=")[1].split("&")[0])  # a page of 1,000 more, whatever was asked
         return _json({"events": [{"seq": after + i, "type": "payment", "data": {}, "actor": "admin",
                                   "recorded_at": "x", "prev_hash": "0" * 64, "hash": "0" * 64}
@@ -109,7 +111,8 @@ def _sealed_log():
     for seq, (kind, data) in enumerate([("group_created", {"name": "G", "currency": "PLN"}),
                                         ("deal", {"secret": True}), ("member_added", {"member": "m_1", "name": "A"})],
                                        1):
-        env = Envelope(0, "g_1", seq, kind, None, None, data, "admin", "2026-12-01T00:00:00Z", prev, "")
+        hand = "h_1" if kind == "deal" else None
+        env = Envelope(0, "g_1", seq, kind, hand, None, data, "admin", "2026-12-01T00:00:00Z", prev, "")
         digest = hashlib.sha256(env.canonical()).hexdigest()
         shown = {**env.public(), "hash": digest}
         if kind == "deal":
