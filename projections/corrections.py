@@ -161,9 +161,9 @@ def _settle_cards(game, rules, stake, seats, digits, hand: PastHand, cards: Mapp
 
 def _played_again(game: Game, rules, dealer: int, cards: Mapping, context: Mapping):
     deal = _by_rules(game.parse_deal, "cards.deal", rules, cards.get("deal"))
-    if deal.data["dealer"] != dealer:
-        raise RuleBroken(f"cards.deal: seat {dealer} dealt this hand, not seat {deal.data['dealer']}",
-                         field="cards.deal.dealer")
+    given = deal.data["dealer"]
+    if given != dealer:
+        raise RuleBroken(f"cards.deal: seat {dealer} dealt this hand, not seat {given}", field="cards.deal.dealer")
     state = game.initial_state(rules, {"game": game.name, "rules": rules.to_data(), **deal.data, **context})
     for kind in ("bid", "trick", "play"):
         for i, item in enumerate(cards.get(f"{kind}s") or []):

@@ -531,8 +531,9 @@ def correct(w: Writer, c: Correct) -> HandMoved:
     result = None
     if c.result is not None:
         if by_cards:
+            given = _cards_give(target)
             raise RuleBroken(f"hand {c.hand}'s cards were logged, so it is corrected by its cards (the whole hand "
-                             f"again, \"cards\") or voided, not by a result; {_cards_give(target)}", field="result")
+                             f"again, \"cards\") or voided, not by a result; {given}", field="result")
         result = _decided("result", game.parse_result, rules, target.opened["dealer"], c.result).data["result"]
     elif c.cards is not None:
         if not by_cards:
@@ -555,11 +556,13 @@ def correct(w: Writer, c: Correct) -> HandMoved:
 
 def _cards_give(hand: corrections.PastHand) -> str:
     """What a hand's logged cards give, in a sentence: its outcome and each seat's payout."""
-    s = hand.settlement
-    if s is None:
+    if hand.settlement is None:
         return "its cards settle nothing yet"
-    paid = ", ".join(f"seat {p['seat']} {p['amount']}" for p in s.get("payouts", []))
-    return f"its cards give {s.get('outcome')}" + (f" ({paid})" if paid else "")
+    outcome = hand.settlement.get("outcome")
+    paid = ", ".join(f"seat {p['seat']} {p['amount']}" for p in hand.settlement.get("payouts", []))
+    if not paid:
+        return f"its cards give {outcome}"
+    return f"its cards give {outcome}: {paid}"
 
 
 def assert_balance(w: Writer, c: AssertBalance) -> Recorded:

@@ -82,6 +82,17 @@ def without_confirmations(t) -> None:
     assert r.status_code == 200, r.json
 
 
+def agreed(t, hand: dict) -> dict:
+    """Each payer the hand still waits for confirms it, so it counts: for the tests whose
+    subject is not who confirms (the confirmations' own tests are in api/test_confirmations.py)."""
+    tokens = {m["id"]: m["token"] for m in t["members"]}
+    for member in (hand.get("confirmation") or {}).get("waiting_for", []):
+        r = t["member"].as_(tokens[member]).post(f"{t['base']}/hands/{hand['id']}/confirm")
+        assert r.status_code == 201, r.json
+        hand = r.json
+    return hand
+
+
 @pytest.fixture
 def kop_table(client):
     """A group with four members and a Kop table at 1.00 a stake."""

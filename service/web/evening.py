@@ -18,7 +18,7 @@ from projections.balances import pending_view
 from projections.groups import member_name
 from projections.hands import game_of
 from .. import ledger
-from ..commands import NewHand
+from ..commands import ConfirmTable, NewHand
 from ..i18n.languages import current
 from ..i18n.money import amount as said_amount
 from ..views import balances_view, settle_up_view
@@ -101,7 +101,9 @@ def table_page(group, table):
         game = game_of(trow["game"])
         seats = [member_name(grow, m) for m in trow["seats"]]
         hands = corrections.history(r.table_events(group, table))
-        waiting = {p["hand"]: p["state"] for p in pending_view(r.row("balances", group, ""))}
+        pending = pending_view(r.row("balances", group, ""))
+        waiting = {p["hand"]: p["state"] for p in pending}
+        mine_waiting = sum(1 for p in pending if p["table"] == table and principal.subject in p["waiting_for"])
         rows = score_rows(hands, seats, waiting, grow["digits"])
         playing = corrections.in_play(hands)
         mine = principal.subject in trow["seats"]
@@ -110,8 +112,23 @@ def table_page(group, table):
             names=hand_names(hands, seats), playing=playing, next_dealer=seats[trow["next_dealer"]],
             can_open=not trow["closed"] and playing is None and (mine or principal.is_admin),
             by_seats=trow.get("entry") == "seats", trick_game=game.capabilities.logged_by == "tricks",
-            deal_game=game.capabilities.deal_on_page, admin=principal.is_admin, once=once.key())
+            deal_game=game.capabilities.deal_on_page, admin=principal.is_admin, once=once.key(),
+            mine_waiting=mine_waiting)
     return _page(group, view)
+
+
+@bp.route("/g/<group>/tables/<table>/confirm", methods=["POST"])
+def table_confirm(group, table):
+    """One tap at the end of the evening: every result at this table that waits for this
+    player's word, confirmed."""
+    principal = _writer_of(group)
+    if principal is None:
+        return redirect(url_for("web.sign_in_page"))
+
+    def confirm(w):
+        ledger.handle(ConfirmTable(group, principal.subject, table), w)
+        return url_for("web.table_page", group=group, table=table)
+    return once.write(group, f"confirm {table}", {"table": table}, confirm)
 
 
 @bp.route("/g/<group>/tables/<table>/play", methods=["POST"])

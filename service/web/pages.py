@@ -15,6 +15,7 @@ from flask_babel import gettext as _, ngettext
 from events.errors import DomainError, Invalid, NotFound, Refused
 from events.types import EVENT_TYPES
 from projections import audit as audit_trail
+from projections.balances import waiting as balances_waiting
 from projections.groups import member_name
 from projections.ledger_views import MONEY_EVENTS, balance_steps
 from projections.hands import game_of
@@ -249,6 +250,7 @@ def _waiting(r, grow: dict, brow: dict, principal) -> list[dict]:
                       "title": _("Hand %(number)s at the %(game)s table", number=number,
                                  game=game_of(trow["game"]).title),
                       "payouts": [(seats[p["seat"]], p["amount"]) for p in entry["payouts"]],
+                      "waiting_for": [member_name(grow, m) for m in entry["waiting_for"]],
                       "verdict": verdict_choices(waiting, principal, trow)})
     return shown
 
@@ -312,7 +314,9 @@ def hand_context(r, group: str, hand: str, grow: dict, principal, form_token: st
     return dict(
         group=grow, principal=principal, form_token=form_token, trail=trail, title=title,
         game=model.rules.title, once=once.key(), problem=problem, latest=trow["latest_hand"]["id"] == hand,
-        verdict=verdict_choices(waiting, principal, trow), admin=principal.is_admin, sides=sides, numbers=numbers,
+        verdict=verdict_choices(waiting, principal, trow),
+        waiting_for=[member_name(grow, m) for m in balances_waiting(waiting)] if waiting else [],
+        admin=principal.is_admin, sides=sides, numbers=numbers,
         can_play=live["hand"]["phase"] in ("auction", "play") and model.rules.capabilities.logged_by == "tricks"
         and not hidden, **live)
 
@@ -329,11 +333,10 @@ def balances_pending(r, group: str, hand: str) -> dict | None:
 
 def verdict_choices(waiting: dict | None, principal, trow: dict) -> dict:
     """What the viewer may say of a hand that does not count yet: confirm it (a member who
-    pays in it, not the one who logged it), dispute it (a member seated at its table)."""
+    pays in it and has not agreed yet), dispute it (a member seated at its table)."""
     if waiting is None or principal.is_admin:
         return {"confirm": False, "dispute": False}
-    payers = {member for _, member, amount in waiting["payouts"] if amount < 0}
-    return {"confirm": principal.subject in payers and principal.subject != waiting["actor"],
+    return {"confirm": principal.subject in balances_waiting(waiting),
             "dispute": principal.subject in trow["seats"], "state": waiting["state"]}
 
 

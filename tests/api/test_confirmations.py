@@ -198,7 +198,7 @@ def test_the_hand_page_says_what_waits_and_shows_the_correction(client, kop_tabl
     hand = _result(t, _as(t, 1), STARE_WIN)
     _signed_in(client, t["members"][0]["token"])
     page = client.http.get(f"/g/{t['group']}/hands/{hand['id']}").get_data(as_text=True)
-    assert "Pending: it counts in the balances once a player who pays in it confirms it" in page
+    assert "Pending: it counts in the balances once every player who pays in it agrees" in page
     t["admin"].post(f"{t['base']}/hands/{hand['id']}/correct", {"reason": "counted again", "result": STARE_LOSE})
     page = client.http.get(f"/g/{t['group']}/hands/{hand['id']}").get_data(as_text=True)
     assert "Pending:" not in page and "Corrected: counted again" in page
@@ -280,3 +280,32 @@ def test_one_tap_confirms_every_result_at_the_table_that_waits_for_me(kop_table)
     balances, pending = _balances(t)
     assert balances == [-200, 200, -200, 200] and [p["hand"] for p in pending] == [logged[2]]
     assert pending[0]["waiting_for"] == [t["members"][3]["id"]]  # Bob pays in the third, and Dan
+
+
+def test_the_table_page_says_who_sees_what_and_confirms_my_results_in_one_tap(client, kop_table):
+    """As a player does it: Bob logged two results Ala pays in; her table page offers one
+    button for both, the hand page says who still has to agree, and the page says who can
+    see which cards at this table."""
+    from tests.api.test_pages import _hidden, _signed_in
+    t = kop_table
+    first = _result(t, _as(t, 1), STARE_WIN)
+    _result(t, _as(t, 1), STARE_WIN)
+    _signed_in(client, t["members"][0]["token"])
+    page = client.http.get(f"/g/{t['group']}/tables/{t['table']}").get_data(as_text=True)
+    assert "the admin and whoever types in the deal see every card" in page
+    assert "Confirm my 2 results at this table" in page
+    hand_page = client.http.get(f"/g/{t['group']}/hands/{first['id']}").get_data(as_text=True)
+    assert "Still to agree: Ala, Cyd." in hand_page
+    form = {"form_token": _hidden(page, "form_token"), "once": _hidden(page, "once")}
+    done = client.http.post(f"/g/{t['group']}/tables/{t['table']}/confirm", data=form)
+    assert done.status_code == 303
+    again = client.http.post(f"/g/{t['group']}/tables/{t['table']}/confirm", data=form)  # a double tap
+    assert again.status_code == 303
+    pending = _balances(t)[1]
+    assert [p["waiting_for"] for p in pending] == [[t["members"][2]["id"]]] * 2
+    page = client.http.get(f"/g/{t['group']}/tables/{t['table']}").get_data(as_text=True)
+    assert "Confirm my" not in page
+    seats = t["admin"].post(f"{t['base']}/tables", {"game": "kop", "rules": {"entry": "seats"}, "stake": "1.00",
+                                                     "seats": [m["id"] for m in t["members"]]}).json["id"]
+    page = client.http.get(f"/g/{t['group']}/tables/{seats}").get_data(as_text=True)
+    assert "nobody sees another player’s hand, the admin included" in page

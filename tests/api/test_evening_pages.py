@@ -148,7 +148,7 @@ RAW = [r"\bNone\b", r"\b[Ss]ide \d\b", r"\(s\)", r"settlement: settlement", r"\b
 def test_no_page_shows_the_log_s_raw_words(app, evening):
     """Names, not seat numbers or ids; no "None win", "side 0", "1 run(s)"."""
     admin, group, phones, names = evening
-    kop = _open_table(admin, group, "kop:0", names)
+    kop = _open_table(admin, group, "kop:0", names, entry="scorer")
     scopa = _open_table(admin, group, "scopa:2", names)
     page = phones[1].http.get(f"/g/{group}/tables/{kop}/result").get_data(as_text=True)
     result = {"form_token": _hidden(page, "form_token"), "once": _hidden(page, "once"), "contract": "normal",

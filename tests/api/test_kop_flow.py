@@ -2,7 +2,7 @@
 import hashlib
 import json
 
-from tests.conftest import KOP_HANDS, KOP_TRICKS, without_confirmations
+from tests.conftest import KOP_HANDS, KOP_TRICKS, agreed, without_confirmations
 from tests.money import minor
 
 
@@ -31,6 +31,7 @@ def test_a_hand_logged_trick_by_trick_settles_itself_on_the_last_trick(kop_table
     # stare (1, 3) win, młodzi took no trick: 3 stakes, and młodzi's kontra doubles: 6.00 each
     assert [(p["seat"], p["amount"]) for p in s["payouts"]] == [(0, "-6.00"), (1, "6.00"), (2, "-6.00"), (3, "6.00")]
     assert s["multiplier"] == 6 and s["winner"] == "stare"
+    agreed(t, done)  # Ala and Cyd pay: each confirms
     balances = member.get(f"{t['base']}/balances").json
     assert [b["balance"] for b in balances["balances"]] == ["-6.00", "6.00", "-6.00", "6.00"]
     assert balances["total"] == "0.00"

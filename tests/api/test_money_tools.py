@@ -2,16 +2,14 @@
 import csv
 import io
 
-from tests.conftest import KOP_HANDS, KOP_TRICKS
+from tests.conftest import KOP_HANDS, KOP_TRICKS, agreed
 
 
 def _hand(t):
     r = t["admin"].post(f"{t['base']}/tables/{t['table']}/hands",
                         {"deal": {"dealer": 0, "hands": KOP_HANDS}, "tricks": [{"cards": c} for c in KOP_TRICKS]})
     assert r.status_code == 201 and r.json["confirmation"]["state"] == "pending"  # the admin is no payer
-    confirmed = t["member"].post(f"{t['base']}/hands/{r.json['id']}/confirm")  # Ala pays 3.00: she confirms
-    assert confirmed.status_code == 201, confirmed.json
-    return confirmed.json
+    return agreed(t, r.json)  # Ala and Cyd pay 3.00 each: each confirms
 
 
 def test_a_true_assertion_is_recorded_and_a_false_one_refused_showing_the_balance(kop_table):

@@ -49,7 +49,7 @@ def _choose(browser, language: str) -> None:
 @pytest.fixture
 def played(app, evening):  # noqa: F811 - the fixture of the evening's pages
     admin, group, phones, names = evening
-    kop = _open_table(admin, group, "kop:0", names)
+    kop = _open_table(admin, group, "kop:0", names, entry="scorer")  # a member's score sheet: a scorer's table
     scopa = _open_table(admin, group, "scopa:0", names[:2])
     page = phones[1].http.get(f"/g/{group}/tables/{kop}/result").get_data(as_text=True)
     result = {"form_token": _hidden(page, "form_token"), "once": _hidden(page, "once"), "contract": "normal",
