@@ -137,6 +137,10 @@ def test_a_whole_kop_hand_card_by_card_then_verified_in_the_browser(browser, tab
     assert result.inner_text().startswith("Verified in this browser: every event of this hand (6 in all)"), \
         result.inner_text()
 
+    st, waiting = call(base, "GET", f"/v1/groups/{gid}/balances", token=table["admin"])
+    tokens = {m["id"]: m["token"] for m in table["members"]}
+    for member in waiting["pending"][0]["waiting_for"]:  # Ala logged it; the other payer agrees too
+        assert call(base, "POST", f"/v1/groups/{gid}/tables/{table['table']}/confirm", None, tokens[member])[0] == 201
     page.goto(f"{base}/g/{gid}")
     st, balances = call(base, "GET", f"/v1/groups/{gid}/balances", token=table["admin"])
     shown = page.locator("table.money").first.inner_text()
