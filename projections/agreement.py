@@ -16,7 +16,6 @@ NOBODY_PAYS = "nobody pays in it"
 ONLY_ITS_LOGGER_PAYS = "nobody but its logger pays in it"
 CONFIRMS_NOTHING = "the group confirms nothing"
 EACH_SEAT_ITS_OWN = "every seat logged and played its own cards"
-REASONS = (NOBODY_PAYS, ONLY_ITS_LOGGER_PAYS, CONFIRMS_NOTHING, EACH_SEAT_ITS_OWN)
 
 # The events of a hand that a seat sends for itself, naming it by ``seat``.
 SEATS_OWN = frozenset({"seat_cards", "bid", "play", "claim"})
