@@ -36,7 +36,7 @@ def apply(row: dict | None, event) -> dict | None:
             _add(members, payouts)
         else:
             pending[event.hand] = {"state": "pending", "actor": event.actor, "table": event.table,
-                                   "payouts": payouts, "confirmed": []}
+                                   "payouts": payouts, "confirmed": [], "seq": event.seq}
     elif event.type == "confirmation":
         entry = pending[event.hand]
         entry = dict(entry, confirmed=[*entry.get("confirmed", []), event.actor])
@@ -112,7 +112,12 @@ def pending_view(row: dict | None) -> list[dict]:
              "payouts": [{"seat": seat, "member": member, "amount": format_amount(amount, digits)}
                          for seat, member, amount in entry["payouts"]],
              "waiting_for": waiting(entry), "confirmed_by": list(entry.get("confirmed", []))}
-            for hand, entry in row.get("pending", {}).items()]
+            for hand, entry in in_log_order(row.get("pending", {}))]
+
+
+def in_log_order(pending: dict) -> list[tuple[str, dict]]:
+    """The pending settlements as they were logged (a stored row keeps its keys sorted)."""
+    return sorted(pending.items(), key=lambda item: item[1].get("seq", 0))
 
 
 def disagreement(row: dict | None, assertion: dict) -> str | None:

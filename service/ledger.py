@@ -489,7 +489,7 @@ def confirm_table(w: Writer, c: ConfirmTable) -> list[str]:
         raise Refused("the admin token is no member: each member who pays confirms (the admin corrects)")
     table_row(w, c.group, c.table)
     brow = w.row("balances", c.group, "")
-    hands = [hand for hand, entry in ((brow or {}).get("pending") or {}).items()
+    hands = [hand for hand, entry in balances.in_log_order((brow or {}).get("pending") or {})
              if entry["table"] == c.table and c.actor in balances.waiting(entry)]
     if hands:
         w.append(c.group, [NewEvent("confirmation", {}, hand=h, table=c.table) for h in hands], c.actor,
