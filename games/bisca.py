@@ -16,7 +16,8 @@ from typing import Mapping
 from . import bisca_result, bisca_scoring, bisca_seen, glossary
 from . import words
 from .base import Command, Event, TableTerms, named_rules
-from .contract import DEALT, Capabilities, DealField, Game, Preset, RuleField, TableRules
+from .call_offers import accepted
+from .contract import DEALT, Capabilities, DealField, Game, Offer, Preset, RuleField, TableRules
 from .cards import SUIT_NAMES, check_exact_pack, dealt, pack, parse_card, parse_cards
 from .errors import Revealing, RuleViolation, may_not_play
 
@@ -489,6 +490,15 @@ def calls(state: BiscaState) -> list[str]:
     return ["swap-2"]
 
 
+def offers(state: BiscaState, seat: int) -> list[Offer]:
+    """Capixaba's swap, offered to the seat that holds the 2 of trumps while it may."""
+    if not calls(state):
+        return []
+    two, card = "2" + state.trump_suit, state.trump_card
+    swap = Offer({"call": "swap-2"}, f"Swap: you give your {two} for the trump card turned up, {card}")
+    return accepted(decide, state, seat, [swap])
+
+
 def describe(kind: str, d: Mapping, who) -> str:
     match kind:
         case "deal":
@@ -539,6 +549,7 @@ GAME = Game(
     parse_rules=parse_rules, seat_count=seat_count, parse_deal=deal_event, initial_state=new_hand, decide=decide,
     evolve=evolve, is_terminal=is_over, settle=settle, parse_result=result_event, result_state=result_state,
     view=view, turn=lambda state: None if is_over(state) else state.turn, legal_cards=legal_cards, calls=calls,
+    offers=offers,
     describe=describe, superseded=superseded, result_fields=bisca_result.result_fields, visible=visible, played=played, owed=owed,
     pack=lambda rules: PACKS[VARIANTS[rules.variant].pack], seating=seating,
     deal_fields=(*DEALT, DealField("stock", "cards", "the undealt cards, top first"),

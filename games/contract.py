@@ -95,6 +95,14 @@ class Term:
 
 
 @dataclass(frozen=True)
+class Offer:
+    """A call a seat may make now, as its phone offers it: the call's body (a ``bid`` without
+    its seat: ``{"call": "zolo"}``) and what it does, said to the one who would make it."""
+    body: Mapping[str, str]
+    says: str
+
+
+@dataclass(frozen=True)
 class Preset:
     """A way the game is commonly played, offered when a table is opened: its title, its
     rules (parse_rules takes them), how many play, and the rules in one sentence."""
@@ -128,7 +136,7 @@ class Game:
     view: Callable[[State], dict]  # the hand as clients see it
     turn: Callable[[State], int | None]  # the seat to play next (None when the hand is over)
     legal_cards: Callable[[State, int, tuple], list[str]]  # what a seat may play next
-    calls: Callable[[State], list[str]]  # the calls a seat may make now (empty: no auction now)
+    calls: Callable[[State], list[str]]  # the calls of the game open now, to anyone (empty: no auction now)
     describe: Callable[[str, Mapping, Who], str]  # an event of a hand, in words
     superseded: Callable[[State, int], list[str]]  # what today's rules refuse that rules N allowed
     result_fields: Callable[[Rules], Sequence[ResultField]]
@@ -143,6 +151,8 @@ class Game:
     # and nothing else that would tell where one is (Kop's sides, while the black queens hide).
     conceal: Callable[[State, dict, frozenset[str]], dict] = lambda state, view, hidden: seen.mask(view, hidden)
     legal_plays: Callable[[State], list[dict]] = lambda state: []  # logged by plays: each legal play now
+    # The calls the seat may make now, each one decide accepts from it (games/call_offers.py).
+    offers: Callable[[State, int], Sequence[Offer]] = lambda state, seat: ()
     deal_fields: tuple[DealField, ...] = DEALT
     rule_fields: tuple[RuleField, ...] = ()  # the table's rules, described (else named and typed only)
     docs: Mapping[str, str] = field(default_factory=dict)  # "play", "claim": what those requests do here

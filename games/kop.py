@@ -15,7 +15,7 @@ from .contract import Capabilities, Game, Preset, RuleField, TableRules, Term
 from .cards import check_exact_pack, dealt, parse_card, parse_cards
 from .errors import Revealing, RuleViolation, may_not_play
 from .tricks import Ranking, legal_cards as follow_rules, why_illegal, winner_index
-from . import glossary, kop_result, kop_scoring, throw_in
+from . import call_offers, glossary, kop_result, kop_scoring, throw_in
 from .kop_pack import CARD_POINTS, PACK, SEATS, TRICKS  # the pack, shared with Baśka
 
 RANKINGS = {
@@ -413,6 +413,11 @@ def calls(state: KopState) -> list[str]:
     return ["pass", *ladder.contracts, *ladder.doubles, ladder.extra_double]
 
 
+def offers(decide_, state: KopState, seat: int) -> list:
+    """The calls ``seat`` may make now, each as ``decide_`` (Kop's or Baśka's) would take it."""
+    return call_offers.accepted(decide_, state, seat, call_offers.ladder_offers(state, seat))
+
+
 def describe(kind: str, d: Mapping, who) -> str:
     match kind:
         case "deal":
@@ -438,7 +443,8 @@ def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, sup
         parse_rules=rules_of, seat_count=seat_count, parse_deal=deal_event, initial_state=new_hand,
         decide=decide_, evolve=evolve, is_terminal=is_over_, settle=settle_,
         parse_result=partial(kop_result.result_event, engine), result_state=partial(kop_result.result_state, engine),
-        view=view_, turn=turn, legal_cards=legal_cards, calls=calls, describe=describe, superseded=superseded_,
+        view=view_, turn=turn, legal_cards=legal_cards, calls=calls, offers=partial(offers, decide_), describe=describe,
+        superseded=superseded_,
         result_fields=kop_result.result_fields, visible=visible, played=played, conceal=conceal, pack=lambda rules: PACK,
         owed=owed,
         docs={"claim": "throwing in: when every legal way to play the remaining tricks settles alike, the hand is "

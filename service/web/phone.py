@@ -54,7 +54,7 @@ def seat_view(model, shown: dict, seat: int | None, trow: dict, principal) -> di
             mine["legal"] = list(game.legal_cards(state, seat, on_table))
         else:
             mine["plays"] = game.legal_plays(state)
-    mine["calls"] = [c for c in game.calls(state) if c != "pass"]
+    mine["calls"] = list(game.offers(state, seat))
     mine["claims"] = game.capabilities.claims
     return mine
 
@@ -130,7 +130,10 @@ def _command(action: str, seat: int | None) -> tuple[str, dict]:
                 body["capture"] = [c for c in form.get("capture", "").split(",") if c]
             return "play", body
         case "bid":
-            return "bid", {"seat": seat, "call": form.get("call", "")}
+            body = {"seat": seat, "call": form.get("call", "")}
+            if form.get("jack"):
+                body["jack"] = form["jack"]  # a wesele that names its partner's jack
+            return "bid", body
         case "claim":
             return "claim", {"seat": seat}
     raise Invalid(_("that is not something a hand's page does"), errors={"action": [_("Unknown action.")]})

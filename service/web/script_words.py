@@ -18,6 +18,8 @@ SAID = {
     "witnessed": _l("This phone checked the group's log: nothing was rewritten since its last visit (log size "
                     "%(size)s, signed by the server)."),
     "checking": _l("Checking…"),
+    "moved_meanwhile": _l("The table moved on meanwhile: it shows here as soon as you finish or close what you "
+                          "started."),
     "not_verified": _l("Not verified: %(why)s."),
     # Translators: %(signer)s is the sentence "the server's key ... signed that log at ..."
     "verified": _l("Verified in this browser: every event of this hand (%(events)s in all) hashes to what the page "

@@ -328,3 +328,85 @@ def test_a_score_sheet_refusal_reads_as_a_sentence_in_names(app, evening):
     polish = phones[1].http.post(f"/g/{group}/tables/{kop}/result", data=result).get_data(as_text=True)
     said = re.search(r'<p class="problem" role="alert">([^<]+)</p>', polish).group(1)
     assert not said[0].islower() and "impossible" not in said and "trick" not in said, said
+
+
+WESELE_DEAL = [["QC", "QS", "AH", "10H"], ["JC", "AD", "10D", "QD"], ["JS", "JH", "JD", "AC"],
+               ["10C", "AS", "10S", "QH"]]
+
+
+def _calls_offered(page: str) -> list[tuple[str, str]]:
+    """Each call a phone's page offers: what it says it does, and the call its button makes."""
+    section = page[page.index('class="my-calls"'):page.index("</section>", page.index('class="my-calls"'))] \
+        if 'class="my-calls"' in page else ""
+    return [(re.sub(r"\s+", " ", said).strip(), call) for said, call in re.findall(
+        r'<details class="call">\s*<summary>(.*?)</summary>.*?name="call" value="([^"]+)"', section, re.S)]
+
+
+def _deal_by_phones(phones, group, hand, hands):
+    for seat, cards in enumerate(hands):
+        page = phones[seat].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+        sent = phones[seat].http.post(f"/g/{group}/hands/{hand}/move",
+                                      data={**_form(page, f"/g/{group}/hands/{hand}/move"), "card": cards})
+        assert sent.status_code == 303, sent.get_data(as_text=True)
+
+
+def _new_hand(phones, group, table) -> str:
+    page = phones[0].http.get(f"/g/{group}/tables/{table}").get_data(as_text=True)
+    start = f"/g/{group}/tables/{table}/play"
+    return phones[0].http.post(start, data=_form(page, start)).headers["Location"].split("/")[-1]
+
+
+def test_each_phone_offers_only_the_calls_its_seat_may_make_each_saying_what_it_does(app, evening):
+    admin, group, phones, names = evening
+    table = _open_table(admin, group, "kop:0", names)
+    hand = _new_hand(phones, group, table)
+    _deal_by_phones(phones, group, hand, WESELE_DEAL)
+    pages = [p.http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True) for p in phones]
+    # Ala holds both black queens: wesele (with the holder of JC, Cyd) and the solo contracts;
+    # she may not give the first double while she plays cicha.
+    assert _calls_offered(pages[0]) == [
+        ("Wesele: the holder of JC plays with you against the other two", "wesele"),
+        ("Zolo: you play alone against three and win with 53 card points", "zolo"),
+        ("Zolo-du: you play alone against three and must take all four tricks", "zolo-du")]
+    for page in pages[1:]:
+        assert [call for _, call in _calls_offered(page)] == ["zolo", "zolo-du", "kontra"]
+        assert "Kontra: you double what this hand pays" in page
+    for page in pages:
+        calls = page[page.index('class="my-calls"'):]
+        calls = calls[:calls.index("</section>")]
+        assert "<select" not in calls and "selected" not in calls and "checked" not in calls
+        assert "<details open" not in calls  # each call opens first, then a second tap makes it
+        assert "just play your card" in calls
+    # Bob's second tap makes a zolo; then he may only raise it, and the others may double it.
+    move = f"/g/{group}/hands/{hand}/move"
+    chunk = pages[1][pages[1].index('value="zolo"') - 600:]
+    zolo = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', chunk[:chunk.index("</form>")]))
+    assert zolo["call"] == "zolo" and zolo["action"] == "bid"
+    assert phones[1].http.post(move, data=zolo).status_code == 303
+    after = [p.http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True) for p in phones]
+    assert [call for _, call in _calls_offered(after[1])] == ["zolo-du"]
+    for page in (after[0], after[2], after[3]):  # Ala's wesele no longer outranks it; she plays no cicha now
+        assert [call for _, call in _calls_offered(page)] == ["zolo-du", "kontra"]
+    # The first card closes the calls: no phone offers one any more.
+    page = phones[1].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+    lead = phones[1].http.post(move, data={**_form(page, move), "action": "play", "card": "JC"})
+    assert lead.status_code == 303, lead.get_data(as_text=True)
+    for p in phones:
+        assert _calls_offered(p.http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)) == []
+
+
+def test_a_refusal_names_the_card_the_player_tapped_and_no_other_seats_card(app, evening):
+    admin, group, phones, names = evening
+    table = _open_table(admin, group, "kop:0", names)
+    hand = _new_hand(phones, group, table)
+    move = f"/g/{group}/hands/{hand}/move"
+    page = phones[0].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+    assert phones[0].http.post(move, data={**_form(page, move), "card": WESELE_DEAL[0]}).status_code == 303
+    # Bob taps QC, which Ala logged: he is told of his own tap, and of nothing Ala holds.
+    page = phones[1].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+    refused = phones[1].http.post(move, data={**_form(page, move), "card": ["QC", "AD", "10D", "QD"]})
+    text = refused.get_data(as_text=True)
+    problem = re.search(r'<p class="problem" role="alert">(.*?)</p>', text, re.S).group(1)
+    assert refused.status_code == 422 and "QC" in problem and "?" not in problem, problem
+    for other in ("QS", "AH", "10H"):
+        assert other not in problem

@@ -1,0 +1,69 @@
+"""The calls a seat may make now, as its phone offers them: one ``Offer`` per call, each
+saying what it does to the one who would make it, and only those the game's own ``decide``
+accepts from that seat at this moment (so a phone never offers a call it would refuse).
+
+Kop's and Baśka's calls come from their ladder: each contract that outranks the standing
+one (wesele with the partner it brings), and the next double.
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from . import auction as auc
+from .base import Command
+from .contract import Offer
+from .errors import RuleViolation
+
+
+def accepted(decide: Callable, state, seat: int, offers: Iterable[Offer]) -> list[Offer]:
+    """The offers ``decide`` takes from ``seat`` now, in the order given."""
+    kept = []
+    for offer in offers:
+        try:
+            decide(state, Command("bid", {"seat": seat, **offer.body}))
+        except RuleViolation:
+            continue
+        kept.append(offer)
+    return kept
+
+
+def ladder_offers(state, seat: int) -> list[Offer]:
+    """Every call of a Kop-engine ladder that could be made by ``seat`` now, before the
+    rules judge it: the contracts in rank order, then the next double."""
+    ladder, hand = state.rules.ladder, state.deal[seat]
+    offers = []
+    for contract in ladder.contracts:
+        if contract == "wesele":
+            offers += _wesele(state.rules, hand)
+        else:
+            offers.append(Offer({"call": contract}, _contract_says(contract)))
+    double = auc.next_double_name(len(state.auction.doubles), ladder)
+    word = double.capitalize()
+    offers.append(Offer({"call": double}, f"{word}: you double what this hand pays"))
+    return offers
+
+
+def _wesele(rules, hand) -> list[Offer]:
+    if any(q not in hand for q in auc.BLACK_QUEENS):
+        return []  # only the holder of both black queens calls it
+    if rules.wesele == "any-jack":
+        jacks = [j for j in auc.JACKS_HIGH_TO_LOW if j not in hand]
+    else:
+        jacks = [auc.wesele_jack(hand)]
+    return [Offer({"call": "wesele", "jack": jack},
+                  f"Wesele: the holder of {jack} plays with you against the other two") for jack in jacks]
+
+
+def _contract_says(contract: str) -> str:
+    match contract:
+        case "zolo":
+            return "Zolo: you play alone against three and win with 53 card points"
+        case "zolo-du":
+            return "Zolo-du: you play alone against three and must take all four tricks"
+        case "gran":
+            return "Gran: you play alone against three, only the jacks are trumps, and win with 53 card points"
+        case "gran-du":
+            return "Gran-du: you play alone against three, only the jacks are trumps, and must take all four tricks"
+        case "baska":
+            return "Baska: you hold all four queens and win the hand at once"
+    return f"{contract}: a contract of this game"
