@@ -170,7 +170,11 @@ def _fingerprint(body: dict) -> str:
 def correct_page(group, hand):
     """The admin's correction of a past hand: its result as it should have been (the score
     sheet's fields), or a void; what every hand of the table would then pay more or less is
-    shown before anything is logged."""
+    shown before anything is logged. A hand whose cards were logged is corrected by its
+    cards, on the page by_cards.py draws."""
+    from . import by_cards
+    if by_cards.carded(group, hand):
+        return by_cards.correct_page(group, hand)
     values, errors, problem, preview, status = _values(), {}, None, None, 200
     values.pop("reason", None)
     reason = request.form.get("reason", "").strip()
