@@ -22,7 +22,7 @@ from projections.hands import game_of
 from .. import auth, ledger
 from ..commands import NewHand, Play
 from ..problems import status_of
-from ..evidence import checkpoint, consistency, inclusions, public_key
+from ..evidence import checkpoint, inclusions, public_key
 from ..http import store
 from ..i18n import phrases
 from ..i18n.languages import current
@@ -498,19 +498,3 @@ def field_errors(detail: str, fields) -> dict[str, str]:
         if name.lower() in lowered:
             return {name.replace(" ", ""): detail}
     return {}
-
-
-
-@bp.get("/g/<group>/witness.json")
-def witness(group):
-    """What a member's browser checks on every visit (static/witness.js): the group's signed
-    checkpoint now, the server's key, and the proof (RFC 9162 2.1.4) that today's log extends
-    the one the browser saw last (``from``, its size)."""
-    def view(r, grow, principal, form_token):
-        now = checkpoint(r, group)
-        size = request.args.get("from", "")
-        proof = None
-        if size.isascii() and size.isdigit() and 0 < int(size) <= now["size"]:
-            proof = consistency(r, group, int(size), now["size"])
-        return {"group": group, "checkpoint": now, "key": public_key(), "consistency": proof}
-    return _page(group, view)

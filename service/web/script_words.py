@@ -17,6 +17,14 @@ SAID = {
     "not_extended": _l("What the log held at this phone's last visit (%(before)s in all) is not what it holds now."),
     "witnessed": _l("This phone checked the group's log: nothing was rewritten since its last visit (log size "
                     "%(size)s, signed by the server)."),
+    "witnessed_money": _l("This phone checked the group's log: nothing was rewritten since its last visit (log size "
+                          "%(size)s, signed by the server), and the balances shown are what its events give."),
+    "balances_differ": _l("This page shows %(shown)s for %(name)s, but the events of the group's log give "
+                          "%(folded)s."),
+    "damaged": _l("The server says its store of the group's log is damaged at event %(seq)s: what it shows cannot "
+                  "be checked."),
+    "gap": _l("the server skipped events: event %(seq)s came where event %(expected)s was due"),
+    "sealed_wrongly": _l("event %(seq)s came sealed, but only the cards of a hand in play are ever sealed"),
     "checking": _l("Checking…"),
     "moved_meanwhile": _l("The table moved on meanwhile: it shows here as soon as you finish or close what you "
                           "started."),

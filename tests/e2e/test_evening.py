@@ -136,7 +136,7 @@ def test_a_whole_evening_on_four_phones_and_a_desktop(browser, server):  # noqa:
         for card in trick:
             seat = next(s for s, h in enumerate(KOP_HANDS) if card in h)
             phone = phones[seat]
-            phone.get_by_text("Your turn.").wait_for(timeout=10_000)  # the live part, no reload
+            phone.get_by_text("Your turn.", exact=True).wait_for(timeout=10_000)  # the live part, no reload
             if number == 1 and card == trick[1]:
                 _both(phone, shots, "07-your-turn")
             phone.get_by_role("button", name=f"play the {_words(card)}").click()

@@ -1,4 +1,5 @@
-// The hand page's "verify" button: recompute, in this browser, what the page shows.
+// The hand page checks itself as it opens (and again at each tap of its "verify" button):
+// it recomputes, in this browser, what the page shows.
 // Nothing the server says is taken on trust: each event's hash is recomputed from its
 // canonical JSON (API.md: keys sorted, no spaces, UTF-8, the group added), each event is
 // proved to be in the group's Merkle tree (RFC 9162 inclusion proofs), and the tree's
@@ -58,14 +59,16 @@ async function verifyHand(evidence) {
   }
   const root = fromHex(cp.root);
   const bySeq = new Map(evidence.events.map((e) => [e.seq, e]));
-  let sealed = 0;
+  let sealed = 0, checked = 0;
   for (const event of evidence.events) {
     const { hash, proof, sealed: isSealed, leaf: givenLeaf, ...envelope } = event;
     const before = bySeq.get(event.seq - 1);
     if (before && before.hash !== event.prev_hash) throw new Error(say("no_link", { seq: event.seq, before: before.seq }));
     const row = document.getElementById(`event-${event.seq}`);
-    const shown = row && row.querySelector(".hash").getAttribute("title");
+    if (!row) continue;  // logged after this page was drawn: the page shows it once it comes live
+    const shown = row.querySelector(".hash").getAttribute("title");
     if (shown !== hash) throw new Error(say("other_hash", { seq: event.seq }));
+    checked += 1;
     let leaf;
     if (isSealed) {
       // Its content is not shown while the hand is in play: its place in the signed log is
@@ -82,7 +85,7 @@ async function verifyHand(evidence) {
     row.classList.add("verified");
   }
   const signer = say("signer", { key: key.id, when: cp.timestamp });
-  const events = evidence.events.length;
+  const events = checked;
   if (!sealed) return say("verified", { events, size: cp.size, signer });
   return say("verified_sealed", { open: events - sealed, events, size: cp.size, signer, sealed });
 }
@@ -91,7 +94,7 @@ document.addEventListener("DOMContentLoaded", () => {
   const button = document.getElementById("verify");
   const out = document.getElementById("verify-result");
   if (!button) return;
-  button.addEventListener("click", async () => {
+  async function check() {
     out.className = "verify";
     out.textContent = say("checking");
     try {
@@ -103,5 +106,7 @@ document.addEventListener("DOMContentLoaded", () => {
       out.textContent = say("not_verified", { why: e.message });
       out.classList.add("bad");
     }
-  });
+  }
+  button.addEventListener("click", check);
+  check();
 });
