@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
+from .base import Command
 from .contract import Game
+from .errors import Incomplete, Malformed, RuleViolation
 
 CALL = ("seat", "call", "jack")  # what a ``bid`` command takes (a call, and the jack a wesele names)
 PLAY = ("card", "capture")  # what a ``play`` command of a game logged by plays takes
@@ -143,8 +145,6 @@ def turns(game: Game, rules, opened: Mapping, body: Mapping) -> list[int | None]
     """Who leads each trick (or makes each play) of ``body``, played again from its deal by
     the rules with what its deal event recorded of the table (the match score); None from
     the first one the rules refuse on."""
-    from .base import Command
-    from .errors import Incomplete, Malformed, RuleViolation
     kind = "play" if game.capabilities.logged_by == "plays" else "trick"
     items = list(body.get(f"{kind}s") or [])
     seats: list[int | None] = [None] * len(items)

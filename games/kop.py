@@ -445,8 +445,8 @@ def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, sup
         parse_result=partial(kop_result.result_event, engine), result_state=partial(kop_result.result_state, engine),
         view=view_, turn=turn, legal_cards=legal_cards, calls=calls, offers=partial(offers, decide_), describe=describe,
         superseded=superseded_,
-        result_fields=kop_result.result_fields, visible=visible, played=played, conceal=conceal, pack=lambda rules: PACK,
-        owed=owed,
+        result_fields=kop_result.result_fields, visible=visible, played=played, conceal=conceal,
+        pack=lambda rules: PACK, owed=owed,
         docs={"claim": "throwing in: when every legal way to play the remaining tricks settles alike, the hand is "
                        "settled at once (the tricks not played are counted as one such way, marked \"played\": "
                        "false); otherwise a 422 names a card after which it would end otherwise"},

@@ -56,7 +56,10 @@ def _corrected(row: dict, event) -> dict:
     each hand the correction changed, what it says now (``corrections``, by hand)."""
     d = event.data
     entry = {"seq": event.seq, "hand": d["hand"], "reason": d["reason"]}
-    entry.update({"void": True} if d.get("void") else {"cards": d["cards"]} if "cards" in d else {"result": d["result"]})
+    if d.get("void"):
+        entry["void"] = True
+    else:
+        entry.update({"cards": d["cards"]} if "cards" in d else {"result": d["result"]})
     corrections = {hand: list(entries) for hand, entries in row.get("corrections", {}).items()}
     changed = {s["hand"]: s["settlement"] for s in d["settlements"]}
     for hand in dict.fromkeys([d["hand"], *changed]):

@@ -26,8 +26,9 @@ from projections.groups import CONFIRMATIONS, confirmations, member_name
 from projections.settlements import settled
 from projections.tables import terms as table_terms
 from . import auth, seating
-from .commands import (AddMember, AssertBalance, Confirm, ConfirmTable, Correct, CreateGroup, Credential, Dispute, GroupCreated,
-                       HandMoved, NewHand, OpenTable, Pay, Play, Recorded, RotateToken, UpdateGroup, VoidHand)
+from .commands import (AddMember, AssertBalance, Confirm, ConfirmTable, Correct, CreateGroup, Credential, Dispute,
+                       GroupCreated, HandMoved, NewHand, OpenTable, Pay, Play, Recorded, RotateToken, UpdateGroup,
+                       VoidHand)
 
 
 def handle(command, w: Writer):
@@ -543,7 +544,10 @@ def correct(w: Writer, c: Correct) -> HandMoved:
         raise Unprocessable(f"hand {c.hand} already counts as never played: there is nothing to void")
     decided = corrections.corrected(game, rules, tables.stake_of(trow, grow["digits"]), trow["seats"],
                                     grow["digits"], past, c.hand, result, c.cards)
-    outcome = {"result": result} if result is not None else {"cards": c.cards} if c.cards is not None else {"void": True}
+    if result is not None:
+        outcome = {"result": result}
+    else:
+        outcome = {"cards": c.cards} if c.cards is not None else {"void": True}
     data = {"hand": c.hand, "reason": c.reason, **outcome,
             "adjustments": decided.adjustments,
             "settlements": [{"hand": h, "settlement": s} for h, s in decided.settlements.items()],

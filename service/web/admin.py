@@ -10,6 +10,7 @@ from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
 
 from events.errors import DomainError, Invalid, Refused
+from events.money import MoneyError
 from games.registry import GAMES
 from projections.groups import confirmations, member_name
 from .. import invitations, ledger
@@ -120,7 +121,6 @@ def _table_body(values: dict) -> dict:
 
 
 def _opened(w, group: str, principal, body: dict) -> str:
-    from events.money import MoneyError
     try:
         trow = ledger.handle(OpenTable(group, principal.subject, body), w)
     except MoneyError as e:

@@ -28,6 +28,7 @@ from ..http import store
 from ..i18n.languages import current
 from ..problems import status_of
 from . import once
+from .correcting import corrected, fingerprint, what_it_would_do
 from .pages import _page, _writer_of, together, whole
 from .words import said
 
@@ -70,7 +71,6 @@ def _logged(r, group: str, hand: str) -> Logged:
 
 def correct_page(group: str, hand: str):
     """The correction page of a hand whose cards were logged (sheet.correct_page sends it here)."""
-    from .sheet import _corrected, _fingerprint, _what_it_would_do
     sent = request.method == "POST"
     values = {k: v.strip() for k, v in request.form.items()} if sent else {}
     errors, problem, preview, status = {}, None, None, 200
@@ -89,12 +89,12 @@ def correct_page(group: str, hand: str):
                 raise Invalid(_("say why, in words the group will read in the hand's audit trail"),
                               errors={"reason": [_("Give a reason.")]})
             outcome = {"void": True} if void else {"cards": cards}
-            seen = _fingerprint({**outcome, "reason": reason})
+            seen = fingerprint({**outcome, "reason": reason})
             command = Correct(group, principal.subject, hand, reason, None, cards)
             if values.get("confirm") == "yes" and values.get("previewed") == seen:
                 return once.write(group, f"correct {hand}", {**outcome, "reason": reason},
-                                  lambda w: _corrected(w, group, hand, command))
-            preview = _what_it_would_do(group, command)
+                                  lambda w: corrected(w, group, hand, command))
+            preview = what_it_would_do(group, command)
             values["previewed"] = seen
         except DomainError as e:
             status = status_of(e)[0]

@@ -14,8 +14,8 @@ from flask_babel import gettext as _, ngettext
 
 from events.errors import DomainError, Invalid, NotFound, Refused
 from events.types import EVENT_TYPES
-from projections import audit as audit_trail
-from projections.balances import waiting as balances_waiting
+from projections import audit as audit_trail, corrections
+from projections.balances import pending_entry, pending_view, waiting as balances_waiting
 from projections.groups import member_name
 from projections.ledger_views import MONEY_EVENTS, balance_steps
 from projections.hands import game_of
@@ -237,7 +237,6 @@ def group_page(group):
 def _waiting(r, grow: dict, brow: dict, principal) -> list[dict]:
     """The results that do not count yet, named as people name them, each with what the
     viewer may say of it (confirm, dispute)."""
-    from projections.balances import pending_view
     shown = []
     for entry in pending_view(brow):
         trow = r.row("table", grow["id"], entry["table"])
@@ -322,12 +321,10 @@ def hand_context(r, group: str, hand: str, grow: dict, principal, form_token: st
 
 
 def corrections_history(r, group: str, table: str):
-    from projections import corrections
     return corrections.history(r.table_events(group, table))
 
 
 def balances_pending(r, group: str, hand: str) -> dict | None:
-    from projections.balances import pending_entry
     return pending_entry(r.row("balances", group, ""), hand)
 
 

@@ -9,12 +9,9 @@ so no script is needed). The preview is the game's own decision, appended nowher
 """
 from __future__ import annotations
 
-import hashlib
-
 from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
 
-from events.canonical import canonical_bytes
 from events.errors import DomainError, Invalid, Refused
 from projections.groups import member_name
 from projections.hands import game_of, parsed_rules
@@ -22,8 +19,9 @@ from .. import ledger
 from ..commands import Correct, NewHand
 from ..http import store
 from ..problems import status_of
-from . import once
-from .pages import Preview, _page, _writer_of, bp, field_errors, together, whole
+from . import by_cards, once
+from .correcting import corrected, fingerprint, what_it_would_do
+from .pages import _page, _writer_of, bp, field_errors, together, whole
 
 FORM_ONLY = ("form_token", "confirm", "previewed", "double", "undo", once.FIELD)
 
@@ -44,7 +42,7 @@ def result_page(group, table):
                 _tap_double(values, len(trow["seats"]))
             else:
                 body = {"result": result_body(fields, values)}
-                seen = _fingerprint(body)
+                seen = fingerprint(body)
                 if request.form.get("confirm") == "yes" and request.form.get("previewed") == seen:
                     return once.write(group, f"result {table}", body, lambda w: _log(w, group, principal, table, body))
                 with store().reading() as r:  # shown again if edited since
@@ -161,18 +159,12 @@ def result_body(fields, values: dict) -> dict:
     return result
 
 
-def _fingerprint(body: dict) -> str:
-    """Which result a preview showed, so that only that very result is logged on confirming."""
-    return hashlib.sha256(canonical_bytes(body)).hexdigest()[:24]
-
-
 @bp.route("/g/<group>/hands/<hand>/correct", methods=["GET", "POST"])
 def correct_page(group, hand):
     """The admin's correction of a past hand: its result as it should have been (the score
     sheet's fields), or a void; what every hand of the table would then pay more or less is
     shown before anything is logged. A hand whose cards were logged is corrected by its
     cards, on the page by_cards.py draws."""
-    from . import by_cards
     if by_cards.carded(group, hand):
         return by_cards.correct_page(group, hand)
     values, errors, problem, preview, status = _values(), {}, None, None, 200
@@ -195,12 +187,12 @@ def correct_page(group, hand):
                 if not reason:
                     raise Invalid(_("say why, in words the group will read in the hand's audit trail"),
                                   errors={"reason": [_("Give a reason.")]})
-                seen = _fingerprint({"result": result, "reason": reason})
+                seen = fingerprint({"result": result, "reason": reason})
                 command = Correct(group, principal.subject, hand, reason, result)
                 if request.form.get("confirm") == "yes" and request.form.get("previewed") == seen:
                     return once.write(group, f"correct {hand}", {"result": result, "reason": reason},
-                                      lambda w: _corrected(w, group, hand, command))
-                preview = _what_it_would_do(group, command)
+                                      lambda w: corrected(w, group, hand, command))
+                preview = what_it_would_do(group, command)
                 values["previewed"] = [seen]
         except DomainError as e:
             problem, status = e.detail, status_of(e)[0]
@@ -221,17 +213,3 @@ def correct_page(group, hand):
             doubles=_shown_doubles(values, len(seats)), void=request.form.get("void") == "yes")
     page = _page(group, view)
     return (page, status) if isinstance(page, str) else page
-
-
-def _what_it_would_do(group: str, command: Correct) -> dict:
-    """The correction decided inside a write that is then rolled back: its adjustments."""
-    try:
-        with store().writing(group) as w:
-            raise Preview(ledger.handle(command, w).first("correction"))
-    except Preview as done:
-        return done.outcome
-
-
-def _corrected(w, group: str, hand: str, command: Correct) -> str:
-    ledger.handle(command, w)
-    return url_for("web.hand_page", group=group, hand=hand)

@@ -14,7 +14,7 @@ import pytest
 
 from tests.e2e.conftest import call, start_server, stop_server
 from tests.e2e.test_browser import browser  # noqa: F401 - the fixture
-from tests.tampering import REFUSE_UPDATE, rewrite_log
+from tests.tampering import rewrite_log
 
 pytestmark = pytest.mark.e2e
 NAMES = ["Ala", "Bożena", "Cyprian", "Dorota"]

@@ -12,8 +12,10 @@ from games.base import Command
 from games.errors import RuleViolation
 from games.registry import game
 
-WESELE = [["QC", "QS", "AH", "10H"], ["JC", "AD", "10D", "QD"], ["JS", "JH", "JD", "AC"], ["10C", "AS", "10S", "QH"]]
-FOUR_QUEENS = [["QC", "QS", "QH", "QD"], ["JC", "AD", "10D", "10H"], ["JS", "JH", "JD", "AC"], ["10C", "AS", "10S", "AH"]]
+WESELE = [["QC", "QS", "AH", "10H"], ["JC", "AD", "10D", "QD"], ["JS", "JH", "JD", "AC"],
+          ["10C", "AS", "10S", "QH"]]
+FOUR_QUEENS = [["QC", "QS", "QH", "QD"], ["JC", "AD", "10D", "10H"], ["JS", "JH", "JD", "AC"],
+               ["10C", "AS", "10S", "AH"]]
 
 
 def _hand(name, rules, hands):
