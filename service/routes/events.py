@@ -24,7 +24,9 @@ def events(query, group):
 
     While a hand is in play, an event that would show a member a card it may not see (another
     seat's, or the stock's) comes with `"sealed": true`, its `data` as `{}` and its Merkle
-    `leaf`; `hash` and `prev_hash` are kept, so the chain still checks. The admin sees all."""
+    `leaf`; `hash` and `prev_hash` are kept, so the chain still checks. The admin sees what it
+    may see as any reader does: all at a `scorer` table, at an `entry: "seats"` table only the
+    cards it logged itself and those in sight of everyone."""
     after, limit = query["after"], min(query["limit"], MAX_LIMIT)
 
     def view(r, p):
