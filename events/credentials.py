@@ -21,7 +21,9 @@ class CredentialReads:
 
 class CredentialWrites:
     def drop_credentials(self, group: str, subject: str) -> int:
-        """Forget every token of one subject of a group; returns how many there were."""
+        """Forget every token of one subject of a group, and so end the sessions made from
+        them (events/sessions.py); returns how many tokens there were."""
+        self.drop_sessions(group, subject)
         return len(self.conn.execute("DELETE FROM credentials WHERE group_id = ? AND subject = ? RETURNING 1",
                                      (group, subject)).fetchall())
 

@@ -63,6 +63,13 @@ SQLITE = (
           code_hash TEXT PRIMARY KEY, group_id TEXT NOT NULL, member TEXT NOT NULL, expires_at TEXT,
           used_at TEXT)""",
     )),
+    Migration(4, "sessions: the pages' sign-ins, each a random id kept as its hash", (
+        """CREATE TABLE sessions (
+          session_hash TEXT PRIMARY KEY, id TEXT NOT NULL UNIQUE, group_id TEXT NOT NULL, subject TEXT NOT NULL,
+          token_hash TEXT NOT NULL, created_at TEXT NOT NULL, last_used_at TEXT NOT NULL,
+          user_agent TEXT NOT NULL)""",
+        "CREATE INDEX sessions_by_subject ON sessions (group_id, subject)",
+    )),
 )
 
 # Ids and hashes compare byte by byte (COLLATE "C"), as SQLite compares them, so that both
@@ -109,6 +116,13 @@ POSTGRES = (
         """CREATE TABLE invitations (
           code_hash TEXT PRIMARY KEY, group_id TEXT COLLATE "C" NOT NULL, member TEXT COLLATE "C" NOT NULL,
           expires_at TEXT, used_at TEXT)""",
+    )),
+    Migration(3, "sessions: the pages' sign-ins, each a random id kept as its hash", (
+        """CREATE TABLE sessions (
+          session_hash TEXT COLLATE "C" PRIMARY KEY, id TEXT COLLATE "C" NOT NULL UNIQUE,
+          group_id TEXT COLLATE "C" NOT NULL, subject TEXT COLLATE "C" NOT NULL, token_hash TEXT COLLATE "C" NOT NULL,
+          created_at TEXT COLLATE "C" NOT NULL, last_used_at TEXT COLLATE "C" NOT NULL, user_agent TEXT NOT NULL)""",
+        "CREATE INDEX sessions_by_subject ON sessions (group_id, subject)",
     )),
 )
 

@@ -23,6 +23,7 @@ from . import migrations
 from .damage import DamagedGroups
 from .credentials import CredentialReads, CredentialWrites
 from .invitations import InvitationReads, InvitationWrites
+from .sessions import SessionReads, SessionWrites
 from .envelope import Envelope, NewEvent, RawEvent
 from .errors import StaleVersion
 from .idempotency import KeyReads, KeyWrites
@@ -33,7 +34,7 @@ from .rows import RowReads, RowWrites
 __all__ = ["Backend", "Envelope", "NewEvent", "RawEvent", "Reader", "Writer", "precondition"]
 
 
-class Reader(EventLog, RowReads, CredentialReads, InvitationReads, KeyReads, MerkleReads):
+class Reader(EventLog, RowReads, CredentialReads, InvitationReads, SessionReads, KeyReads, MerkleReads):
     def __init__(self, conn, backend: "Backend", damaged: DamagedGroups | None = None):
         self.conn = conn
         self.backend = backend
@@ -51,7 +52,8 @@ class Reader(EventLog, RowReads, CredentialReads, InvitationReads, KeyReads, Mer
 Projector = Callable[["Writer", list[Envelope]], None]
 
 
-class Writer(Reader, EventRecorder, RowWrites, CredentialWrites, InvitationWrites, KeyWrites, MerkleWrites):
+class Writer(Reader, EventRecorder, RowWrites, CredentialWrites, InvitationWrites, SessionWrites, KeyWrites,
+             MerkleWrites):
     """One write transaction's reads and writes. What only this transaction can change while
     it holds the lock (a locked group's head, Merkle nodes it read or made) is read once."""
 
