@@ -20,6 +20,7 @@ from . import output
 from .demo import demo
 from .migrate import migrate
 from .options import store_option
+from .tokens import rotate_token
 from .transfer import export, import_
 from .verdicts import correct, pending
 
@@ -450,3 +451,4 @@ bitka.add_command(correct)
 bitka.add_command(export)
 bitka.add_command(import_)
 bitka.add_command(migrate)
+bitka.add_command(rotate_token)

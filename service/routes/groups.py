@@ -64,13 +64,23 @@ def update_group(body, group):
     return write(group, act, admin=True, status=200)
 
 
-@blp.route("/<group>/members/<member>/token", methods=["POST"])
-@blp.response(201, s.MemberCreated, description="The member's new token; every older one stopped working")
+@blp.route("/<group>/members/<member>/token", methods=["POST"], parameters=[
+    {"in": "path", "name": "group", "description": "The group's id"},
+    {"in": "path", "name": "member", "description": "A member's id, or `admin` for every admin token of the group"}])
+@blp.response(201, s.MemberCreated, description="The member's new token (shown only this once); every older one "
+              "stopped working, and the pages' sessions made from them ended")
 @blp.problems(400, 401, 403, 404, 409, 412, 422, why={
-    400: "A malformed If-Match or Idempotency-Key", 422: "An Idempotency-Key already used with another request"})
+    400: "A malformed If-Match or Idempotency-Key", 404: "No such group, or no such member in it",
+    422: "An Idempotency-Key already used with another request"})
 @blp.doc(**writes())
 def rotate_token(group, member):
-    """Give a member a new token (admin only), for one that was lost or leaked."""
+    """Give a member a new token (admin only), for one that was lost or leaked.
+
+    `member` is a member's id, or `admin` for the admin's own tokens: every admin token of
+    the group (the one that created it and each one an admin link made) stops working with
+    this write, the admin's link too, and the answer is `{"id": "admin", "name": "admin",
+    "token"}` with the one new admin token. Either way the old tokens get 401 at once, the
+    browsers signed in with them are signed out, and nothing is appended to the log."""
     return write(group, lambda w, p: views.credential(ledger.handle(RotateToken(group, member), w)), admin=True)
 
 
