@@ -36,6 +36,7 @@ from .words import said
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                static_url_path="/static")
+bp.after_request(session.after_request)  # sessions used are written down as used; ended ones leave the cookie
 
 
 
@@ -107,17 +108,16 @@ def _page(group: str, view: Callable) -> Response | str:
                 raise Refused(_("this browser is not signed in to that group: open the invitation link its admin "
                                 "gave you, or choose one of your groups"))
             return redirect(url_for("web.sign_in_page", next=request.path))
-        principal, token = who
         grow = ledger.group_row(r, group)
-        g.viewer = viewer(r, grow, principal, token)
-        return view(r, grow, principal, session.form_token(token))
+        g.viewer = viewer(r, grow, who)
+        return view(r, grow, who.principal, session.form_token(who))
 
 
-def viewer(reader, grow: dict, principal, token: str) -> dict:
+def viewer(reader, grow: dict, who: session.Session) -> dict:
     """Who is looking, for every page's header: their name in the group, whether they are
     its admin, their other groups on this browser, and the form token of this session."""
-    others = []
-    for other, _token in session.sessions(reader):
+    principal, others = who.principal, []
+    for other in (s.principal for s in session.sessions(reader)):
         if other.group != grow["id"]:
             orow = reader.row("group", other.group, "")
             if orow is not None:
@@ -126,7 +126,7 @@ def viewer(reader, grow: dict, principal, token: str) -> dict:
     name = _("the admin") if principal.is_admin else member_name(grow, principal.subject)
     return {"group": grow["id"], "group_name": grow["name"], "name": name, "admin": principal.is_admin,
             "member": None if principal.is_admin else principal.subject, "others": others,
-            "form_token": session.form_token(token)}
+            "form_token": session.form_token(who)}
 
 
 def _writer_of(group: str):
@@ -135,9 +135,8 @@ def _writer_of(group: str):
         who = session.signed_in(r, group)
     if who is None:
         return None
-    principal, token = who
-    session.check_form(token)
-    return principal
+    session.check_form(who)
+    return who.principal
 
 
 @bp.get("/")
@@ -149,7 +148,7 @@ def sign_in_page():
         admin = _("admin")
         groups = [{"id": p.group, "name": (r.row("group", p.group, "") or {}).get("name", p.group),
                    "as": admin if p.is_admin else member_name(r.row("group", p.group, ""), p.subject)}
-                  for p, _token in mine]
+                  for p in (s.principal for s in mine)]
     if len(groups) == 1 and not request.args.get("choose"):
         return redirect(url_for("web.group_page", group=groups[0]["id"]))
     return _sign_in_form(None, request.args.get("next", ""), 200, groups)
@@ -190,10 +189,10 @@ def sign_in():
         except DomainError:
             return _sign_in_form(_("That token is not known here: paste the whole token the group's admin gave "
                                    "you."), "", 401)
-        target = request.form.get("next", "")
-        if not target.startswith(f"/g/{principal.group}"):
-            target = url_for("web.group_page", group=principal.group)
-        return session.keep(redirect(target, 303), token, r)
+    target = request.form.get("next", "")
+    if not target.startswith(f"/g/{principal.group}"):
+        target = url_for("web.group_page", group=principal.group)
+    return session.start(redirect(target, 303), token)  # a session of its own: the cookie never holds the token
 
 
 @bp.post("/signout")
@@ -205,7 +204,7 @@ def sign_out():
         who = session.signed_in(r, group)
         if who is None:
             raise Refused(_("this sign-out is not from a page of a group this browser is signed in to"))
-        session.check_form(who[1])
+        session.check_form(who)
         return session.forget(redirect(url_for("web.sign_in_page", choose=1), 303), r, group)
 
 

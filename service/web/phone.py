@@ -81,9 +81,8 @@ def hand_live(group, hand):
         version = r.version(group)
         if f'"{version}"' in request.headers.get("If-None-Match", ""):
             return Response(status=304, headers={"ETag": f'"{version}"'})
-        principal, token = who
         grow = ledger.group_row(r, group)
-        shown = hand_context(r, group, hand, grow, principal, session.form_token(token), None)
+        shown = hand_context(r, group, hand, grow, who.principal, session.form_token(who), None)
         page = render_template("_hand_body.html", **shown)
     g.sealed = True  # a hand's live part is one player's view of it
     return Response(page, headers={"ETag": f'"{version}"'}, mimetype="text/html")

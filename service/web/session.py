@@ -1,11 +1,20 @@
-"""Signing in to the pages: the tokens of this browser's groups, kept in a cookie that
-scripts cannot read.
+"""Signing in to the pages: sessions of their own, one per group this browser is in.
 
-One browser may sit in several groups (a Thursday group and a family one): the cookie
-keeps one token per group, the page's group picks which one speaks. The cookie is
+Signing in (a token pasted into the sign-in form, an invitation link taken, a new group
+made) makes a session: a random id (256 bits, ``secrets.token_urlsafe(32)``) that the
+browser's cookie holds, and a row in the store that keeps only the id's SHA-256, the group,
+the member (or the admin), the credential it came from, when it was made and last used,
+and the browser's user agent. The cookie never holds a token.
+
+A session ends when its browser signs out, when its owner signs it out from the page of
+signed-in devices, when the token it came from is rotated away (the row goes with the
+credential), and by itself after ``IDLE`` (30 days) unused.
+
+One browser may sit in several groups (a Thursday group and a family one): the cookie keeps
+one session id per group, the page's group picks which one speaks. The cookie is
 ``HttpOnly``, ``Secure`` (browsers accept it over plain HTTP only from localhost: anywhere
 else serve the pages over HTTPS) and ``SameSite=Strict``, so another site cannot send a form
-with it. Every form also carries a token derived from its group's session, checked on each
+with it. Every form also carries a token derived from its session's id, checked on each
 POST.
 """
 from __future__ import annotations
@@ -13,74 +22,168 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 
-from flask import Response, request
+from flask import Response, g, request
 from flask_babel import gettext as _
 
-from events.errors import DomainError, Refused
+from events.errors import Refused
+from events.sessions import SessionRow
 from .. import auth
+from ..http import store
 
-COOKIE = "bitka_token"
+COOKIE = "bitka_session"
+EARLIER_COOKIE = "bitka_token"  # where an earlier bitka kept tokens: deleted on sight, never read
 SIGN_IN_COOKIE = "bitka_signin"  # the sign-in form's own token: no session exists yet to derive one from
-MAX_AGE = 60 * 60 * 24 * 30  # a month: a group plays weekly, and signs in again after that
-MOST_GROUPS = 8  # tokens kept in the cookie (43 characters each): the oldest goes beyond
-SEPARATOR = "."  # never in a token (base64url)
+IDLE = timedelta(days=30)  # a session unused this long has ended: a group plays weekly
+TOUCHED_EVERY = timedelta(minutes=10)  # how often a session in use writes down that it was used
+MAX_AGE = int(IDLE.total_seconds())  # the cookie's, renewed as the session is used
+MOST_GROUPS = 8  # sessions kept in the cookie (43 characters each): the oldest goes beyond
+SEPARATOR = "."  # never in a session id (base64url)
+AGENT_KEPT = 300  # characters of the user agent kept, to name the device on the page
+
+
+@dataclass(frozen=True)
+class Session:
+    principal: auth.Principal
+    secret: str  # the id this browser's cookie holds (only its hash is stored)
+    row: SessionRow
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _stamp(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def session_hash(secret: str) -> str:
+    return hashlib.sha256(b"bitka session\n" + secret.encode("utf-8")).hexdigest()
 
 
 def _kept() -> list[str]:
-    return [t for t in request.cookies.get(COOKIE, "").split(SEPARATOR) if t][:MOST_GROUPS]
+    return [s for s in request.cookies.get(COOKIE, "").split(SEPARATOR) if 16 <= len(s) <= 64][:MOST_GROUPS]
 
 
-def sessions(reader) -> list[tuple[auth.Principal, str]]:
-    """Each group this browser is signed in to: (principal, token), newest sign-in first;
-    tokens no longer known (rotated away) are left out."""
-    found = []
-    for token in _kept():
-        try:
-            found.append((auth.resolve(reader, f"Bearer {token}"), token))
-        except DomainError:
+def sessions(reader) -> list[Session]:
+    """This browser's live sessions, newest sign-in first; an ended one (signed out, rotated
+    away, idle too long) is left out, and the cookie is rewritten without it after the page.
+    A session in use is marked to be written down as used (``after_request``)."""
+    now = _now()
+    idle_since, touch_before = _stamp(now - IDLE), _stamp(now - TOUCHED_EVERY)
+    found, ended = [], False
+    for secret in _kept():
+        row = reader.session(session_hash(secret))
+        if row is None or row.last_used_at < idle_since:
+            ended = True
             continue
+        found.append(Session(auth.Principal(row.group, row.subject), secret, row))
+        if row.last_used_at < touch_before:
+            g.setdefault("bitka_used", set()).add(secret)
+    if ended:
+        g.bitka_live = [s.secret for s in found]
     return found
 
 
-def signed_in(reader, group: str | None = None) -> tuple[auth.Principal, str] | None:
-    """Who this browser is in ``group`` (its newest sign-in, when None), and the token;
-    None when it is not signed in there."""
-    for principal, token in sessions(reader):
-        if group is None or principal.group == group:
-            return principal, token
+def signed_in(reader, group: str | None = None) -> Session | None:
+    """This browser's session in ``group`` (its newest, when None); None when it is not
+    signed in there."""
+    for found in sessions(reader):
+        if group is None or found.principal.group == group:
+            return found
     return None
 
 
-def keep(response: Response, token: str, reader) -> Response:
-    """Sign this browser in with ``token``, in place of any token it had for that group."""
-    group = auth.resolve(reader, f"Bearer {token}").group
-    others = [t for principal, t in sessions(reader) if principal.group != group]
-    return _store(response, [token, *others][:MOST_GROUPS])
+def start(response: Response, token: str) -> Response:
+    """Sign this browser in with ``token``: a new session of the token's member (or admin), in
+    place of any session this browser had in that group (which ends). ``Unauthenticated``
+    when the token is not known."""
+    return keep(response, opened(token)[1])
 
 
-def forget(response: Response, reader, group: str | None = None) -> Response:
-    """Sign this browser out of ``group`` (of every group, when None)."""
-    left = [] if group is None else [t for principal, t in sessions(reader) if principal.group != group]
-    if not left:
+def opened(token: str) -> tuple[Session, list[str]]:
+    """A new session made from ``token`` (this browser's earlier one in its group ended), and
+    the session ids this browser's cookie is to keep, the new one first (``keep``)."""
+    digest = auth.token_hash(token)
+    secret, now = secrets.token_urlsafe(32), _now()
+    agent = request.headers.get("User-Agent", "")[:AGENT_KEPT]
+    with store().writing() as w:
+        found = w.credential(digest)
+        if found is None or not hmac.compare_digest(found[2], digest):
+            raise auth.Unauthenticated(_("That token is not known here: paste the whole token the group's admin "
+                                         "gave you."))
+        group, subject = found[0], found[1]
+        w.drop_idle_sessions(_stamp(now - IDLE))
+        others = []
+        for kept in _kept():
+            row = w.session(session_hash(kept))
+            if row is not None and row.group != group and len(others) < MOST_GROUPS - 1:
+                others.append(kept)
+            else:  # this group's earlier session, or one the cookie has no room for: it ends
+                w.drop_session(session_hash(kept))
+        row = SessionRow("s_" + secrets.token_hex(8), group, subject, digest, _stamp(now), _stamp(now), agent)
+        w.add_session(session_hash(secret), row)
+    return Session(auth.Principal(group, subject), secret, row), [secret, *others]
+
+
+def forget(response: Response, reader, group: str) -> Response:
+    """Sign this browser out of ``group``: its session there ends, in the store."""
+    mine = signed_in(reader, group)
+    left = [s.secret for s in sessions(reader) if s.principal.group != group]
+    if mine is not None:
+        with store().writing() as w:
+            w.drop_session(session_hash(mine.secret))
+    return keep(response, left)
+
+
+def end(owner: Session, session_id: str) -> bool:
+    """End one of ``owner``'s sessions (its own member's or admin's, in its group) by its
+    name on the page of signed-in devices; False when it has none by that name."""
+    with store().writing() as w:
+        return w.drop_session_named(owner.principal.group, owner.principal.subject, session_id)
+
+
+def keep(response: Response, secrets_kept: list[str]) -> Response:
+    """The cookie, keeping these session ids (deleted when there are none)."""
+    g.bitka_cookie_set = True
+    if not secrets_kept:
         response.delete_cookie(COOKIE, path="/", httponly=True, secure=True, samesite="Strict")
         return response
-    return _store(response, left)
-
-
-def _store(response: Response, tokens: list[str]) -> Response:
-    response.set_cookie(COOKIE, SEPARATOR.join(tokens), max_age=MAX_AGE, httponly=True, secure=True,
+    response.set_cookie(COOKIE, SEPARATOR.join(secrets_kept), max_age=MAX_AGE, httponly=True, secure=True,
                         samesite="Strict", path="/")
     return response
 
 
-def form_token(token: str) -> str:
+def after_request(response: Response) -> Response:
+    """After a page: write down that its sessions were used (at most every ``TOUCHED_EVERY``)
+    and renew the cookie's age with them; drop ended sessions from the cookie; delete the
+    token cookie an earlier bitka kept."""
+    used = g.pop("bitka_used", set())
+    if used:
+        with store().writing() as w:
+            now = _stamp(_now())
+            for secret in used:
+                w.touch_session(session_hash(secret), now)
+    if not g.get("bitka_cookie_set") and (used or "bitka_live" in g):
+        keep(response, g.get("bitka_live", _kept()))
+    if EARLIER_COOKIE in request.cookies:
+        response.delete_cookie(EARLIER_COOKIE, path="/", httponly=True, secure=True, samesite="Strict")
+    return response
+
+
+def form_token(found: Session) -> str:
     """What each form of a session sends back: tied to the session, useless without it."""
-    return hashlib.sha256(b"bitka form\n" + token.encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256(b"bitka form\n" + found.secret.encode("utf-8")).hexdigest()[:32]
 
 
-def check_form(token: str) -> None:
-    if not hmac.compare_digest(request.form.get("form_token", ""), form_token(token)):
+def check_form(found: Session) -> None:
+    if not hmac.compare_digest(request.form.get("form_token", ""), form_token(found)):
         raise Refused(_("this form is not from your session; open the page again and resend it"))
 
 

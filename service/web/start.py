@@ -1,6 +1,6 @@
 """Starting out in a browser: a new group (its admin signed in at once and handed the link
 that signs them in again anywhere), and an invitation opened on a phone. No token is typed
-or shown: links carry one-time codes, and the cookie keeps the token.
+or shown: links carry one-time codes, and the cookie keeps a session made from the token.
 """
 from __future__ import annotations
 
@@ -55,9 +55,8 @@ def _created(values: dict):
         made = ledger.handle(CreateGroup(values["name"], values["currency"], values["confirmations"]), w)
     with store().writing(made.id) as w:
         link = invitations.admin_link(w, made.id)
-    with store().reading() as r:
-        response = redirect(url_for("web.welcome_page", group=made.id, code=link.code), 303)
-        return session.keep(response, made.admin_token, r)
+    welcome = redirect(url_for("web.welcome_page", group=made.id, code=link.code), 303)
+    return session.start(welcome, made.admin_token)
 
 
 @bp.get("/g/<group>/welcome")
@@ -88,8 +87,7 @@ def join_page(code):
         session.check_sign_in()
         with store().writing(group) as w:
             done = invitations.redeem(w, code)
-        with store().reading() as r:
-            return session.keep(redirect(url_for("web.group_page", group=done.group), 303), done.token, r)
+        return session.start(redirect(url_for("web.group_page", group=done.group), 303), done.token)
     token = session.sign_in_token()
     page = render_template("join.html", group=grow, name=name, signin_token=token, admin=member == auth.ADMIN)
     return session.keep_sign_in_token(current_app.response_class(page, 200, mimetype="text/html"), token)

@@ -325,7 +325,7 @@ def test_sign_in_and_sign_out_refuse_a_form_from_another_site(client, kop_table)
     stranger = client.post("/v1/groups", {"name": "Stranger", "currency": "PLN"}).json
     forged = client.http.post("/signin", data={"token": stranger["admin_token"]})
     assert forged.status_code == 403 and "not from this browser" in forged.get_data(as_text=True)
-    assert "bitka_token" not in forged.headers.get("Set-Cookie", "")
+    assert "bitka_session" not in forged.headers.get("Set-Cookie", "")
     _signed_in(client, kop_table["members"][0]["token"])
     kept = client.http.post("/signout", data={})  # no form token: someone else's button
     assert kept.status_code == 403 and client.http.get(f"/g/{kop_table['group']}").status_code == 200

@@ -98,10 +98,15 @@ def test_a_whole_kop_hand_card_by_card_then_verified_in_the_browser(browser, tab
     assert "not known here" in page.get_by_role("alert").inner_text()
     _sign_in_by_keyboard(page, base, table["members"][0]["token"])
     assert page.url == f"{base}/g/{gid}"
-    [cookie] = [c for c in page.context.cookies() if c["name"] == "bitka_token"]
+    [cookie] = [c for c in page.context.cookies() if c["name"] == "bitka_session"]
     assert cookie["httpOnly"] and cookie["secure"] and cookie["sameSite"] == "Strict"
-    assert page.evaluate("document.cookie") == ""  # scripts cannot read the token
+    assert table["members"][0]["token"] not in cookie["value"]  # a session of its own, not the token
+    assert page.evaluate("document.cookie") == ""  # scripts cannot read the session
     _accessible(page, "2-group")
+    page.get_by_role("link", name="Signed-in devices").click()
+    page.get_by_text("(this browser)").wait_for()  # Chrome on Linux, made and last used just now
+    _accessible(page, "2b-devices")
+    page.goto(f"{base}/g/{gid}")
 
     _to_table(page)
     page.get_by_role("link", name="Type in the deal").click()
