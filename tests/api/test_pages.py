@@ -33,7 +33,7 @@ def _sheet(client, path):
     return {"form_token": _hidden(page, "form_token"), "once": _hidden(page, "once")}
 
 
-def test_sign_in_keeps_the_token_in_a_strict_http_only_cookie(client, kop_table):
+def test_sign_in_keeps_a_session_in_a_strict_http_only_cookie(client, kop_table):
     answer = _signed_in(client, kop_table["members"][0]["token"])
     cookie = answer.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "Secure" in cookie and "SameSite=Strict" in cookie
