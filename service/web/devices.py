@@ -5,12 +5,13 @@ everywhere.
 A device is a session (session.py): when it was made, when it was last used, and which
 browser on which system its user agent says it is. Replacing the admin's tokens is the
 API's rotation of ``admin`` (every admin token and the admin's link stop working, and every
-admin session ends); this browser is signed in again with the new token, and the new
+admin session ends); this browser's session is made again from the new token (the same id
+in its cookie, so a double tap that sends the form twice finds it signed in), and the new
 admin link is shown once, in the answer to the form (never in an address).
 """
 from __future__ import annotations
 
-from flask import current_app, g, redirect, render_template, request, url_for
+from flask import g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from events.errors import Refused
@@ -19,7 +20,7 @@ from ..commands import RotateToken
 from ..http import store
 from ..routes.invitations import public_url
 from . import qr, session
-from .pages import _page, bp, viewer
+from .pages import _page, bp
 
 # (what a user agent says, the name people know), the first found naming it; the order matters:
 # Edge and Opera say Chrome too, and Chrome says Safari.
@@ -90,20 +91,23 @@ def admin_token_page(group):
 
 @bp.post("/g/<group>/admin-token")
 def replace_admin_token(group):
-    """Every admin token, the admin's link and every admin session end; this browser is
-    signed in with the new token, and the new admin link is shown, once."""
+    """Every admin token, the admin's link and every admin session end; this browser's session
+    is made again from the new token, and the new admin link is shown, once."""
     with store().reading() as r:
-        if not _mine(r, group).principal.is_admin:
-            raise Refused(_("only the group's admin may do this"))
+        who = _mine(r, group)
+    if not who.principal.is_admin:
+        raise Refused(_("only the group's admin may do this"))
     with store().writing(group) as w:
+        if not session.live(w, who):  # signed out meanwhile (from another device)
+            raise Refused(_("this browser is not signed in to that group: open the invitation link its admin "
+                            "gave you, or choose one of your groups"))
         made = ledger.handle(RotateToken(group, auth.ADMIN), w)
+        session.rebound(w, who, made.token)
         link = invitations.admin_link(w, group)
-    new, kept = session.opened(made.token)
     address = public_url(url_for("web.join_page", code=link.code))
-    with store().reading() as r:
-        grow = ledger.group_row(r, group)
-        g.viewer = viewer(r, grow, new)
     g.sealed = True  # the new link is shown once: no cache, not even this browser's, keeps the page
-    page = render_template("admin_token.html", group=grow, link=address,
-                           qr=qr.svg(address, _("the admin's link as a QR code")))
-    return session.keep(current_app.response_class(page, 200, mimetype="text/html"), kept)
+
+    def view(r, grow, principal, form_token):
+        return render_template("admin_token.html", group=grow, link=address,
+                               qr=qr.svg(address, _("the admin's link as a QR code")))
+    return _page(group, view)

@@ -104,12 +104,6 @@ def start(response: Response, token: str) -> Response:
     """Sign this browser in with ``token``: a new session of the token's member (or admin), in
     place of any session this browser had in that group (which ends). ``Unauthenticated``
     when the token is not known."""
-    return keep(response, opened(token)[1])
-
-
-def opened(token: str) -> tuple[Session, list[str]]:
-    """A new session made from ``token`` (this browser's earlier one in its group ended), and
-    the session ids this browser's cookie is to keep, the new one first (``keep``)."""
     digest = auth.token_hash(token)
     secret, now = secrets.token_urlsafe(32), _now()
     agent = request.headers.get("User-Agent", "")[:AGENT_KEPT]
@@ -127,9 +121,21 @@ def opened(token: str) -> tuple[Session, list[str]]:
                 others.append(kept)
             else:  # this group's earlier session, or one the cookie has no room for: it ends
                 w.drop_session(session_hash(kept))
-        row = SessionRow("s_" + secrets.token_hex(8), group, subject, digest, _stamp(now), _stamp(now), agent)
-        w.add_session(session_hash(secret), row)
-    return Session(auth.Principal(group, subject), secret, row), [secret, *others]
+        w.add_session(session_hash(secret), SessionRow("s_" + secrets.token_hex(8), group, subject, digest,
+                                                       _stamp(now), _stamp(now), agent))
+    return _keep(response, [secret, *others])
+
+
+def live(w, found: Session) -> bool:
+    """Is this browser's session still there, in the write ``w`` (not ended meanwhile)?"""
+    return w.session(session_hash(found.secret)) is not None
+
+
+def rebound(w, found: Session, token: str) -> None:
+    """In the write that rotated ``found``'s tokens away (which ended its sessions), this
+    browser's session again, the same id in its cookie, made from the new ``token``: the
+    browser that rotated stays signed in, even when a double tap sends the form twice."""
+    w.add_session(session_hash(found.secret), found.row._replace(token_hash=auth.token_hash(token)))
 
 
 def forget(response: Response, reader, group: str) -> Response:
@@ -139,7 +145,7 @@ def forget(response: Response, reader, group: str) -> Response:
     if mine is not None:
         with store().writing() as w:
             w.drop_session(session_hash(mine.secret))
-    return keep(response, left)
+    return _keep(response, left)
 
 
 def end(owner: Session, session_id: str) -> bool:
@@ -149,7 +155,7 @@ def end(owner: Session, session_id: str) -> bool:
         return w.drop_session_named(owner.principal.group, owner.principal.subject, session_id)
 
 
-def keep(response: Response, secrets_kept: list[str]) -> Response:
+def _keep(response: Response, secrets_kept: list[str]) -> Response:
     """The cookie, keeping these session ids (deleted when there are none)."""
     g.bitka_cookie_set = True
     if not secrets_kept:
@@ -171,7 +177,7 @@ def after_request(response: Response) -> Response:
             for secret in used:
                 w.touch_session(session_hash(secret), now)
     if not g.get("bitka_cookie_set") and (used or "bitka_live" in g):
-        keep(response, g.get("bitka_live", _kept()))
+        _keep(response, g.get("bitka_live", _kept()))
     if EARLIER_COOKIE in request.cookies:
         response.delete_cookie(EARLIER_COOKIE, path="/", httponly=True, secure=True, samesite="Strict")
     return response

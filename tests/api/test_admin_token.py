@@ -97,6 +97,24 @@ def test_the_admins_page_signs_the_admin_out_everywhere_and_shows_the_new_link_o
     assert "the admin" in again.get(f"/g/{gid}").get_data(as_text=True)
 
 
+def test_a_double_tap_on_the_admins_button_leaves_this_browser_signed_in_with_the_last_link(app, kop_table):
+    gid, laptop = kop_table["group"], Browser(app)
+    laptop.sign_in(kop_table["admin"].token)
+    cookie, form = laptop.cookie(), laptop.form(f"/g/{gid}/admin-token")
+    first = laptop.post(f"/g/{gid}/admin-token", form)
+    second = laptop.post(f"/g/{gid}/admin-token", form)  # the same form again, before the first answer showed
+    assert first.status_code == second.status_code == 200
+    assert laptop.cookie() == cookie and laptop.signed_in_to(gid)  # one session, kept through both
+    links = [re.search(r'href="http://localhost(/join/[^"]+)"', a.get_data(as_text=True))[1] for a in (first, second)]
+    assert laptop.get(links[0]).status_code == 404 and laptop.get(links[1]).status_code == 200  # the last one works
+    assert [row[0] for row in _sessions(app)] == ["admin"]
+
+
+def _sessions(app):
+    with app.extensions["bitka.store"].reading() as r:
+        return r.conn.execute("SELECT subject FROM sessions").fetchall()
+
+
 def test_the_operator_rotates_the_admin_token_from_the_command_line(db_url, tmp_path):
     from events.database import open_store
     from projections.projector import project
