@@ -61,7 +61,7 @@ def devices_page(group):
         this = session.signed_in(r, group)
         rows = [{"id": row.id, "device": device(row.user_agent), "created_at": row.created_at,
                  "last_used_at": row.last_used_at, "this": row.id == this.id}
-                for row in r.sessions_of(group, principal.subject)]
+                for row in session.devices(r, this)]
         return render_template("devices.html", group=grow, devices=rows, idle_days=session.IDLE.days,
                                ended=bool(request.args.get("ended")))
     return _page(group, view)

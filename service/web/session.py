@@ -91,6 +91,13 @@ def sessions(reader) -> list[Session]:
     return found
 
 
+def devices(reader, owner: Session) -> list[SessionRow]:
+    """The live sessions of ``owner``'s member (or admin) in its group, the latest used first."""
+    idle_since = _stamp(_now() - IDLE)
+    return [row for row in reader.sessions_of(owner.principal.group, owner.principal.subject)
+            if row.last_used_at >= idle_since]
+
+
 def signed_in(reader, group: str | None = None) -> Session | None:
     """This browser's session in ``group`` (its newest, when None); None when it is not
     signed in there."""

@@ -146,12 +146,19 @@ def test_a_session_unused_for_thirty_days_ends_by_itself(app, kop_table, monkeyp
     assert "Max-Age=2592000" in renewed  # the cookie's 30 days start again with each use
     now[0] += timedelta(days=29, hours=23)
     assert ala.signed_in_to(gid)
-    now[0] += timedelta(days=30, seconds=1)
-    assert not ala.signed_in_to(gid)  # 30 days and a second unused: signed out
+    phone = Browser(app, PHONE)
+    phone.sign_in(kop_table["members"][0]["token"])
+    now[0] += timedelta(days=15)
+    assert phone.signed_in_to(gid)
+    now[0] += timedelta(days=15, seconds=1)
+    listed = _devices(phone.get(f"/g/{gid}/devices").get_data(as_text=True))
+    assert list(listed) == ["Firefox on Android"]  # the laptop, 30 days and a second unused, is no device of hers
+    assert not ala.signed_in_to(gid)  # and signs in no more
     assert ala.cookie() is None  # and the cookie no longer holds it
     bob = Browser(app)
     bob.sign_in(kop_table["members"][1]["token"])  # a sign-in forgets the sessions that ended so
-    assert [m for (m,) in _rows(app, "SELECT subject FROM sessions")] == [kop_table["members"][1]["id"]]
+    kept = sorted(agent for (agent,) in _rows(app, "SELECT user_agent FROM sessions"))
+    assert kept == sorted([LAPTOP, PHONE])  # Bob's laptop and Ala's phone; Ala's laptop is gone
 
 
 def test_rotating_a_members_token_ends_its_sessions(app, kop_table):
