@@ -176,6 +176,9 @@ def redacted(url: str) -> str:
     except psycopg.ProgrammingError:
         return "the PostgreSQL URL given"
     user = info.get("user")
-    host = info.get("host", "localhost")
-    port = info.get("port")
-    return f"postgresql://{user + '@' if user else ''}{host}{':' + str(port) if port else ''}/{info.get('dbname', '')}"
+    hosts = str(info.get("host", "localhost")).split(",")
+    ports = str(info.get("port", "")).split(",")
+    ports = ports * len(hosts) if len(ports) == 1 else ports + [""] * (len(hosts) - len(ports))  # one for all, or each
+    # A multi-host URL (a primary and its standby) keeps each host beside its own port.
+    where = ",".join(f"{host}{':' + port if port else ''}" for host, port in zip(hosts, ports, strict=False))
+    return f"postgresql://{user + '@' if user else ''}{where}/{info.get('dbname', '')}"
