@@ -132,7 +132,10 @@ def _partner_jack(call: Call, hand, rules) -> str:
         raise Revealing(f"at this table the wesele partner holds the highest jack the caller lacks, {jack}, not "
                         f"{call.jack}", call.seat, "at this table the wesele partner holds the highest jack the caller "
                                                    "lacks, which bitka names: leave out \"jack\"")
-    return jack
+    # Recorded only if the caller said it: which jack it is tells what the caller holds
+    # (JH: both higher jacks), so bitka works it out from the cards (``partnered``) and
+    # keeps it out of the log.
+    return call.jack
 
 
 def _judge_double(auction: Auction, call: Call, hands, ladder: Ladder, rules) -> Call:
@@ -152,6 +155,24 @@ def _judge_double(auction: Auction, call: Call, hands, ladder: Ladder, rules) ->
             raise Revealing(f"seat {call.seat} holds both black queens and plays cicha; they may not give the first "
                             "double", call.seat, f"seat {call.seat} may not give the first double with its cards")
     return Call(call.seat, call.call)
+
+
+def partnered(call: Call, hands: Sequence[Sequence[str]]) -> Call:
+    """A recorded call with its wesele partner's jack named: the highest jack the caller
+    lacks, where the call left it out (a table whose rules choose the jack)."""
+    if call.call != "wesele" or call.jack:
+        return call
+    return Call(call.seat, call.call, wesele_jack(hands[call.seat]))
+
+
+def partner_cards(auction: Auction, named_aloud: bool) -> set[str]:
+    """The cards whose holders tell who plays with a wesele's caller: its jack, and, where the
+    rules chose that jack as the highest the caller lacks, the higher jacks the caller holds."""
+    if auction.contract != "wesele" or auction.jack is None:
+        return set()
+    if named_aloud:
+        return {auction.jack}
+    return set(JACKS_HIGH_TO_LOW[:JACKS_HIGH_TO_LOW.index(auction.jack) + 1])
 
 
 def apply_call(auction: Auction, call: Call, ladder: Ladder) -> Auction:

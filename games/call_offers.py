@@ -46,12 +46,12 @@ def ladder_offers(state, seat: int) -> list[Offer]:
 def _wesele(rules, hand) -> list[Offer]:
     if any(q not in hand for q in auc.BLACK_QUEENS):
         return []  # only the holder of both black queens calls it
-    if rules.wesele == "any-jack":
-        jacks = [j for j in auc.JACKS_HIGH_TO_LOW if j not in hand]
-    else:
-        jacks = [auc.wesele_jack(hand)]
+    if rules.wesele != "any-jack":  # the rules choose the jack: the call leaves it out, unsaid
+        jack = auc.wesele_jack(hand)
+        return [Offer({"call": "wesele"}, f"Wesele: the holder of {jack} plays with you against the other two")]
     return [Offer({"call": "wesele", "jack": jack},
-                  f"Wesele: the holder of {jack} plays with you against the other two") for jack in jacks]
+                  f"Wesele: the holder of {jack} plays with you against the other two")
+            for jack in auc.JACKS_HIGH_TO_LOW if jack not in hand]
 
 
 def _contract_says(contract: str) -> str:

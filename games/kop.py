@@ -281,10 +281,10 @@ def evolve(state: KopState, event: Event) -> KopState:
     # on (type, data): a stored envelope is folded as it is.
     match event.type, event.data:
         case "bid", d:
-            call = auc.Call(d["seat"], d["call"], d.get("jack"))
-            return KopState(state.rules, state.dealer, state.deal, (*state.calls, call),
-                            auc.apply_call(state.auction, call, state.rules.ladder), state.tricks, state.thrown_in_by,
-                            state.current)
+            call = auc.Call(d["seat"], d["call"], d.get("jack"))  # as the table heard it
+            standing = auc.apply_call(state.auction, auc.partnered(call, state.deal), state.rules.ladder)
+            return KopState(state.rules, state.dealer, state.deal, (*state.calls, call), standing, state.tricks,
+                            state.thrown_in_by, state.current)
         case "trick", d:
             trick = Trick(d["trick"], d["leader"], tuple(d["cards"]), d["winner"], d["points"])
             return KopState(state.rules, state.dealer, state.deal, state.calls, state.auction, (*state.tricks, trick))
@@ -381,11 +381,11 @@ def visible(state: KopState, seat: int | None) -> frozenset[str]:
 
 def team_cards(state: KopState) -> set[str]:
     """The cards whose holders make the sides: the black queens while no contract is called
-    (normal or cicha), the named jack of a wesele; none for a contract played alone."""
+    (normal or cicha), the jacks that make a wesele's partner; none for a contract played alone."""
     called = state.auction
     if called.contract is None:
         return set(auc.BLACK_QUEENS)
-    return {called.jack} if called.contract == "wesele" else set()
+    return auc.partner_cards(called, state.rules.wesele == "any-jack")
 
 
 def conceal(state: KopState, view: dict, hidden: frozenset[str]) -> dict:

@@ -62,8 +62,9 @@ def not_seen_yet(cards: list[str], seen: Collection[str]) -> list[str]:
     return cards
 
 
-# A call names a jack to find its holder (Kop's wesele): the name is said aloud at the table,
-# so it tells nobody where the card is and is never sealed.
+# A call names a jack to find its holder (Kop's wesele where the caller chooses the jack):
+# the name is said aloud at the table, so it tells nobody where the card is and is never
+# sealed. Where the rules choose the jack, the call leaves it out (games/auction.py).
 SAID_ALOUD = frozenset({"jack"})
 
 

@@ -175,3 +175,32 @@ def test_a_bisca_card_played_to_the_trick_is_seen_by_the_player_who_must_answer_
     assert seen["current"] == [{"seat": 1, "card": led}]
     assert seen["deal"][1][0] == led and seen["held"][1] == [None] * (n - 1)
     assert seen["deal"][0] == deal["hands"][0] and seen["trump"] == deal["trump"]
+
+
+# Seat 1 holds both black queens and calls wesele where the rules choose the partner's jack:
+# the highest jack it lacks, JH in world a (it holds JC and JS), JS in world b. Seats 0 and 2
+# hold the same cards in both worlds.
+WESELE_WORLDS = {
+    "a": [["10D", "JH", "JD", "AS"], ["QC", "QS", "JC", "JS"], ["QH", "QD", "AH", "10C"], ["10H", "AC", "AD", "10S"]],
+    "b": [["10D", "JH", "JD", "AS"], ["QC", "QS", "JC", "10H"], ["QH", "QD", "AH", "10C"], ["JS", "AC", "AD", "10S"]],
+}
+
+
+def test_a_wesele_whose_jack_the_rules_choose_tells_nobody_what_its_caller_holds(client):
+    """Which jack the rules choose tells what the caller holds (JH: both higher jacks), so the
+    call goes into the log as the table hears it, "wesele", and who plays with whom stays
+    hidden from every reader who cannot see those jacks, the caller and its partner included."""
+    worlds = {name: World(client, "Wesele") for name in WESELE_WORLDS}
+    for name, w in worlds.items():
+        for seat, cards in enumerate(WESELE_WORLDS[name]):
+            assert w.send(w.seat[seat], "cards", {"seat": seat, "cards": cards}).status_code == 201
+        called = w.send(w.seat[1], "bids", {"seat": 1, "call": "wesele"})
+        assert called.status_code == 201, called.json
+        assert called.json["sides"] == []  # not even the caller knows who holds that jack
+    a, b = worlds["a"], worlds["b"]
+    for reader in (0, 2):
+        assert a.reads(a.seat[reader]) == b.reads(b.seat[reader]), reader
+    assert a.reads(a.admin) == b.reads(b.admin)
+    shown = a.seat[0].get(f"{a.base}/hands/{a.hand}").json
+    assert shown["calls"] == [{"seat": 1, "call": "wesele"}] and shown["sides"] == []
+    assert shown["contract"] == "wesele" and shown["declarer"] == 1  # the call itself is said aloud
