@@ -25,6 +25,12 @@ SAID = {
                   "be checked."),
     "gap": _l("the server skipped events: event %(seq)s came where event %(expected)s was due"),
     "sealed_wrongly": _l("event %(seq)s came sealed, but only the cards of a hand in play are ever sealed"),
+    "not_checked": _l("This phone could not check the group's log on this visit (%(why)s): it checks again on "
+                      "the next one."),
+    "offline": _l("the server did not answer"),
+    "too_long": _l("the log is too long to check on one visit"),
+    "malformed": _l("the server's answer at event %(seq)s is not a log bitka writes"),
+    "malformed_amount": _l("%(amount)s is not an amount bitka writes"),
     "checking": _l("Checking…"),
     "moved_meanwhile": _l("The table moved on meanwhile: it shows here as soon as you finish or close what you "
                           "started."),

@@ -12,6 +12,8 @@ import sqlite3
 
 import pytest
 
+from events import merkle
+from events.canonical import canonical_bytes
 from tests.e2e.conftest import call, start_server, stop_server
 from tests.e2e.test_browser import browser  # noqa: F401 - the fixture
 from tests.tampering import rewrite_log
@@ -130,3 +132,69 @@ def test_a_full_rewrite_is_caught_on_the_next_visit(browser, evening):  # noqa: 
     said = _alarm(phone, t)
     assert "history was rewritten since this phone's last visit" in said
     assert phone.get_by_role("link", name="checkpoint-seen-before.json").count() == 1
+
+
+def _lying(phone, change) -> None:
+    """A proxy that lies: every witness.json answer the phone gets goes through ``change``
+    (its body and the address asked), the checkpoint's signature left as it is."""
+    def handle(route):
+        answer = route.fetch()
+        if answer.status != 200:
+            route.fulfill(response=answer)
+            return
+        route.fulfill(response=answer, json=change(answer.json(), route.request.url))
+    phone.route("**/witness.json*", handle)
+
+
+def _true_leaf(event: dict, group: str) -> str:
+    body = {k: v for k, v in event.items() if k != "hash"}
+    return merkle.leaf_hash(canonical_bytes({**body, "group": group})).hex()
+
+
+@pytest.mark.parametrize("hand", ["never dealt", "settled"])
+def test_a_payment_served_as_a_sealed_card_is_caught(browser, evening, hand):  # noqa: F811
+    """The proxy hides a payment as a sealed card event with its true leaf (so the root still
+    holds): of a hand never dealt, or of the hand that was settled before it."""
+    t = evening
+    phone = _phone(browser, t, 0)
+    _witnessed(phone, t)
+    cyd, ala = t["members"][2]["id"], t["members"][0]["id"]
+    st, paid = call(t["base"], "POST", f"/v1/groups/{t['group']}/payments",
+                    {"from": cyd, "to": ala, "amount": "5.00"}, t["admin"])
+    assert st == 201, paid
+    settled = call(t["base"], "GET", f"/v1/groups/{t['group']}/events?limit=1000", token=t["admin"])[1]["events"]
+    real_hand = next(e["hand"] for e in settled if e["type"] == "settlement")
+
+    def disguise(body, url):
+        for e in body["events"]:
+            if e["type"] == "payment":
+                leaf = _true_leaf(e, t["group"])
+                e.update(type="play", hand="h_000000000000" if hand == "never dealt" else real_hand, data={},
+                         sealed=True, leaf=leaf)
+        return body
+    _lying(phone, disguise)
+    said = _alarm(phone, t)
+    assert "came sealed, but only the cards of a hand in play are ever sealed" in said, said
+
+
+def test_a_server_that_never_reaches_the_end_of_its_log_is_caught(browser, evening):  # noqa: F811
+    t = evening
+    phone = _phone(browser, t, 0)
+    _witnessed(phone, t)
+    _another_result(t)
+
+    def stall(body, url):  # never an event, always "ask again from where you are"
+        return {**body, "events": [], "next": int(url.split("after=")[1].split("&")[0])}
+    _lying(phone, stall)
+    assert "the server skipped events" in _alarm(phone, t)
+
+
+def test_a_witness_that_could_not_check_says_so(browser, evening):  # noqa: F811
+    t = evening
+    phone = _phone(browser, t, 0)
+    _witnessed(phone, t)
+    phone.route("**/witness.json*", lambda route: route.fulfill(status=503, body="busy"))
+    phone.goto(f"{t['base']}/g/{t['group']}")
+    box = phone.locator(".witness.unchecked")
+    box.wait_for(timeout=15_000)
+    assert "could not check the group's log on this visit (the server answered 503)" in box.inner_text()

@@ -60,7 +60,7 @@
   const SCALE = 6;
   function units(text) {
     const m = /^(-?)([0-9]+)(?:\.([0-9]{1,6}))?$/.exec(String(text));
-    if (!m) throw new Error(`not an amount: ${text}`);
+    if (!m) throw new Fault(say("malformed_amount", { amount: String(text) }));
     const value = BigInt(m[2] + (m[3] || "").padEnd(SCALE, "0"));
     return m[1] ? -value : value;
   }
@@ -94,12 +94,14 @@
         break;
       case "confirmation": {
         const entry = pending[e.hand];
+        if (!entry) throw new Fault(say("malformed", { seq: e.seq }));
         entry.confirmed.push(e.actor);
         if (!waiting(entry).length) { add(members, entry.payouts); delete pending[e.hand]; }
         break;
       }
       case "dispute": {
         const entry = pending[e.hand];
+        if (!entry) throw new Fault(say("malformed", { seq: e.seq }));
         entry.state = "disputed";
         entry.confirmed = entry.confirmed.filter((m) => m !== e.actor);
         break;
@@ -161,23 +163,34 @@
     }
   }
 
-  class Fault extends Error {}
+  class Fault extends Error {}  // the log, or what the page shows of it, cannot be true
+  class Unchecked extends Error {}  // nothing could be checked on this visit
+
+  // The bytes an event's hash is taken of, as API.md builds them (its group added).
+  function envelopeBytes(e, group) {
+    const { hash, sealed, leaf, ...envelope } = e;
+    return utf8(canonical({ ...envelope, group }));
+  }
 
   // One event, checked and folded into ``seen``; a Fault says why it cannot be true.
   async function witness(seen, e, group, sealedNow) {
     if (e.seq !== seen.size + 1) throw new Fault(say("gap", { seq: e.seq, expected: seen.size + 1 }));
     if (e.prev_hash !== seen.last) throw new Fault(say("no_link", { seq: e.seq, before: seen.size }));
+    if (e.type === "deal" || e.type === "result") seen.opened[e.hand] = e.seq;
     let leaf;
     if (e.sealed === true) {
-      if (!SEALABLE.has(e.type) || !e.hand || seen.ended[e.hand]) {
+      // Only a card event of a hand dealt before and still in play; what it holds is checked
+      // against its leaf and hash once it is shown (``again``).
+      if (!SEALABLE.has(e.type) || !e.hand || !seen.opened[e.hand] || seen.ended[e.hand] ||
+          !/^[0-9a-f]{64}$/.test(e.leaf) || !/^[0-9a-f]{64}$/.test(e.hash)) {
         throw new Fault(say("sealed_wrongly", { seq: e.seq }));
       }
       sealedNow.add(e.hand);
+      seen.sealed[e.seq] = { type: e.type, hand: e.hand, hash: e.hash, leaf: e.leaf };
       leaf = fromHex(e.leaf);
     } else {
-      const { hash, sealed, leaf: given, ...envelope } = e;
-      const bytes = utf8(canonical({ ...envelope, group }));
-      if (hex(await sha256(bytes)) !== hash) throw new Fault(say("bad_hash", { seq: e.seq }));
+      const bytes = envelopeBytes(e, group);
+      if (hex(await sha256(bytes)) !== e.hash) throw new Fault(say("bad_hash", { seq: e.seq }));
       leaf = await hashed(0, bytes);
       if (ENDING.has(e.type) && e.hand) {
         if (sealedNow.has(e.hand)) throw new Fault(say("sealed_wrongly", { seq: e.seq }));
@@ -190,75 +203,135 @@
     seen.last = e.hash;
   }
 
+  // An event served sealed before, served again: the same claims, and once shown, contents
+  // that hash to its hash and leaf. A money event dressed as a card stops here.
+  async function shownAgain(seen, e, group) {
+    const before = seen.sealed[e.seq];
+    if (e.type !== before.type || e.hand !== before.hand || e.hash !== before.hash) {
+      throw new Fault(say("sealed_wrongly", { seq: e.seq }));
+    }
+    if (e.sealed === true) {
+      if (e.leaf !== before.leaf || seen.ended[e.hand]) throw new Fault(say("sealed_wrongly", { seq: e.seq }));
+      return;
+    }
+    const bytes = envelopeBytes(e, group);
+    if (hex(await sha256(bytes)) !== before.hash || hex(await hashed(0, bytes)) !== before.leaf) {
+      throw new Fault(say("bad_hash", { seq: e.seq }));
+    }
+    delete seen.sealed[e.seq];
+  }
+
   function shownBalances() {
     return [...document.querySelectorAll("#shown-balances tr[data-member]")].map((row) => ({
       member: row.dataset.member, name: row.querySelector("th").textContent.trim(), shown: row.dataset.balance }));
   }
 
+  let latest = null;  // the last answer read, for the evidence an alarm offers
+
+  // An answer of witness.json, or why there is none: a damaged store is a fault of the log,
+  // anything else (offline, signed out, a server error) means this visit checked nothing.
+  async function ask(query) {
+    let answer;
+    try {
+      answer = await fetch(`${box.dataset.evidence}?${query}`, { credentials: "same-origin" });
+    } catch (e) {
+      throw new Unchecked(say("offline"));
+    }
+    if (answer.status === 500) {
+      const problem = await answer.json().catch(() => null);
+      if (problem && problem.damaged) throw new Fault(say("damaged", { seq: problem.damaged }));
+    }
+    if (!answer.ok) throw new Unchecked(say("answered", { status: answer.status }));
+    try {
+      latest = await answer.json();
+    } catch (e) {
+      throw new Unchecked(say("answered", { status: answer.status }));
+    }
+    return latest;
+  }
+
+  // What this phone saw last time, or a fresh start (the version changes what is kept).
+  const VERSION = 3;
+  const FRESH = () => ({ v: VERSION, size: 0, last: GENESIS, edge: [], opened: {}, ended: {}, sealed: {},
+                         money: { members: {}, pending: {} } });
+
+  async function follow(kept, seen, group) {
+    let now = null;
+    for (let page = 0; page < PAGES; page++) {
+      now = await ask(`after=${seen.size}`);
+      const cp = now.checkpoint;
+      if (!cp || cp.group !== group || !(await signed(cp, now.key))) throw new Fault(say("unsigned"));
+      if (kept && kept.key.public_key !== now.key.public_key) throw new Fault(say("other_key"));
+      if (cp.size < seen.size) throw new Fault(say("shorter", { before: seen.size, after: cp.size }));
+      const sealedNow = new Set();
+      for (const e of now.events || []) {
+        await witness(seen, e, group, sealedNow);
+        if (kept && !kept.seen && seen.size === kept.checkpoint.size && (await root(seen.edge)) !== kept.checkpoint.root) {
+          throw new Fault(say("not_extended", { before: kept.checkpoint.size }));
+        }
+      }
+      if (now.next === null || now.next === undefined) {
+        if (seen.size !== cp.size) throw new Fault(say("gap", { seq: cp.size, expected: seen.size + 1 }));
+        if ((await root(seen.edge)) !== cp.root) throw new Fault(say("not_extended", { before: kept ? kept.checkpoint.size : 0 }));
+        return now;
+      }
+      if (now.next !== seen.size || !(now.events || []).length) {  // each page moves on, or the log is whole
+        throw new Fault(say("gap", { seq: now.next, expected: seen.size + 1 }));
+      }
+    }
+    throw new Unchecked(say("too_long"));
+  }
+
+  async function again(seen, group) {
+    const asked = Object.keys(seen.sealed).map(Number).sort((a, b) => a - b);
+    for (let at = 0; at < asked.length; at += 200) {
+      const batch = asked.slice(at, at + 200);
+      const answer = await ask(`after=${seen.size}&again=${batch.join(",")}`);
+      const shown = new Map((answer.again || []).map((e) => [e.seq, e]));
+      for (const seq of batch) {
+        if (!shown.has(seq)) throw new Fault(say("gap", { seq, expected: seq }));
+        await shownAgain(seen, shown.get(seq), group);
+      }
+    }
+  }
+
+  function say_ok(now) {
+    box.className = "witness ok";
+    box.removeAttribute("role");
+    box.textContent = say(shownBalances().length ? "witnessed_money" : "witnessed", { size: now.checkpoint.size });
+  }
+
   async function check() {
     const group = box.dataset.group;
     const kept = JSON.parse(localStorage.getItem(slot) || "null");
-    // A phone that kept only a checkpoint (before it kept a tree) grows one from the start,
-    // and its old checkpoint must be on the way.
-    const fresh = { size: 0, last: GENESIS, edge: [], ended: {}, money: { members: {}, pending: {} } };
-    const seen = kept && kept.seen ? structuredClone(kept.seen) : fresh;
-    let now = null;
-    for (let page = 0; page < PAGES; page++) {
-      const answer = await fetch(`${box.dataset.evidence}?after=${seen.size}`, { credentials: "same-origin" });
-      if (answer.status === 500) {
-        const problem = await answer.json().catch(() => null);
-        if (problem && problem.damaged) alarm(say("damaged", { seq: problem.damaged }), kept && kept.checkpoint, null);
-        return;
-      }
-      if (!answer.ok) return;  // signed out, offline: the next visit asks again
-      now = await answer.json();
-      if (now.checkpoint.group !== group || !(await signed(now.checkpoint, now.key))) {
-        alarm(say("unsigned"), kept && kept.checkpoint, now.checkpoint);
-        return;
-      }
-      if (kept && kept.key.public_key !== now.key.public_key) {
-        alarm(say("other_key"), kept.checkpoint, now.checkpoint);
-        return;
-      }
-      if (now.checkpoint.size < seen.size) {
-        alarm(say("shorter", { before: seen.size, after: now.checkpoint.size }), kept && kept.checkpoint, now.checkpoint);
-        return;
-      }
-      const sealedNow = new Set();
-      try {
-        for (const e of now.events) {
-          await witness(seen, e, group, sealedNow);
-          if (kept && !kept.seen && seen.size === kept.checkpoint.size && (await root(seen.edge)) !== kept.checkpoint.root) {
-            throw new Fault(say("not_extended", { before: kept.checkpoint.size }));
-          }
+    // A phone that kept an older state grows its tree again from the start, and the
+    // checkpoint it kept must be on the way.
+    const start = kept && kept.seen && kept.seen.v === VERSION ? structuredClone(kept.seen) : FRESH();
+    const before = kept && kept.seen && kept.seen.v === VERSION ? kept : kept && { checkpoint: kept.checkpoint, key: kept.key };
+    try {
+      const now = await follow(before, start, group);
+      await again(start, group);
+      const keep = () => localStorage.setItem(slot, JSON.stringify({ checkpoint: now.checkpoint, key: now.key, seen: start }));
+      for (const row of shownBalances()) {
+        const digits = (row.shown.split(".")[1] || "").length;
+        const folded = decimal(BigInt(start.money.members[row.member] || 0), digits);
+        if (units(row.shown) !== units(folded)) {
+          keep();  // the log holds; what the page shows of it does not
+          throw new Fault(say("balances_differ", { name: row.name, shown: row.shown, folded }));
         }
-        if (now.next === null || now.next === undefined) {
-          if (seen.size !== now.checkpoint.size) throw new Fault(say("gap", { seq: now.checkpoint.size, expected: seen.size + 1 }));
-          if ((await root(seen.edge)) !== now.checkpoint.root) {
-            throw new Fault(say("not_extended", { before: kept ? kept.checkpoint.size : 0 }));
-          }
-          break;
-        }
-      } catch (e) {
-        if (!(e instanceof Fault)) throw e;
-        alarm(e.message, kept && kept.checkpoint, now.checkpoint);
-        return;
+      }
+      keep();
+      say_ok(now);
+    } catch (e) {
+      if (e instanceof Unchecked) {
+        box.className = "witness unchecked";
+        box.textContent = say("not_checked", { why: e.message });
+      } else {
+        // A fault of the log, or an answer so malformed the phone could not read it as one.
+        const why = e instanceof Fault ? e.message : say("malformed", { seq: start.size + 1 });
+        alarm(why, kept && kept.checkpoint, latest && latest.checkpoint);
       }
     }
-    for (const row of shownBalances()) {
-      const digits = (row.shown.split(".")[1] || "").length;
-      const folded = decimal(BigInt(seen.money.members[row.member] || 0), digits);
-      if (units(row.shown) !== units(folded)) {
-        // What the page shows is not what the log gives: the page's money is not to be trusted.
-        localStorage.setItem(slot, JSON.stringify({ checkpoint: now.checkpoint, key: now.key, seen }));
-        alarm(say("balances_differ", { name: row.name, shown: row.shown, folded }), kept && kept.checkpoint,
-              now.checkpoint);
-        return;
-      }
-    }
-    localStorage.setItem(slot, JSON.stringify({ checkpoint: now.checkpoint, key: now.key, seen }));
-    box.className = "witness ok";
-    box.textContent = say(shownBalances().length ? "witnessed_money" : "witnessed", { size: now.checkpoint.size });
   }
 
   check().catch(() => {});
