@@ -75,7 +75,8 @@ def statistics(envelopes: Iterable, names: dict[str, str]) -> dict:
             if d.get("confirmed", True):
                 counted.add(env.hand)
         elif env.type == "confirmation":
-            counted.add(env.hand)
+            if moved is not None and balances.pending_entry(moved, env.hand) is None:
+                counted.add(env.hand)  # the last payer agreed: it counts from here (not before)
         elif env.type == "hand_voided":
             settled.pop(env.hand, None)
         elif env.type == "correction":

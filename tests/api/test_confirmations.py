@@ -309,3 +309,18 @@ def test_the_table_page_says_who_sees_what_and_confirms_my_results_in_one_tap(cl
                                                      "seats": [m["id"] for m in t["members"]]}).json["id"]
     page = client.http.get(f"/g/{t['group']}/tables/{seats}").get_data(as_text=True)
     assert "nobody sees another player’s hand, the admin included" in page
+
+
+def test_the_statistics_count_a_hand_only_once_every_payer_agreed(kop_table):
+    """A red team's find: one payer's confirmation made the hand count in /stats while the
+    balances still waited for the other."""
+    t = kop_table
+    _result(t, _as(t, 1), STARE_WIN)  # Bob logs it; Ala and Cyd pay
+
+    def played():
+        shown = t["member"].get(f"{t['base']}/stats").json["members"]
+        return {m["name"]: m["hands_played"] for m in shown}
+    assert _as(t, 0).post(f"{t['base']}/tables/{t['table']}/confirm").status_code == 201
+    assert set(played().values()) == {0} and _balances(t)[0] == [0, 0, 0, 0]
+    assert _as(t, 2).post(f"{t['base']}/tables/{t['table']}/confirm").status_code == 201
+    assert set(played().values()) == {1} and _balances(t)[0] != [0, 0, 0, 0]
