@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import Response, request
 
 from projections import audit
-from .. import ledger, schemas as s
+from .. import ledger, schemas as s, steady
 from ..evidence import checkpoint, inclusions
 from ..http import READ, WRITE, Blueprint, hand_ahead, json_response, read, write
 from ..openapi import media, reads, writes
@@ -98,7 +98,8 @@ def add_play(body, group, hand):
 @blp.doc(**writes(), description=games_say("claim", "A claim `{\"seat\": 1}`, where the game takes one."))
 def add_claim(body, group, hand):
     """A claim `{"seat": 1}`, where the game takes one."""
-    return _move(group, hand, "claim", body, lambda moved, hidden: appended_result(moved, "claim", hidden))
+    with steady.no_sooner_than(steady.CLAIM):  # its time tells nothing of the hands it searched
+        return _move(group, hand, "claim", body, lambda moved, hidden: appended_result(moved, "claim", hidden))
 
 
 @blp.route("/<hand>/confirm", methods=["POST"])

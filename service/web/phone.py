@@ -13,7 +13,7 @@ from flask_babel import gettext as _
 from events.errors import DomainError, Invalid
 from games.seen import cards_in
 from projections.groups import member_name
-from .. import ledger
+from .. import ledger, steady
 from ..commands import Confirm, Dispute, Play
 from ..http import store
 from ..sealed import sealed_for
@@ -104,7 +104,8 @@ def hand_move(group, hand):
         ledger.handle(Play(group, principal.subject, hand, kind, body), w)
         return url_for("web.hand_page", group=group, hand=hand) + "#live"
     try:
-        return once.write(group, f"move {hand}", dict(request.form.lists()), move)
+        with steady.no_sooner_than(steady.CLAIM if action == "claim" else 0):
+            return once.write(group, f"move {hand}", dict(request.form.lists()), move)
     except DomainError as e:
         from .pages import hand_page
         return hand_page(group, hand, problem=e.detail)  # the page says it in names, in the reader's language
