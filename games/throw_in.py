@@ -27,8 +27,12 @@ Ending = tuple[int, int]  # the declaring side's card points and tricks, from he
 Way = tuple[str, ...]  # the cards of the remaining tricks, in play order
 
 
-class TooManyWays(RuleViolation):
-    pass
+class TooManyWays(Revealing):
+    """Too many ways left to judge now: how many there are depends on every hand, so a player
+    who may not see them all is told what any refused claim tells."""
+
+    def __init__(self, detail: str):
+        super().__init__(detail, None, "throwing in is refused: the rest of the hand can still end differently")
 
 
 @dataclass
