@@ -7,14 +7,15 @@ from typing import Callable, Sequence
 from games import words
 from .groups import member_name
 from . import hands as hand_fold, tables
+from .typed import plain, typed
 
 
 def _who(grow: dict, actor: str) -> str:
-    return "admin" if actor == "admin" else f"{member_name(grow, actor)} ({actor})"
+    return "admin" if actor == "admin" else f"{typed(member_name(grow, actor))} ({actor})"
 
 
 def _seat(trow: dict, grow: dict, seat: int) -> str:
-    return f"seat {seat} ({member_name(grow, trow['seats'][seat])})"
+    return f"seat {seat} ({typed(member_name(grow, trow['seats'][seat]))})"
 
 
 def summary(env, trow: dict, grow: dict) -> str:
@@ -28,11 +29,11 @@ def summary(env, trow: dict, grow: dict) -> str:
                 return f"settlement: nobody wins the hand{outcome}, multiplier {d['multiplier']}{waits}"
             return f"settlement: {_winners(d['winner'])} win{outcome}, multiplier {d['multiplier']}{waits}"
         case "hand_voided":
-            return f"hand voided: {d['reason']}"
+            return f"hand voided: {typed(d['reason'])}"
         case "confirmation":
             return f"{_who(grow, env.actor)} confirms the settlement: it counts in the balances"
         case "dispute":
-            return f"{_who(grow, env.actor)} disputes the settlement: {d['reason']}"
+            return f"{_who(grow, env.actor)} disputes the settlement: {typed(d['reason'])}"
         case "correction":
             return _correction_words(env, trow, grow)
     return hand_fold.game_of(trow["game"]).describe(env.type, d, lambda seat: _seat(trow, grow, seat))
@@ -65,7 +66,7 @@ def _correction_words(env, trow: dict, grow: dict) -> str:
     moved = "; ".join(f"hand {a['hand']}: " + ", ".join(f"{_seat(trow, grow, p['seat'])} {_signed(p['amount'])}"
                                                           for p in a["payouts"] if _moves(p["amount"]))
                       for a in d["adjustments"])
-    return (f"the admin corrects hand {d['hand']} ({d['reason']}) and {what}; "
+    return (f"the admin corrects hand {d['hand']} ({typed(d['reason'])}) and {what}; "
             + (f"what each hand now pays more or less: {moved}" if moved else "no payout changes"))
 
 
@@ -100,9 +101,11 @@ def events_of(reader, group: str, hand: str) -> list:
     return sorted([*own, *found], key=lambda e: e.seq)
 
 
-def trail(events: Sequence, trow: dict, grow: dict) -> dict:
+def trail(events: Sequence, trow: dict, grow: dict, marked: bool = False) -> dict:
     """The trail of a hand from its events (with the corrections of its table that changed
-    it, in their place by seq)."""
+    it, in their place by seq). ``marked``: what members typed (names, reasons) stays marked
+    as typed (projections/typed.py) for a reader that says the trail's words again."""
+    said = (lambda text: text) if marked else plain
     own = [e for e in events if e.hand == events[0].hand]
     model = hand_fold.with_corrections(hand_fold.fold(own), tables.corrections_of(trow, own[0].hand))
     settlement = model.settlement
@@ -110,7 +113,7 @@ def trail(events: Sequence, trow: dict, grow: dict) -> dict:
     if settlement:
         explanation = [*settlement["explanation"], *money_lines(settlement, trow, grow)]
     for entry in model.corrections:
-        explanation.append(f"corrected at seq {entry['seq']} ({entry['reason']}): "
+        explanation.append(f"corrected at seq {entry['seq']} ({typed(entry['reason'])}): "
                            + ("this hand counts as never played" if entry.get("void") and entry["hand"] == model.id
                               else "this hand was settled again" if "settlement" in entry else
                               "its settlement did not change"))
@@ -119,12 +122,12 @@ def trail(events: Sequence, trow: dict, grow: dict) -> dict:
             "it is disputed" if model.confirmation == "disputed" else "a member who pays in it has not confirmed it"))
     return {
         "hand": model.id, "table": model.table, "game": model.game, "phase": model.phase,
-        "events": [{"seq": e.seq, "type": e.type, "actor": e.actor, "by": _who(grow, e.actor),
+        "events": [{"seq": e.seq, "type": e.type, "actor": e.actor, "by": said(_who(grow, e.actor)),
                     "recorded_at": e.recorded_at, "prev_hash": e.prev_hash, "hash": e.hash,
-                    "summary": summary(e, trow, grow)} for e in events],
+                    "summary": said(summary(e, trow, grow))} for e in events],
         "settlement": settlement,
         "voided": model.voided,
-        "explanation": explanation,
+        "explanation": [said(line) for line in explanation],
     }
 
 
@@ -139,5 +142,5 @@ def as_text(t: dict, say: Callable[[str], str] = str) -> str:
         out += ["", say("How the settlement was reached:")]
         out += [f"  - {line}" for line in t["explanation"]]
     if t["voided"]:
-        out += ["", say(f"Voided: {t['voided']['reason']}")]
-    return "\n".join(out) + "\n"
+        out += ["", say(f"Voided: {typed(t['voided']['reason'])}")]
+    return plain("\n".join(out)) + "\n"

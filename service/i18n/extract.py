@@ -27,7 +27,7 @@ def template(node: ast.AST) -> str | None:
         if isinstance(part, str):
             out.append(part.replace("{", "{{").replace("}", "}}"))
             continue
-        name = _NOT_A_NAME.sub("_", ast.unparse(part)).strip("_")[:28].strip("_") or "value"
+        name = _NOT_A_NAME.sub("_", ast.unparse(_shown(part))).strip("_")[:28].strip("_") or "value"
         if name[0].isdigit():
             name = f"v_{name}"
         unique, n = name, 2
@@ -37,6 +37,15 @@ def template(node: ast.AST) -> str | None:
         out.append("{" + unique + "}")
     text = "".join(out)
     return text if _is_sentence(text) else None
+
+
+def _shown(value: ast.AST) -> ast.AST:
+    """The expression a field shows: a member's text marked ``typed(...)`` (projections/typed.py)
+    is named by what it marks, so marking it leaves the message as it was."""
+    if (isinstance(value, ast.Call) and getattr(value.func, "id", None) == "typed" and len(value.args) == 1
+            and not value.keywords):
+        return value.args[0]
+    return value
 
 
 def _parts(node: ast.AST) -> list | None:

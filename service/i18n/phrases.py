@@ -9,18 +9,25 @@ its values taken out, and the translated template filled with them. Values that 
 sentences of the log themselves are said again too; a seat's number becomes its name on a
 page ("seat {seat}" in a template is the seat, so a translation writes ``{seat}`` alone).
 A sentence no template matches stays English.
+
+Reading a sentence costs a bounded amount of work whatever it holds: what a member typed
+(a reason, a name: projections/typed.py) is set aside before and put back after, never read
+as the rules' words; each part of a sentence is read once (``_Reading`` remembers it); a
+template is tried only on a sentence that begins and ends as it does and holds its words;
+and past ``_WORK`` templates tried, or ``_LONGEST`` characters, the sentence stays English.
 """
 from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from babel.lists import format_list
 from babel.numbers import get_decimal_symbol
 from babel.messages.catalog import Catalog
 
+from projections.typed import restored, set_aside
 from .extract import CONTEXT
 from .languages import catalog, translations
 from .money import money
@@ -40,6 +47,8 @@ _NUMBER = re.compile(r"^(?:[a-z]+_)?(?:points|tricks|units|multiplier|number|tri
                      r"(?:_[0-9]+)?$")
 _FIELD_PATH = re.compile(r"^([a-z_]+(?:\.[a-z_]+)*): (.+)$", re.DOTALL)  # "deal.dealer: ..."
 _WORDS_ONLY = frozenset({"seat {seat}", "side {side}"})  # words that name, not sentences to match
+_LONGEST = 1_000  # characters; the rules' sentences run to about 250 (what members typed set aside)
+_WORK = 20_000  # templates tried to read one sentence, at most (the rules' longest needs about 2,000)
 
 SeatWord = Callable[[int, str | None], str]
 SideWord = Callable[[int], str]
@@ -52,17 +61,28 @@ class Template:
     pattern: re.Pattern
     seats: frozenset[str]
     sides: frozenset[str]
+    words: tuple[str, ...]  # its text between the fields, in order: the first begins it, the last ends it
+
+    def may_read(self, sentence: str) -> bool:
+        """Whether ``sentence`` begins and ends as this template does and holds its words
+        (what its pattern asks first, at the cost of a few searches)."""
+        first, *inner, last = self.words
+        if not sentence.startswith(first) or not (sentence.endswith(last) or sentence.endswith(last + "\n")):
+            return False
+        return all(word in sentence for word in inner)
 
 
-def _fields(source: str) -> tuple[re.Pattern, frozenset[str], frozenset[str]]:
-    """The regular expression that reads a sentence made from ``source``, and which of its
-    fields name a seat ("seat {x}", "seats {x} and {y}") or a side ("side {x}")."""
-    out, seats, sides = ["^"], set(), set()
+def _fields(source: str) -> tuple[re.Pattern, frozenset[str], frozenset[str], tuple[str, ...]]:
+    """The regular expression that reads a sentence made from ``source``, which of its
+    fields name a seat ("seat {x}", "seats {x} and {y}") or a side ("side {x}"), and its
+    text between the fields."""
+    out, seats, sides, words = ["^"], set(), set(), []
     position, previous_seat = 0, False
     text = source.replace("{{", "\0").replace("}}", "\1")
     for match in _FIELD.finditer(text):
         before = text[position:match.start()]
-        out.append(re.escape(before.replace("\0", "{").replace("\1", "}")))
+        words.append(before.replace("\0", "{").replace("\1", "}"))
+        out.append(re.escape(words[-1]))
         name = match.group(1)
         if before.endswith(("seat ", "seats ")) or (previous_seat and before == " and "):
             seats.add(name)
@@ -76,8 +96,9 @@ def _fields(source: str) -> tuple[re.Pattern, frozenset[str], frozenset[str]]:
         else:
             out.append(f"(?P<{name}>.*?)")  # a value may be empty (a clause left out)
         position = match.end()
-    out.append(re.escape(text[position:].replace("\0", "{").replace("\1", "}")) + "$")
-    return re.compile("".join(out), re.DOTALL), frozenset(seats), frozenset(sides)
+    words.append(text[position:].replace("\0", "{").replace("\1", "}"))
+    out.append(re.escape(words[-1]) + "$")
+    return re.compile("".join(out), re.DOTALL), frozenset(seats), frozenset(sides), tuple(words)
 
 
 @functools.lru_cache(maxsize=None)
@@ -97,10 +118,18 @@ def templates(language: str) -> tuple[tuple[Template, ...], dict[str, str]]:
             plain[message.id.replace("{{", "{").replace("}}", "}")] = message.string.replace("{{", "{").replace(
                 "}}", "}")
             continue
-        pattern, seats, sides = _fields(message.id)
-        with_fields.append(Template(message.id, message.string, pattern, seats, sides))
+        with_fields.append(Template(message.id, message.string, *_fields(message.id)))
     with_fields.sort(key=lambda t: -len(_FIELD.sub("", t.source)))
     return tuple(with_fields), plain
+
+
+@functools.lru_cache(maxsize=4096)
+def _candidates(language: str, first: str, last: str) -> tuple[Template, ...]:
+    """The templates, in their order, that may read a sentence beginning with ``first`` and
+    ending with ``last`` (its first and last characters)."""
+    found, _plain = templates(language)
+    return tuple(t for t in found if t.words[0][:1] in ("", first)
+                 and (last == "\n" or t.words[-1][-1:] in ("", last)))
 
 
 def _only_joins(source: str) -> bool:
@@ -129,23 +158,64 @@ def _side_word(language: str) -> SideWord:
     return lambda n: said.replace("{side}", str(n)) if "{side}" in said else f"side {n}"
 
 
-def say(sentence: str, language: str, seat: SeatWord | None = None, side: SideWord | None = None,
-        depth: int = 0) -> str:
+class _TooMuch(Exception):
+    """A sentence that would take more reading than any sentence of the rules."""
+
+
+@dataclass
+class _Reading:
+    """One sentence being read in a language: the words for seats and sides, each part of it
+    read so far (by depth), and how many more templates may be tried."""
+    language: str
+    seat: SeatWord
+    side: SideWord
+    known: dict[tuple[str, int], str | None] = field(default_factory=dict)
+    work: int = _WORK
+
+    def tried(self) -> None:
+        self.work -= 1
+        if self.work < 0:
+            raise _TooMuch
+
+
+def say(sentence: str, language: str, seat: SeatWord | None = None, side: SideWord | None = None) -> str:
     """``sentence`` of the log in ``language``; ``seat(n, name)`` and ``side(n)`` say a seat
-    and a side (on a page: names), else the catalog's own words for them."""
+    and a side (on a page: names), else the catalog's own words for them. What a member
+    typed in it (marked, projections/typed.py) is shown as typed."""
     found, plain = templates(language)
+    shown, kept = set_aside(sentence)
     if not found and not plain:
-        return sentence
-    seat = seat or _seat_word(language)
-    side = side or _side_word(language)
-    said = _matched(sentence, language, seat, side, depth)
-    said = _named(said if said is not None else sentence, seat, side, language)  # seats left in English too
-    return _DECIMAL.sub(lambda m: m.group(1) + get_decimal_symbol(language) + m.group(2), said)
+        return restored(shown, kept)
+    reading = _Reading(language, seat or _seat_word(language), side or _side_word(language))
+    try:
+        said = _said(reading, shown, 0) if len(shown) <= _LONGEST else _finished(reading, shown)
+    except _TooMuch:
+        said = _finished(reading, shown)
+    return restored(said, kept)
 
 
-def _matched(sentence: str, language: str, seat: SeatWord, side: SideWord, depth: int) -> str | None:
-    """``sentence`` said by the catalog's message or template that reads it, or None."""
-    found, plain = templates(language)
+def _said(reading: _Reading, sentence: str, depth: int) -> str:
+    said = _matched(reading, sentence, depth)
+    return _finished(reading, said if said is not None else sentence)
+
+
+def _finished(reading: _Reading, said: str) -> str:
+    """Seats left in English named too, and decimals written as the language writes them."""
+    said = _named(said, reading.seat, reading.side, reading.language)
+    return _DECIMAL.sub(lambda m: m.group(1) + get_decimal_symbol(reading.language) + m.group(2), said)
+
+
+def _matched(reading: _Reading, sentence: str, depth: int) -> str | None:
+    """``sentence`` said by the catalog's message or template that reads it, or None (each
+    part of a sentence read once)."""
+    key = (sentence, depth)
+    if key not in reading.known:
+        reading.known[key] = _read(reading, sentence, depth)
+    return reading.known[key]
+
+
+def _read(reading: _Reading, sentence: str, depth: int) -> str | None:
+    found, plain = templates(reading.language)
     if sentence in plain:
         return plain[sentence]
     if depth > _DEPTH:
@@ -153,30 +223,31 @@ def _matched(sentence: str, language: str, seat: SeatWord, side: SideWord, depth
     # "X; then they draw: ...": a sentence and the clauses added to it, each said again (tried first,
     # so that a short template such as "{who} plays {card}" does not read the clauses as its value)
     for cut in _clause_ends(sentence) if depth <= 1 else ():
-        first = _matched(sentence[:cut], language, seat, side, depth + 1)
-        then = _matched(sentence[cut:], language, seat, side, depth + 1) if first is not None else None
+        first = _matched(reading, sentence[:cut], depth + 1)
+        then = _matched(reading, sentence[cut:], depth + 1) if first is not None else None
         if then is not None:
             return first + then
-    for template in found:
-        match = template.pattern.match(sentence)
+    for template in _candidates(reading.language, sentence[:1], sentence[-1:]):
+        reading.tried()
+        match = template.pattern.match(sentence) if template.may_read(sentence) else None
         if match is None:
             continue
         values = {}
         for name, value in match.groupdict().items():
             if name in template.seats and value.isdigit():
-                values[name] = seat(int(value), None)
+                values[name] = reading.seat(int(value), None)
             elif name in template.sides and value.isdigit():
-                values[name] = side(int(value))
+                values[name] = reading.side(int(value))
             else:
-                values[name] = _value(value, language, seat, side, depth)
+                values[name] = _value(reading, value, depth)
         return _filled(template.said, values)
     head, space, tail = sentence.partition(" ")
     if space and tail in plain:  # "{role} {outcome}": a role or a seat, then a sentence of the log
-        return f"{_value(head, language, seat, side, depth)} {plain[tail]}"
-    field = _FIELD_PATH.match(sentence)
-    if field:  # "result: ...": a refusal of one field of a request, which keeps its API name
-        said = _matched(field.group(2), language, seat, side, depth + 1)
-        return None if said is None else f"{field.group(1)}: {said}"
+        return f"{_value(reading, head, depth)} {plain[tail]}"
+    path = _FIELD_PATH.match(sentence)
+    if path:  # "result: ...": a refusal of one field of a request, which keeps its API name
+        said = _matched(reading, path.group(2), depth + 1)
+        return None if said is None else f"{path.group(1)}: {said}"
     return None
 
 
@@ -185,25 +256,25 @@ def _clause_ends(sentence: str) -> list[int]:
     return sorted((m.start() for m in re.finditer("; ", sentence)), reverse=True)
 
 
-def _value(value: str, language: str, seat: SeatWord, side: SideWord, depth: int) -> str:
+def _value(reading: _Reading, value: str, depth: int) -> str:
     """A value taken out of a sentence: an amount of money as the language writes it; a
     sentence of the log itself, or parts of one joined by "; " or ", ", said again; seats
     and sides in it named."""
     amount = _MONEY.match(value)
     if amount:
-        return money(amount.group(1), amount.group(2), language)
+        return money(amount.group(1), amount.group(2), reading.language)
     if value == "mlodzi":  # the log's code for the młodzi, who are called so in every language
         return "młodzi"
-    whole = _matched(value, language, seat, side, depth + 1)
+    whole = _matched(reading, value, depth + 1)
     if whole is not None:
         return whole
     for joint in ("; ", ", "):
         if joint in value:
             parts = value.split(joint)
-            said = [say(p, language, seat, side, depth + 1) for p in parts]
+            said = [_said(reading, p, depth + 1) for p in parts]
             if said != parts:
                 return joint.join(said)
-    return _named(value, seat, side, language)
+    return _named(value, reading.seat, reading.side, reading.language)
 
 
 def _named(text: str, seat: SeatWord, side: SideWord, language: str) -> str:
@@ -226,8 +297,14 @@ def _filled(said: str, values: dict[str, str]) -> str:
 
 
 def covered(sentence: str, language: str) -> bool:
-    """Whether a message or a template of ``language`` reads ``sentence``."""
-    return _matched(sentence, language, _seat_word(language), _side_word(language), 0) is not None
+    """Whether a message or a template of ``language`` reads ``sentence`` (within the work
+    any sentence may take)."""
+    shown, _kept = set_aside(sentence)
+    reading = _Reading(language, _seat_word(language), _side_word(language))
+    try:
+        return len(shown) <= _LONGEST and _matched(reading, shown, 0) is not None
+    except _TooMuch:
+        return False
 
 
 def on_page(sentence: str, language: str, seats: Sequence[str], sides: Sequence[Sequence[int]] = ()) -> str:
@@ -245,10 +322,10 @@ def on_page(sentence: str, language: str, seats: Sequence[str], sides: Sequence[
 
 def trail(found: dict, language: str) -> dict:
     """A hand's audit trail with its words in ``language``: each event in words and the
-    explanation (the events themselves, the settlement's included, stay as logged)."""
-    if catalog(language) is None:
-        return found
+    explanation (the events themselves, the settlement's included, stay as logged). What
+    members typed, marked in a trail read with ``marked=True``, is shown as typed."""
     for event in found["events"]:
         event["summary"] = say(event["summary"], language)
+        event["by"] = restored(*set_aside(event["by"]))
     found["explanation"] = [say(line, language) for line in found["explanation"]]
     return found

@@ -174,7 +174,8 @@ def get_audit(group, hand):
         events = audit.events_of(r, group, hand)
         if not events:
             ledger.hand_model(r, group, hand)  # raises the 404
-        trail = audit.trail(events, ledger.table_row(r, group, events[0].table), ledger.group_row(r, group))
+        trail = audit.trail(events, ledger.table_row(r, group, events[0].table), ledger.group_row(r, group),
+                            marked=True)  # what members typed is kept as typed by phrases.trail
         trail_as_seen(trail, events, hidden_in(r, group, hand, p.subject))
         # Each event's inclusion proof against the group's signed checkpoint: the hand can be
         # checked on its own, without the rest of the log.

@@ -302,7 +302,7 @@ def hand_context(r, group: str, hand: str, grow: dict, principal, form_token: st
     model = ledger.hand_model(r, group, hand)
     hidden = sealed_for(r, group, model, principal.subject)
     g.sealed = bool(hidden) or not model.ended  # what one player sees of a hand in play is theirs alone
-    trail = trail_as_seen(audit_trail.trail(events, trow, grow), events, hidden)
+    trail = trail_as_seen(audit_trail.trail(events, trow, grow, marked=True), events, hidden)  # words: said
     live = phone.context(r, group, grow, model, principal)
     past = corrections_history(r, group, model.table)
     title = hand_names(past, live["seats"]).get(hand) or _("A hand")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Mapping, Sequence
 
+from projections.typed import restored, set_aside
 from ..i18n import phrases
 
 _MEMBER_ID = re.compile(r" \(m_[0-9a-f]{12}\)")  # "Bob (m_20180b7fe897)": the id is the API's
@@ -28,13 +29,20 @@ def said(text: str, seats: Sequence[str], sides: Sequence[Sequence[int]] = (), l
          hands: Mapping[str, int] | None = None) -> str:
     """``text`` with seats and sides named, hands by their number at the table (``hands``)
     and plurals agreed; in another language than English, the log's sentence said in it
-    (``phrases``), seats and sides by name."""
+    (``phrases``), seats and sides by name. What a member typed (marked: projections/typed.py)
+    is shown as typed, none of this done inside it."""
+    text, kept = set_aside(text)
     text = _FIELD_PATH.sub("", text)  # "result: ..." names the API's field; the page's form shows which
     if hands:
         text = _HAND_ID.sub(lambda m: str(hands.get(m.group(0), m.group(0))), text)
     text = _ROLE.sub("młodzi", text)
     if language != "en":
-        return phrases.on_page(_MEMBER_ID.sub("", text), language, seats, sides)
+        return phrases.on_page(restored(_MEMBER_ID.sub("", text), kept, marked=True), language, seats, sides)
+    return restored(_in_english(text, seats, sides), kept)
+
+
+def _in_english(text: str, seats: Sequence[str], sides: Sequence[Sequence[int]]) -> str:
+    """The log's English as a page says it: names for seats and sides, plurals agreed."""
     def named(n: str) -> str:
         return seats[int(n)] if int(n) < len(seats) else f"seat {n}"
 
