@@ -4,14 +4,8 @@ from __future__ import annotations
 from flask import abort, redirect, request
 
 from ..i18n import languages
+from .addresses import same_site
 from .pages import bp
-
-
-def _local(target: str | None) -> str:
-    """Where to go back to: a path on this site only (never another site's address)."""
-    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
-        return "/"
-    return target
 
 
 @bp.get("/language/<code>")
@@ -20,7 +14,7 @@ def choose_language(code: str):
     chosen = languages.chosen(code)
     if chosen is None:
         abort(404)
-    response = redirect(_local(request.args.get("next")))
+    response = redirect(same_site(request.args.get("next")))
     response.set_cookie(languages.COOKIE, chosen, max_age=languages.COOKIE_AGE, httponly=True, samesite="Lax",
                         secure=request.is_secure)
     return response
