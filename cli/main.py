@@ -17,6 +17,7 @@ from events.migrations import SchemaTooNew
 from projections.projector import project
 
 from . import output
+from .backup_commands import Duration, Runner, backup, restore
 from .demo import demo
 from .migrate import migrate
 from .options import store_option
@@ -120,9 +121,20 @@ def bitka(ctx, db):
               help="Threads in each worker; the writes waiting in a worker share one commit.")
 @click.option("--dev", is_flag=True, help="The Flask development server instead of gunicorn.")
 @click.option("--key", "key_file", envvar="BITKA_KEY", help=KEY_HELP.format(what="signing"))
+@click.option("--backup-dir", type=click.Path(file_okay=False),
+              help="Make verified backups into this directory on schedule (see bitka backup --help).")
+@click.option("--backup-every", type=Duration(), default="1h", show_default=True,
+              help="With --backup-dir: how often (90s, 30m, 1h, 1d); /readyz and the admin's page warn when the last "
+                   "good backup is older than twice this.")
+@click.option("--backup-keep", type=click.IntRange(min=1), default=48, show_default=True,
+              help="With --backup-dir: how many good backups to keep.")
+@click.option("--backup-watch", is_flag=True,
+              help="With --backup-dir: only watch it (another process makes the backups: cron, a timer, bitka backup "
+                   "--every).")
 @store_option
 @click.pass_obj
-def serve(obj: Context, host, port, workers, threads, dev, key_file):
+def serve(obj: Context, host, port, workers, threads, dev, key_file, backup_dir, backup_every, backup_keep,
+          backup_watch):
     """Run the HTTP service on the store, under gunicorn (or the development server).
 
     The whole store is checked first: the first bad seq of each damaged group is printed,
@@ -134,8 +146,12 @@ def serve(obj: Context, host, port, workers, threads, dev, key_file):
       bitka --db postgresql://bitka@db.example/bitka serve --key /etc/bitka/signing.key
       bitka serve --workers 4 --threads 8
       bitka serve --dev
+      bitka --db club.db serve --backup-dir /var/backups/bitka --backup-every 1h --backup-keep 48
     """
     from . import server
+    backups = Runner(obj.db, backup_dir, backup_every, backup_keep, key_file, not backup_watch) if backup_dir else None
+    if backups is not None:
+        backups.check()
     obj.store(create=True)  # schema and WAL before the workers start, so they never race to make them
     from events.checkpoint import load_or_create_key
     from .proofs import key_path
@@ -143,10 +159,10 @@ def serve(obj: Context, host, port, workers, threads, dev, key_file):
     damaged = server.checked_before_serving(obj.db)  # every hash and link, once, before serving
     if dev:
         server.announce(obj.shown, host, port, "the development server")
-        server.run_dev(obj.db, host, port, key_file, damaged)
+        server.run_dev(obj.db, host, port, key_file, damaged, backups)
     else:
         server.announce(obj.shown, host, port, f"gunicorn, {workers} workers x {threads} threads")
-        server.run_gunicorn(obj.db, host, port, workers, threads, key_file, damaged)
+        server.run_gunicorn(obj.db, host, port, workers, threads, key_file, damaged, backups)
 
 
 @bitka.command()
@@ -357,41 +373,8 @@ def stats(obj: Context, group, plot, as_json):
         click.echo(f"drew the balances to {plot}", err=True)
 
 
-@bitka.command()
-@click.argument("file", type=click.Path(dir_okay=False, writable=True))
-@store_option
-@click.pass_obj
-def backup(obj: Context, file):
-    """Copy the store, consistently even while bitka serve writes to it (SQLite's online
-    backup), then verify and replay the copy. Restore by serving the copy (or copying it back).
-
-    \b
-    Example:
-      bitka --db club.db backup /backups/club-2026-11-29.db
-    """
-    from .checks import replay_store, verify_store
-    if is_postgres(obj.db):
-        raise click.UsageError("backup copies an SQLite store; back a PostgreSQL store up with pg_dump, or copy it "
-                               "to an SQLite file with: bitka migrate --from $BITKA_DB --to sqlite:///FILE")
-    if Path(file).exists():
-        raise click.UsageError(f"{file} exists already; back up to a new file")
-    store = obj.store()
-    source = store.connect()
-    try:
-        target = sqlite3.connect(file)
-        with target:
-            source.backup(target)
-        target.close()
-    finally:
-        source.close()
-    found = verify_store(file, None, lambda n=1: None)
-    report = replay_store(file, None, None, True, lambda n=1: None)
-    problems = [str(f) for f in found] + report.differences
-    for p in problems:
-        click.echo(p)
-    if problems:
-        sys.exit(1)
-    click.echo(f"backed up {report.events} events of {report.groups} group(s) to {file}; the copy verifies and replays")
+bitka.add_command(backup)  # bitka backup FILE, or --dir DIR [--every 1h --keep 48] (cli/backup_commands.py)
+bitka.add_command(restore)
 
 
 def _rebuild(obj: Context, group: str | None) -> None:

@@ -9,6 +9,11 @@ from __future__ import annotations
 
 import gc
 import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Callable
 
 import click
 
@@ -58,28 +63,63 @@ def checked_before_serving(db: str) -> list[Fault]:
     return found
 
 
-def _app_config(db: str, key: str | None, damaged: list[Fault]) -> dict:
-    return {"BITKA_DB": db, "BITKA_DAMAGED": damaged, **({"BITKA_KEY": key} if key else {})}
+def _app_config(db: str, key: str | None, damaged: list[Fault], backups=None) -> dict:
+    return {"BITKA_DB": db, "BITKA_DAMAGED": damaged, **({"BITKA_KEY": key} if key else {}),
+            **(backups.config if backups is not None else {})}
+
+
+def metrics_across_workers() -> tuple[Callable, Callable]:
+    """prometheus_client's multiprocess mode, so that /metrics counts every worker's requests
+    whichever worker answers it: each worker keeps its counts in files of a directory
+    (``$PROMETHEUS_MULTIPROC_DIR``, else a new one of its own, removed when the server
+    stops), which must be set before any worker imports prometheus_client. The hooks
+    gunicorn's master calls when a worker exits and when it stops."""
+    made = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    directory = Path(os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(prefix="bitka-metrics-"))
+    directory.mkdir(parents=True, exist_ok=True)
+    for old in directory.glob("*.db"):  # another run's counts are not this one's
+        old.unlink()
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(directory)
+
+    def child_exit(server, worker):
+        from prometheus_client import multiprocess
+        multiprocess.mark_process_dead(worker.pid)
+
+    def on_exit(server):
+        if made:
+            shutil.rmtree(directory, ignore_errors=True)
+    return child_exit, on_exit
 
 
 def run_gunicorn(db: str, host: str, port: int, workers: int, threads: int, key: str | None,
-                 damaged: list[Fault]) -> None:
+                 damaged: list[Fault], backups=None) -> None:
     from gunicorn import util
     from gunicorn.app.base import BaseApplication
 
     util.write_error = problem_error  # the workers, forked from here, answer their refusals so
+    child_exit, metrics_gone = metrics_across_workers()
+
+    def when_ready(server):
+        if backups is not None:
+            backups.start()
+
+    def on_exit(server):
+        if backups is not None:
+            backups.stop()
+        metrics_gone(server)
 
     class Bitka(BaseApplication):
         def load_config(self):
             settings = {"bind": f"{host}:{port}", "workers": workers, "threads": threads,
                         "worker_class": "gthread" if threads > 1 else "sync", "keepalive": 5,
-                        "accesslog": None, "timeout": 60}
+                        "accesslog": None, "timeout": 60, "child_exit": child_exit, "when_ready": when_ready,
+                        "on_exit": on_exit}
             for name, value in settings.items():
                 self.cfg.set(name, value)
 
         def load(self):
             from service.app import create_app
-            app = create_app(_app_config(db, key, damaged))
+            app = create_app(_app_config(db, key, damaged, backups))
             settled()
             return app
 
@@ -95,7 +135,7 @@ def settled() -> None:
     gc.freeze()
 
 
-def run_dev(db: str, host: str, port: int, key: str | None, damaged: list[Fault]) -> None:
+def run_dev(db: str, host: str, port: int, key: str | None, damaged: list[Fault], backups=None) -> None:
     from werkzeug.serving import WSGIRequestHandler, run_simple
 
     from service.app import create_app
@@ -103,8 +143,14 @@ def run_dev(db: str, host: str, port: int, key: str | None, damaged: list[Fault]
     class KeepAlive(WSGIRequestHandler):
         protocol_version = "HTTP/1.1"  # clients may reuse one connection for many requests
 
-    app = create_app(_app_config(db, key, damaged))
-    run_simple(host, port, app, threaded=True, use_reloader=False, request_handler=KeepAlive)
+    app = create_app(_app_config(db, key, damaged, backups))
+    if backups is not None:
+        backups.start()
+    try:
+        run_simple(host, port, app, threaded=True, use_reloader=False, request_handler=KeepAlive)
+    finally:
+        if backups is not None:
+            backups.stop()
 
 
 def announce(db: str, host: str, port: int, how: str) -> None:
