@@ -54,6 +54,7 @@ class GroupCommit:
         self._waiting = 0
         self._batch: Batch | None = None
         self.stats = {"commits": 0, "writes": 0}
+        self.on_commit: Callable[[int], None] | None = None  # told each commit's writes (the service's metrics)
         self.flush_delay = float(os.environ.get("BITKA_TEST_FLUSH_DELAY_MS", "0") or 0) / 1000
         self._stats_path = os.environ.get("BITKA_BENCH_STATS")  # the bench's: where to say how batches went
 
@@ -158,6 +159,7 @@ class GroupCommit:
             ok = True
             self.stats["commits"] += 1
             self.stats["writes"] += batch.writes
+            self._tell(batch.writes)
             if self._stats_path and self.stats["commits"] % 50 == 0:
                 self._report(self._stats_path)
         except BaseException as e:  # every write of the batch fails with its commit
@@ -165,6 +167,14 @@ class GroupCommit:
         finally:
             self._end(batch.conn, ok)
             batch.done.set()
+
+    def _tell(self, writes: int) -> None:
+        """``on_commit`` hears of a durable commit; nothing it does can fail the commit's writes."""
+        if self.on_commit is not None:
+            try:
+                self.on_commit(writes)
+            except Exception:  # noqa: S110 - a metric that cannot be counted is not the write's failure
+                pass
 
     def _wait_for(self, batch: Batch) -> None:
         """Return once the batch is committed (raise if its commit failed); commit it here if

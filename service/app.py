@@ -84,6 +84,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages())  # the pages for people at the table, beside the API
     from . import docs
     app.register_blueprint(docs.blueprint())  # the API reference for people: GET /docs
+    from . import health
+    health.setup(app)  # /healthz, /readyz, /metrics (outside /v1), and every request counted: first in, so timed whole
     app.before_request(_json_bodies_only)
     app.after_request(_ends_with_newline)
     return app
