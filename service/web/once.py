@@ -20,9 +20,10 @@ from flask import redirect, request
 from flask_babel import gettext as _
 
 from events.canonical import canonical_bytes
-from events.errors import Invalid
+from events.errors import Invalid, Unprocessable
 from events.store import Writer
 from ..http import store
+from .addresses import same_site
 
 FIELD = "once"
 _KEY = re.compile(r"web-[A-Za-z0-9_-]{22}")
@@ -46,10 +47,21 @@ def write(group: str, what: str, body, act: Callable[[Writer], str]):
     with store().writing(group) as w:
         seen = w.remembered(group, sent)
         if seen is not None:  # the same form again: where it went; another form of that page: nothing
-            return redirect(_flagged(seen[2]["location"], ALREADY if seen[0] == fingerprint else STALE), 303)
+            return redirect(_flagged(_went(seen), ALREADY if seen[0] == fingerprint else STALE), 303)
         location = act(w)
         w.remember(group, sent, fingerprint, 303, {"location": location})
     return redirect(location, 303)
+
+
+def _went(seen: tuple) -> str:
+    """Where a form sent before with this key went. A key the API used first (an
+    Idempotency-Key written as a form's) was no form's: that is said, and nothing is done."""
+    _fingerprint, status, body = seen
+    location = body.get("location") if status == 303 and isinstance(body, dict) else None
+    if not isinstance(location, str) or same_site(location) != location:
+        raise Unprocessable(_("this form's one-time key was used already by another request, so the form was not "
+                              "carried out: open the page again and send the form anew"))
+    return location
 
 
 def _flagged(location: str, flag: str):
