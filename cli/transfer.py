@@ -4,10 +4,12 @@ proving the log means what it says.
 Export never overwrites what it should not: it writes beside its target and renames, and
 refuses the store itself, its WAL and shared-memory files, the signing key, and an
 existing file unless --force. Import reads a line at a time (each at most ``MAX_LINE``
-bytes, strict JSON: no NaN, no fractions), checks every hash and link, then inserts the
-whole file in one transaction and replays the imported groups inside it: every event
-decided again by its game, every settlement re-derived, every id and member checked
-(projections/replay.py, strict). Anything wrong rolls the transaction back.
+bytes, strict JSON: no NaN, no fractions) and checks every hash and link; then, in one
+transaction, it puts every event to the ledger as the request its actor would have sent,
+keeping it only if the API would have appended exactly it (service/reenact.py), and
+replays the imported groups: every event decided again by its game, every settlement
+re-derived, every id and member checked (projections/replay.py, strict). Anything wrong
+rolls the transaction back.
 """
 from __future__ import annotations
 
@@ -24,10 +26,12 @@ import click
 from events.canonical import canonical_bytes
 from events.types import EVENT_TYPES
 from projections.ledger_views import MONEY_EVENTS, ledger_csv
-from projections.replay import rebuild, replay
+from projections.replay import replay
 from events.store import Envelope
 from events.verify import faults, raw
+from games.base import RULES_VERSION
 from service.auth import ADMIN, mint_token
+from service.reenact import Reenactment
 
 from . import output
 from .options import store_option
@@ -235,28 +239,30 @@ def _failing_writes(target: Path):
 @click.pass_obj
 def import_(obj, file):
     """Import an exported log. Nothing is written unless the whole file holds: every hash
-    and link, and what the log means (each event decided again by its game, each settlement
-    re-derived, each member and id checked). Each imported group gets a new admin token
-    (tokens are never exported).
+    and link, every event one the API would have appended from its actor (the same request
+    decided again by the ledger gives exactly it: a payment recorded by its receiver or the
+    admin, a confirmation by a payer still waiting, a correction the admin's with the
+    adjustments it makes...), and what the log means (each event decided again by its
+    game, each settlement re-derived, each member and id checked). Each imported group gets
+    a new admin token (tokens are never exported).
 
     \b
     Example:
       bitka --db copy.db import club.jsonl
     """
     store = obj.store(create=True)
-    groups, count = _check_file(file)
+    groups, count, older = _check_file(file)
     with store.reading() as r:
         present = [g for g in groups if r.version(g)]
     if present:
         raise click.ClickException(f"the store already holds group(s) {', '.join(present)}; nothing imported")
     tokens = {}
     with store.writing() as w, open(file, "rb") as handle:
-        w.projector = None  # the rows are made once the log is proved
         with output.progress(count, "importing") as advance:
-            for env in read_lines(handle):
-                w.insert([env])
-                advance()
-        _prove(w, groups, count)
+            # Each event put to the ledger as the request its actor would have sent; the rows
+            # are made as the API's appends make them (service/reenact.py).
+            refused = Reenactment(w, older).run(output.counted(read_lines(handle), advance))
+        _prove(w, groups, count, refused)
         for group in groups:
             token, digest = mint_token()
             w.add_credential(digest, group, ADMIN)
@@ -266,22 +272,22 @@ def import_(obj, file):
         click.echo(f"imported group {group}; its new admin token: {token}")
 
 
-def _prove(w, groups: list[str], count: int) -> None:
+def _prove(w, groups: list[str], count: int, refused: list[str]) -> None:
     """Replay the imported groups inside the import's transaction; refuse (exit 1, rolling
-    it back) at the first thing that does not hold, else make every projection row."""
+    it back) at the first thing that does not hold, or that the ledger refused (``refused``)."""
     with output.progress(count, "proving") as advance:
         report = replay(output.counted((e for g in groups for e in w.scan(g, bare=True)), advance), None,
                         strict=True, history=w.table_events)
-    if report.differences:
+    differences = report.differences + refused  # at one seq, replay's finding is said first
+    if differences:
+        report.differences = differences
         click.echo(report.first_difference(), err=True)
-        if len(report.differences) > 1:
-            click.echo(f"(and {len(report.differences) - 1} more)", err=True)
+        if len(differences) > 1:
+            click.echo(f"(and {len(differences) - 1} more)", err=True)
         click.echo("the log does not hold; nothing was imported", err=True)
         raise SystemExit(1)  # leaving the block rolls the transaction back
     for note in report.notes:
         click.echo(note, err=True)
-    for group in groups:
-        rebuild(w, w.scan(group), group)
 
 
 def _measured(handle, advance):
@@ -294,8 +300,11 @@ def _measured(handle, advance):
     return Measured()
 
 
-def _check_file(file: str) -> tuple[list[str], int]:
+def _check_file(file: str) -> tuple[list[str], int, set[tuple[str, str]]]:
+    """The file's groups in order, its number of events, and the hands whose settlement
+    records older rules than today's; every hash and link checked (exit 1 if one fails)."""
     groups: list[str] = []
+    older: set[tuple[str, str]] = set()
     count = 0
 
     def seen(row):
@@ -306,6 +315,10 @@ def _check_file(file: str) -> tuple[list[str], int]:
             groups.append(group)
         elif groups[-1] != group:
             raise click.ClickException(f"the events of group {group} are not together in seq order")
+        if row[2] == "settlement":
+            version = json.loads(row[5]).get("rules_version", 1)
+            if not isinstance(version, int) or version < RULES_VERSION:
+                older.add((group, row[3]))
 
     with open(file, "rb") as handle, output.progress(os.path.getsize(file), "checking") as advance:
         bad = list(faults(map(raw, read_lines(_measured(handle, advance))), on_event=seen))
@@ -316,4 +329,4 @@ def _check_file(file: str) -> tuple[list[str], int]:
         sys.exit(1)
     if not count:
         raise click.ClickException(f"{file} holds no events")
-    return groups, count
+    return groups, count, older
