@@ -429,3 +429,17 @@ def test_a_refusal_names_the_card_the_player_tapped_and_no_other_seats_card(app,
     assert refused.status_code == 422 and "QC" in problem and "?" not in problem, problem
     for other in ("QS", "AH", "10H"):
         assert other not in problem
+
+
+@pytest.mark.parametrize("language, zolo, yes", [
+    ("pl", "Zolo: grasz sam przeciw trzem i wygrywasz z 53 punktami z kart", "Tak, zapowiadam: zolo"),
+    ("it", "Zolo: giochi da solo contro tre e vinci con 53 punti di carte", "Sì, chiamo zolo"),
+    ("pt_BR", "Zolo: você joga sozinho contra três e ganha com 53 pontos de cartas", "Sim, chamar zolo")])
+def test_the_calls_say_what_they_do_in_the_players_language(app, evening, language, zolo, yes):
+    admin, group, phones, names = evening
+    table = _open_table(admin, group, "kop:0", names)
+    hand = _new_hand(phones, group, table)
+    _deal_by_phones(phones, group, hand, WESELE_DEAL)
+    assert phones[1].http.get(f"/language/{language}?next=/").status_code in (302, 303)
+    page = phones[1].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+    assert zolo in page and yes in page, page[page.find("my-calls"):][:1500]
