@@ -12,7 +12,7 @@ from flask import Flask, Response, request
 from events.checkpoint import default_key_path, load_or_create_key
 from events.database import open_store
 from projections.projector import project
-from . import openapi, problems, schemas
+from . import headers, openapi, problems, schemas
 from .limits import Limit
 from .routes import events, groups, hands, invitations, money, proofs, tables
 
@@ -88,6 +88,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     health.setup(app)  # /healthz, /readyz, /metrics (outside /v1), and every request counted: first in, so timed whole
     app.before_request(_json_bodies_only)
     app.after_request(_ends_with_newline)
+    app.after_request(headers.guarded)  # CSP, framing, sniffing and Referer, on every answer
     return app
 
 
