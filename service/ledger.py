@@ -108,12 +108,17 @@ def create_group(w: Writer, c: CreateGroup) -> GroupCreated:
 
 def add_member(w: Writer, c: AddMember) -> Credential:
     """A new member, named as given (NFC): not a name that reads as another member's once
-    invisible characters and compatibility forms are set aside ("Ala" and "Al\\u200ba")."""
+    invisible characters and compatibility forms are set aside ("Ala" and "Al\\u200ba"), nor
+    one drawn like it ("Аla" with a Cyrillic А), nor one that mixes Latin letters with
+    Cyrillic or Greek ones."""
     row = group_row(w, c.group)
     name = names.stored(c.name)
     if not names.visible(name):
         raise Invalid("name: must show something", errors={"name": ["must show something"]})
-    clash = next((m["name"] for m in row["members"] if names.key(m["name"]) == names.key(name)), None)
+    if names.mixed_scripts(name):
+        raise Unprocessable(f"{name!r} mixes Latin letters with Cyrillic or Greek ones, which look alike: write the "
+                            "name in one alphabet")
+    clash = next((m["name"] for m in row["members"] if names.skeleton(m["name"]) == names.skeleton(name)), None)
     if clash is not None:
         raise Unprocessable(f"the group already has a member named {clash!r}, which {name!r} reads as")
     member = new_id("m")

