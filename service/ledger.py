@@ -131,16 +131,15 @@ def add_member(w: Writer, c: AddMember) -> Credential:
 
 def rotate_token(w: Writer, c: RotateToken) -> Credential:
     """A new token for a member, or for the admin (``admin``); every older one stops working
-    at once, and the sessions made from them end. The admin's also takes the admin's link
-    (it would sign in as the admin again). Tokens are not ledger facts, so nothing is
-    appended to the log (the group's version does not move)."""
+    at once, and the sessions made from them end. Its open invitations go too (the admin's:
+    the admin's link), since each would mint a token again. Tokens are not ledger facts, so
+    nothing is appended to the log (the group's version does not move)."""
     row = group_row(w, c.group)
     name = auth.ADMIN if c.member == auth.ADMIN else next((m["name"] for m in row["members"] if m["id"] == c.member),
                                                           None)
     if name is None:
         raise NotFound(f"there is no member {c.member!r} in this group")
-    if c.member == auth.ADMIN:
-        w.drop_invitations(c.group, auth.ADMIN)
+    w.drop_invitations(c.group, c.member)
     w.drop_credentials(c.group, c.member)
     token, digest = auth.mint_token()
     w.add_credential(digest, c.group, c.member)

@@ -43,3 +43,16 @@ def test_the_members_page_says_why_a_look_alike_name_is_refused(client, kop_tabl
     token = page.split('name="form_token" value="')[1].split('"')[0]
     r = client.http.post(f"/g/{t['group']}/members", data={"form_token": token, "name": "\u0410la"})
     assert r.status_code == 422 and "mixes Latin letters with Cyrillic or Greek ones" in r.get_data(as_text=True)
+
+
+def test_rotating_a_members_token_ends_its_open_invitations(client, kop_table):
+    t = kop_table
+    bob = t["members"][1]["id"]
+    invited = t["admin"].post(f"{t['base']}/invitations", {"member": bob}).json
+    assert client.http.get(f"/join/{invited['code']}").status_code == 200
+    assert t["admin"].post(f"{t['base']}/members/{bob}/token").status_code == 201
+    assert client.http.get(f"/join/{invited['code']}").status_code == 404
+    assert client.http.post(f"/join/{invited['code']}", data={}).status_code == 404
+    admin_link = t["admin"].post(f"{t['base']}/invitations", {"member": t["members"][2]["id"]}).json
+    assert t["admin"].post(f"{t['base']}/members/{bob}/token").status_code == 201
+    assert client.http.get(f"/join/{admin_link['code']}").status_code == 200  # another member's stays
