@@ -63,9 +63,16 @@ def checked_before_serving(db: str) -> list[Fault]:
     return found
 
 
-def _app_config(db: str, key: str | None, damaged: list[Fault], backups=None) -> dict:
+def _app_config(db: str, key: str | None, damaged: list[Fault], backups=None, served_at: str | None = None) -> dict:
     return {"BITKA_DB": db, "BITKA_DAMAGED": damaged, **({"BITKA_KEY": key} if key else {}),
-            **(backups.config if backups is not None else {})}
+            **(backups.config if backups is not None else {}), **({"BITKA_SERVED_AT": served_at} if served_at else {})}
+
+
+def address(host: str, port: int) -> str:
+    """The address bitka serve listens on, as the links it makes write it (without
+    BITKA_PUBLIC_URL): 127.0.0.1 for every address (0.0.0.0, ::), which is none to open."""
+    shown = "127.0.0.1" if host in ("", "0.0.0.0", "::") else host
+    return f"http://{f'[{shown}]' if ':' in shown else shown}:{port}"
 
 
 def metrics_across_workers() -> tuple[Callable, Callable]:
@@ -119,7 +126,7 @@ def run_gunicorn(db: str, host: str, port: int, workers: int, threads: int, key:
 
         def load(self):
             from service.app import create_app
-            app = create_app(_app_config(db, key, damaged, backups))
+            app = create_app(_app_config(db, key, damaged, backups, address(host, port)))
             settled()
             return app
 
@@ -143,7 +150,7 @@ def run_dev(db: str, host: str, port: int, key: str | None, damaged: list[Fault]
     class KeepAlive(WSGIRequestHandler):
         protocol_version = "HTTP/1.1"  # clients may reuse one connection for many requests
 
-    app = create_app(_app_config(db, key, damaged, backups))
+    app = create_app(_app_config(db, key, damaged, backups, address(host, port)))
     if backups is not None:
         backups.start()
     try:

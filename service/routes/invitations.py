@@ -1,7 +1,7 @@
 """Invitations: a one-time link that signs a member in on a phone (API.md "Invitations")."""
 from __future__ import annotations
 
-from flask import current_app, request
+from flask import current_app
 
 from .. import invitations, schemas as s
 from ..http import WRITE, Blueprint, json_response, store, write
@@ -10,10 +10,17 @@ from ..openapi import NO_TOKEN, writes
 blp = Blueprint("invitations", __name__, url_prefix="/v1", description="Invitations: one-time sign-in links")
 
 
+UNSERVED = "http://localhost"  # where an app not started by bitka serve is, for its links
+
+
 def public_url(path: str) -> str:
     """An address of this service for people to open: under ``BITKA_PUBLIC_URL`` when the
-    operator set it (behind a proxy), else under the address this request came to."""
-    base = current_app.config.get("BITKA_PUBLIC_URL") or request.host_url
+    operator set it (behind a proxy), else under the address ``bitka serve`` was started on
+    (``BITKA_SERVED_AT``), else ``UNSERVED``. Never under the Host a request names: any
+    client sends any Host, and a link made from it would take the invited phone, and its
+    code, to another site."""
+    config = current_app.config
+    base = config.get("BITKA_PUBLIC_URL") or config.get("BITKA_SERVED_AT") or UNSERVED
     return base.rstrip("/") + path
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from cli.server import address
 from tests.api.test_pages import _signed_in
 
 
@@ -56,3 +57,18 @@ def test_rotating_a_members_token_ends_its_open_invitations(client, kop_table):
     admin_link = t["admin"].post(f"{t['base']}/invitations", {"member": t["members"][2]["id"]}).json
     assert t["admin"].post(f"{t['base']}/members/{bob}/token").status_code == 201
     assert client.http.get(f"/join/{admin_link['code']}").status_code == 200  # another member's stays
+
+
+def test_invitation_links_never_come_from_the_host_a_request_names(app, kop_table):
+    t = kop_table
+    for host in ("evil.example", "evil.example:443", "127.0.0.1@evil.example"):
+        r = t["admin"].post(f"{t['base']}/invitations", {"name": f"Ewa {len(host)}"}, headers={"Host": host})
+        assert r.status_code == 201 and r.json["url"] == f"http://localhost/join/{r.json['code']}", r.json
+    app.config["BITKA_SERVED_AT"] = "http://127.0.0.1:8123"  # as bitka serve --port 8123 sets it
+    r = t["admin"].post(f"{t['base']}/invitations", {"name": "Iga"}, headers={"Host": "evil.example"})
+    assert r.json["url"] == f"http://127.0.0.1:8123/join/{r.json['code']}"
+    app.config["BITKA_PUBLIC_URL"] = "https://cards.example.org/"
+    r = t["admin"].post(f"{t['base']}/invitations", {"name": "Ola"}, headers={"Host": "evil.example"})
+    assert r.json["url"] == f"https://cards.example.org/join/{r.json['code']}"
+    assert address("0.0.0.0", 8000) == address("::", 8000) == "http://127.0.0.1:8000"
+    assert address("::1", 80) == "http://[::1]:80" and address("192.168.1.5", 8000) == "http://192.168.1.5:8000"
