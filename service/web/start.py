@@ -4,7 +4,7 @@ or shown: links carry one-time codes, and the cookie keeps a session made from t
 """
 from __future__ import annotations
 
-from flask import current_app, redirect, render_template, request, url_for
+from flask import current_app, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from events.errors import DomainError, Invalid
@@ -61,8 +61,10 @@ def _created(values: dict):
 
 @bp.get("/g/<group>/welcome")
 def welcome_page(group):
-    """The admin's first page: the link to keep, and what to do next."""
+    """The admin's first page: the link to keep, and what to do next. The link's code is in
+    this page's address and on it: no cache keeps either (the pages' "no-store")."""
     code = request.args.get("code", "")
+    g.sealed = True
 
     def view(r, grow, principal, form_token):
         if not principal.is_admin:

@@ -72,3 +72,11 @@ def test_invitation_links_never_come_from_the_host_a_request_names(app, kop_tabl
     assert r.json["url"] == f"https://cards.example.org/join/{r.json['code']}"
     assert address("0.0.0.0", 8000) == address("::", 8000) == "http://127.0.0.1:8000"
     assert address("::1", 80) == "http://[::1]:80" and address("192.168.1.5", 8000) == "http://192.168.1.5:8000"
+
+
+def test_the_admins_welcome_page_with_its_link_is_kept_by_no_cache(client, kop_table):
+    t = kop_table
+    _signed_in(client, t["admin"].token)
+    welcome = client.http.get(f"/g/{t['group']}/welcome?code=c0de")
+    assert welcome.status_code == 200 and "no-store" in welcome.headers["Cache-Control"]
+    assert "http://localhost/join/c0de" in welcome.get_data(as_text=True)
