@@ -26,8 +26,12 @@ MINOR_DIGITS: dict[str, int] = {
     **{c: 4 for c in _FOUR_DIGITS.split()},
 }
 
-# Large enough for any table, small enough that sums never leave SQLite's 64-bit integers.
+# Large enough for any table, small enough that sums never leave SQLite's 64-bit integers:
+# the most a stake or one hand's payout may be.
 MAX_MINOR = 10 ** 15
+# The most a balance may be agreed at, or paid back, in one assertion or payment: many hands
+# of the largest payouts add up past MAX_MINOR, and still fit a 64-bit integer.
+MAX_BALANCE = 10 ** 18
 _AMOUNT = re.compile(r"(-?)([0-9]{1,18})(?:\.([0-9]+))?")  # ASCII digits only, matched in full
 
 
@@ -42,8 +46,9 @@ def minor_digits(currency: str) -> int:
         raise MoneyError(f"{currency!r} is not an ISO 4217 currency code") from None
 
 
-def parse_amount(text: object, digits: int, *, allow_negative: bool = False) -> int:
-    """Read a decimal string such as ``"12.50"`` into minor units (no floats anywhere)."""
+def parse_amount(text: object, digits: int, *, allow_negative: bool = False, limit: int = MAX_MINOR) -> int:
+    """Read a decimal string such as ``"12.50"`` into minor units (no floats anywhere), at
+    most ``limit`` of them either way."""
     if not isinstance(text, str):
         raise MoneyError("an amount is a decimal string such as \"12.50\", not a number")
     m = _AMOUNT.fullmatch(text)
@@ -55,8 +60,9 @@ def parse_amount(text: object, digits: int, *, allow_negative: bool = False) -> 
     minor = int(whole) * 10 ** digits + int(frac.ljust(digits, "0") or 0)
     if sign and not allow_negative and minor:
         raise MoneyError(f"{text!r} is negative; give a positive amount")
-    if minor > MAX_MINOR:
-        raise MoneyError(f"{text!r} is larger than bitka accepts")
+    if minor > limit:
+        most = format_amount(limit, digits)
+        raise MoneyError(f"{text!r} is larger than bitka accepts: at most {most}")
     return -minor if sign else minor
 
 

@@ -10,7 +10,7 @@ the difference, and a payment ``from`` -> ``to`` raises ``from``.
 """
 from __future__ import annotations
 
-from events.money import format_amount, minor_digits, parse_amount
+from events.money import MAX_BALANCE, format_amount, minor_digits, parse_amount
 from . import agreement
 
 NAME = "balances"
@@ -55,7 +55,7 @@ def apply(row: dict | None, event) -> dict | None:
     elif event.type == "correction":
         _corrected(members, pending, d, digits)
     elif event.type == "payment":
-        amount = parse_amount(d["amount"], digits)
+        amount = parse_amount(d["amount"], digits, limit=MAX_BALANCE)
         members[d["from"]] += amount
         members[d["to"]] -= amount
     else:
@@ -126,7 +126,7 @@ def disagreement(row: dict | None, assertion: dict) -> str | None:
     ledger refuses an assertion with it; replay and verify re-check every one with it."""
     if row is None:
         return None
-    agreed = parse_amount(assertion["balance"], row["digits"], allow_negative=True)
+    agreed = parse_amount(assertion["balance"], row["digits"], allow_negative=True, limit=MAX_BALANCE)
     actual = row["members"].get(assertion["member"])
     if actual == agreed:
         return None

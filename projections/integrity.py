@@ -13,7 +13,7 @@ import re
 from typing import Mapping
 
 from events import names
-from events.money import MoneyError, parse_amount
+from events.money import MAX_BALANCE, MAX_MINOR, MoneyError, parse_amount
 from events.types import EVENT_TYPES
 from games.errors import RuleViolation
 from games.registry import GAMES
@@ -147,7 +147,7 @@ def _payment(rows, env, members, dealt) -> str | None:
     src, dst = env.data["from"], env.data["to"]
     if src not in members or dst not in members or src == dst:
         return "a payment is between two different members of the group"
-    return _positive(env.data["amount"], rows[("group", "")]["digits"], "amount")
+    return _positive(env.data["amount"], rows[("group", "")]["digits"], "amount", MAX_BALANCE)
 
 
 def _assertion(rows, env, members, dealt) -> str | None:
@@ -197,9 +197,9 @@ def _correction(rows, env, members, dealt) -> str | None:
     return None
 
 
-def _positive(text, digits: int, what: str) -> str | None:
+def _positive(text, digits: int, what: str, limit: int = MAX_MINOR) -> str | None:
     try:
-        return None if parse_amount(text, digits) > 0 else f"the {what} must be more than zero"
+        return None if parse_amount(text, digits, limit=limit) > 0 else f"the {what} must be more than zero"
     except MoneyError as e:
         return f"the {what}: {e}"
 

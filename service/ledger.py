@@ -14,7 +14,7 @@ from typing import Mapping, Sequence
 
 from events import names
 from events.errors import Invalid, NotFound, Refused, RuleBroken, Unprocessable
-from events.money import MoneyError, format_amount, minor_digits, parse_amount
+from events.money import MAX_BALANCE, MAX_MINOR, MoneyError, format_amount, minor_digits, parse_amount
 from events.store import NewEvent, Reader, Writer
 from games import table as table_decider
 from games.base import Command
@@ -204,9 +204,9 @@ def _check_seats(row: dict, game: str, seats: Sequence[str], count: int, refusal
         raise Unprocessable("a member may take only one seat at a table")
 
 
-def _amount(text, digits: int, field: str, negative: bool = False) -> int:
+def _amount(text, digits: int, field: str, negative: bool = False, limit: int = MAX_MINOR) -> int:
     try:
-        return parse_amount(text, digits, allow_negative=negative)
+        return parse_amount(text, digits, allow_negative=negative, limit=limit)
     except MoneyError as e:
         raise Invalid(str(e), errors={field: [str(e)]}) from None
 
@@ -585,7 +585,7 @@ def assert_balance(w: Writer, c: AssertBalance) -> Recorded:
     member = c.body["member"]
     if member not in {m["id"] for m in row["members"]}:
         raise Unprocessable(f"member: {member!r} is not a member of this group")
-    agreed = _amount(c.body["balance"], row["digits"], "balance", negative=True)
+    agreed = _amount(c.body["balance"], row["digits"], "balance", negative=True, limit=MAX_BALANCE)
     data = {"member": member, "balance": format_amount(agreed, row["digits"])}
     actual = balances.disagreement(w.row("balances", c.group, ""), data)
     if actual is not None:
@@ -611,7 +611,7 @@ def pay(w: Writer, c: Pay) -> Recorded:
     if src == dst:
         raise Unprocessable("a payment needs two different members")
     may_record_payment(c.actor, body)
-    amount = _amount(body["amount"], row["digits"], "amount")
+    amount = _amount(body["amount"], row["digits"], "amount", limit=MAX_BALANCE)  # a balance paid back whole
     if amount <= 0:
         raise Invalid("the amount must be more than zero", errors={"amount": ["must be more than zero"]})
     data = {"from": src, "to": dst, "amount": format_amount(amount, row["digits"])}

@@ -7,7 +7,10 @@ from __future__ import annotations
 import pytest
 
 from cli.server import address
+from tests.api.test_confirmations import STARE_WIN
 from tests.api.test_pages import _signed_in
+from tests.command import run
+from tests.conftest import without_confirmations
 
 
 def _version(t) -> int:
@@ -80,3 +83,31 @@ def test_the_admins_welcome_page_with_its_link_is_kept_by_no_cache(client, kop_t
     welcome = client.http.get(f"/g/{t['group']}/welcome?code=c0de")
     assert welcome.status_code == 200 and "no-store" in welcome.headers["Cache-Control"]
     assert "http://localhost/join/c0de" in welcome.get_data(as_text=True)
+
+
+def test_a_balance_past_the_largest_payout_is_agreed_and_paid_back_in_one_payment(client, kop_table, db_url):
+    t = kop_table
+    without_confirmations(t)
+    ids = [m["id"] for m in t["members"]]
+    table = t["admin"].post(f"{t['base']}/tables", {"game": "kop", "rules": {}, "seats": ids,
+                                                    "stake": "10000000000000.00"}).json  # 10^15 minor units
+    for _ in range(3):
+        r = t["admin"].post(f"{t['base']}/tables/{table['id']}/hands", {"result": STARE_WIN})
+        assert r.status_code == 201, r.json
+    shown = {b["member"]: b["balance"] for b in t["admin"].get(f"{t['base']}/balances").json["balances"]}
+    assert shown[ids[1]] == "30000000000000.00" and shown[ids[0]] == "-30000000000000.00"
+    agreed = t["admin"].post(f"{t['base']}/assertions", {"member": ids[1], "balance": "30000000000000.00"})
+    assert agreed.status_code == 201, agreed.json
+    paid = t["admin"].post(f"{t['base']}/payments", {"from": ids[0], "to": ids[1], "amount": "30000000000000.00"})
+    assert paid.status_code == 201, paid.json
+    shown = {b["member"]: b["balance"] for b in t["admin"].get(f"{t['base']}/balances").json["balances"]}
+    assert shown[ids[0]] == shown[ids[1]] == "0.00"
+    too_much = t["admin"].post(f"{t['base']}/payments", {"from": ids[2], "to": ids[3],
+                                                         "amount": "10000000000000000.01"})
+    assert too_much.status_code == 400 and "at most 10000000000000000.00" in too_much.json["detail"]
+    stake = t["admin"].post(f"{t['base']}/tables", {"game": "kop", "rules": {}, "seats": ids,
+                                                    "stake": "10000000000000.01"})
+    assert stake.status_code == 400 and "at most 10000000000000.00" in stake.json["detail"]
+    for command in ("verify", "replay"):  # the log with its large payment holds, as written
+        result = run("--db", db_url, command)
+        assert result.exit_code == 0, result.output
