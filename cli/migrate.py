@@ -24,6 +24,16 @@ from . import output
 BATCH = 500
 
 
+def _target(url: str):
+    """The store to move into, created if need be; one that cannot be (a directory, a file
+    that is no database, a server that does not answer) is named as --to named it."""
+    from .main import _database_errors, shown
+    try:
+        return open_store(url, projector=project).setup()
+    except _database_errors() as e:
+        raise click.UsageError(f"--to {shown(url)} cannot be used as a bitka store: {str(e).strip()}") from None
+
+
 @click.command()
 @click.option("--from", "source_url", required=True, metavar="URL",
               help="The store to move: an SQLite path or sqlite:///path, or postgresql://...")
@@ -62,7 +72,7 @@ def migrate(source_url: str, target_url: str):
         click.echo(report.first_difference(), err=True)
         click.echo("the source does not replay: what its log says does not hold; nothing was moved", err=True)
         sys.exit(1)
-    target = open_store(target_url, projector=project).setup()
+    target = _target(target_url)
     with target.reading() as r:
         present = sorted(g for g in sizes if r.version(g))
     if present:

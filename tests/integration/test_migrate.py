@@ -118,3 +118,12 @@ def test_migrate_and_backup_refuse_a_source_whose_log_does_not_hold_though_its_h
         assert not r.is_store()
     backed = run("--db", db, "backup", str(tmp_path / "copy.db"))
     assert backed.exit_code == 1 and f"seq {again.seq}: member" in backed.output
+
+
+def test_migrate_names_the_to_path_that_cannot_be_a_store(demo, tmp_path):
+    db, _group = demo
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    result = run("migrate", "--from", db, "--to", str(folder))
+    assert result.exit_code == 2 and f"--to {folder} cannot be used as a bitka store" in result.output, result.output
+    assert "bitka.db" not in result.output and not list(folder.iterdir())
