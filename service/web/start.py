@@ -78,7 +78,9 @@ def welcome_page(group):
 @bp.route("/join/<code>", methods=["GET", "POST"])
 def join_page(code):
     """An invitation: it names the group and the member; sending its form signs that member
-    in on this browser (beside any other groups it is in) and opens the group."""
+    in on this browser (beside any other groups it is in) and opens the group. Its code is in
+    its address: no cache keeps the page."""
+    g.sealed = True
     with store().reading() as r:
         group, member = invitations.found(r, code)  # a 404 or 410 page otherwise
         grow = ledger.group_row(r, group)

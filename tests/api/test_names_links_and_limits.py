@@ -85,6 +85,13 @@ def test_the_admins_welcome_page_with_its_link_is_kept_by_no_cache(client, kop_t
     assert "http://localhost/join/c0de" in welcome.get_data(as_text=True)
 
 
+def test_an_invitation_page_with_its_code_in_the_address_is_kept_by_no_cache(client, kop_table):
+    t = kop_table
+    code = t["admin"].post(f"{t['base']}/invitations", {"name": "Iga"}).json["code"]
+    page = client.http.get(f"/join/{code}")
+    assert page.status_code == 200 and "no-store" in page.headers["Cache-Control"]
+
+
 def test_a_balance_past_the_largest_payout_is_agreed_and_paid_back_in_one_payment(client, kop_table, db_url):
     t = kop_table
     without_confirmations(t)
