@@ -150,12 +150,13 @@ def test_serve_checks_the_whole_store_first_prints_the_bad_seq_and_refuses_that_
         evening, db_url, tmp_path, monkeypatch):
     t, whole = evening
     started = []
-    monkeypatch.setattr(server, "run_gunicorn", lambda *args: started.append(args))
+    monkeypatch.setattr(server, "run_gunicorn", lambda db, host, port, workers, threads, key, damaged, *rest, **kw:
+                        started.append(damaged))
     result = run("--db", db_url, "serve", "--port", "8123")
     assert result.exit_code == 0 and started, result.output
     assert f"group {t['group']}: first bad seq {t['seq']}" in result.output
     assert whole["group"] not in result.output
-    damaged = started[0][-1]
+    [damaged] = started
     assert [(f.group, f.seq) for f in damaged] == [(t["group"], t["seq"])]
     app = create_app(_config(db_url, tmp_path, BITKA_DAMAGED=damaged))  # what each worker builds
     client = Client(app.test_client())
