@@ -18,10 +18,11 @@ class RuleViolation(Exception):
 class Revealing(RuleViolation):
     """A refusal that tells what a seat holds (``seat``), or where a card is (``seat`` None:
     it may tell of any hand), and the same refusal in words that tell nothing of it
-    (``public``): what a reader who may not see those cards is told instead."""
+    (``public``): what a reader who may not see those cards is told instead (without the
+    ``extra`` data, which goes only with ``detail``)."""
 
-    def __init__(self, detail: str, seat: int | None, public: str):
-        super().__init__(detail)
+    def __init__(self, detail: str, seat: int | None, public: str, **extra):
+        super().__init__(detail, **extra)
         self.seat = seat
         self.public = public
 

@@ -18,7 +18,7 @@ from . import words
 from .base import Command, Event, TableTerms, named_rules
 from .contract import DEALT, Capabilities, DealField, Game, Preset, RuleField, TableRules
 from .cards import check_exact_pack, dealt, pack, parse_card, parse_cards
-from .errors import Revealing, RuleViolation
+from .errors import Revealing, RuleViolation, may_not_play
 
 PACK = pack(("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"))
 VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "J": 8, "Q": 9, "K": 10}
@@ -204,9 +204,12 @@ def _decide_play(state: ScopaState, data: Mapping) -> Play:
             raise RuleViolation(f"{card} is not in the scopa pack (no 8, 9, 10)")
         if card in state.table or any(card in taken for taken in state.captured):
             raise RuleViolation(f"{card} is on the table or captured: seat {seat} does not hold it")
-        raise Revealing(_not_held(state, card, seat), None, f"{card} is not in seat {seat}'s hand")
+        raise Revealing(_not_held(state, card, seat), None, may_not_play(card, seat))
     by, options = captures(card, state.table)
-    taken = _chosen(card, options, data.get("capture"), by)
+    try:
+        taken = _chosen(card, options, data.get("capture"), by)
+    except RuleViolation as e:  # judged only for a card held: said as for one not held to who may not see it
+        raise Revealing(e.detail, seat, may_not_play(card, seat), **e.extra) from None
     table = tuple(c for c in state.table if c not in taken) + (() if taken else (card,))
     held = tuple(tuple(c for c in h if c != card) if s == seat else h for s, h in enumerate(state.held))
     last_play = state.remaining == 0 and not any(held)
