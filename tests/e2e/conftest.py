@@ -15,9 +15,20 @@ from pathlib import Path
 import pytest
 
 
+CHECKOUT = Path(__file__).resolve().parents[2]
+
+
 def bitka_command() -> list[str]:
-    script = Path(sys.executable).parent / "bitka"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "cli"]
+    """The working tree's bitka, never a copy installed before the last edit: ``python -m
+    cli`` run with the checkout first on the path (``working_tree``)."""
+    return [sys.executable, "-m", "cli"]
+
+
+def working_tree() -> dict[str, str]:
+    """The environment a bitka process of the tests runs in: the checkout before any copy
+    installed in site-packages."""
+    rest = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(CHECKOUT), *([rest] if rest else [])])}
 
 
 def free_port() -> int:
@@ -32,7 +43,7 @@ def start_server(db: Path | str, cwd: Path, *options: str) -> tuple[subprocess.P
     port = free_port()
     log = open(cwd / f"serve-{port}.log", "wb")
     proc = subprocess.Popen([*bitka_command(), "--db", str(db), "serve", "--port", str(port), *options],
-                            stdout=subprocess.DEVNULL, stderr=log, cwd=cwd, start_new_session=True)
+                            stdout=subprocess.DEVNULL, stderr=log, cwd=cwd, start_new_session=True, env=working_tree())
     log.close()
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
@@ -86,4 +97,5 @@ def call(base, method, path, body=None, token=None, headers=None):
 
 
 def cli(db, *args):
-    return subprocess.run([*bitka_command(), "--db", str(db), *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run([*bitka_command(), "--db", str(db), *args], capture_output=True, text=True, timeout=120,
+                          env=working_tree())

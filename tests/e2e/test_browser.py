@@ -118,7 +118,7 @@ def test_a_whole_kop_hand_card_by_card_then_verified_in_the_browser(browser, tab
         page.get_by_role("heading", name=f"Trick {number}").wait_for()
         for i, card in enumerate(trick):
             if number == 1 and i == 0:
-                assert page.get_by_role("heading", name="Before the first trick: a call").is_visible()
+                page.get_by_role("heading", name="Before the first trick: a call").wait_for()
                 _accessible(page, "4a-first-card-or-a-call")
             if number == 1 and i == 1:
                 _accessible(page, "4-card-by-card")
@@ -133,7 +133,7 @@ def test_a_whole_kop_hand_card_by_card_then_verified_in_the_browser(browser, tab
                 target.click()
 
     page.wait_for_url(f"{base}/g/{gid}/hands/*")
-    assert page.get_by_role("heading", name="Why it paid what it paid").is_visible()
+    page.get_by_role("heading", name="Why it paid what it paid").wait_for()
     assert page.locator(".card.red").count() > 0 and page.locator(".card.black").count() > 0
     _accessible(page, "5-hand")
     page.get_by_role("button", name="Verify in this browser").click()
@@ -208,13 +208,14 @@ def test_a_score_sheet_result_shows_its_error_then_its_settlement_before_it_is_l
     page.get_by_label("Tricks they took, 0 to 4").fill("3")
     page.get_by_role("button", name="Show the settlement").click()
     error = page.locator("#points-error")
-    assert error.is_visible() and "points" in error.inner_text()
+    error.wait_for()  # the page after the click, not the one before it
+    assert "points" in error.inner_text()
     field = page.get_by_label("Card points of the declaring side (stare), 0 to 104")
     assert field.get_attribute("aria-invalid") == "true"
     _accessible(page, "7-score-sheet-error")
     field.fill("70")
     page.get_by_role("button", name="Show the settlement").click()
-    assert page.get_by_role("heading", name="It would settle like this").is_visible()
+    page.get_by_role("heading", name="It would settle like this").wait_for()
     _accessible(page, "8-score-sheet-preview")
     assert _events(table).count("result") == 0  # the preview appended nothing
     page.get_by_role("button", name="Log this result").click()
@@ -276,7 +277,7 @@ def test_the_group_and_a_hand_in_polish_and_italian(browser, table, locale, lang
     _accessible(page, f"{lang}-group")
     page.goto(f"{base}/g/{gid}/hands/{hand['id']}")
     if heading:
-        assert page.get_by_role("heading", name=heading).is_visible()
+        page.get_by_role("heading", name=heading).wait_for()
     _accessible(page, f"{lang}-hand")
     page.locator("#verify").click()
     page.locator("#verify-result.ok").wait_for()

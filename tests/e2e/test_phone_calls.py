@@ -87,7 +87,7 @@ def test_each_seat_gets_its_own_calls_and_a_second_tap_makes_one(browser, seats_
     wesele = ala.get_by_text("Wesele: the holder of JC plays with you against the other two")
     wesele.wait_for()
     assert ala.locator("details.call").count() == 3 and ala.locator("details.call[open]").count() == 0
-    assert bozena.get_by_text("Kontra: you double what this hand pays").is_visible()
+    bozena.get_by_text("Kontra: you double what this hand pays").wait_for()
     assert bozena.get_by_text(re.compile("^Wesele")).count() == 0  # she lacks the black queens
     assert ala.locator(".my-calls select, .my-calls input:checked").count() == 0  # nothing pre-selected
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import KOP_HANDS, KOP_TRICKS
-from tests.e2e.conftest import call, cli
+from tests.e2e.conftest import CHECKOUT, bitka_command, call, cli, working_tree
 
 pytestmark = pytest.mark.e2e
 SMOKE = Path(__file__).resolve().parents[3] / "shared" / "tools" / "contract_smoke.py"
@@ -155,3 +155,12 @@ def test_a_request_gunicorn_refuses_is_still_answered_as_problem_json(sqlite_ser
     body = json.loads(answer.read())
     assert answer.status == status and answer.getheader("Content-Type") == "application/problem+json"
     assert body["status"] == status and body["detail"].startswith("the request")
+
+
+def test_the_bitka_the_end_to_end_tests_run_is_the_working_trees():
+    """Not a copy pip installed before the last edit: the server and the command line the
+    tests start import bitka from this checkout."""
+    found = subprocess.run([bitka_command()[0], "-c", "import cli, service; print(cli.__file__, service.__file__)"],
+                           capture_output=True, text=True, env=working_tree(), cwd="/", timeout=60)
+    assert found.returncode == 0, found.stderr
+    assert all(Path(path).is_relative_to(CHECKOUT) for path in found.stdout.split()), found.stdout
