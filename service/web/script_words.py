@@ -28,6 +28,7 @@ SAID = {
     "not_checked": _l("This phone could not check the group's log on this visit (%(why)s): it checks again on "
                       "the next one."),
     "offline": _l("the server did not answer"),
+    "no_ed25519": _l("this browser cannot check the server's Ed25519 signature"),
     "too_long": _l("the log is too long to check on one visit"),
     "malformed": _l("the server's answer at event %(seq)s is not a log bitka writes"),
     "malformed_amount": _l("%(amount)s is not an amount bitka writes"),

@@ -134,7 +134,12 @@
     const publicKey = fromBase64(key.public_key);
     if (hex(await sha256(publicKey)).slice(0, 16) !== key.id || cp.key_id !== key.id) return false;
     const { signature, ...body } = cp;
-    const verifier = await crypto.subtle.importKey("raw", publicKey, { name: "Ed25519" }, false, ["verify"]);
+    let verifier;
+    try {
+      verifier = await crypto.subtle.importKey("raw", publicKey, { name: "Ed25519" }, false, ["verify"]);
+    } catch (e) {  // a browser without Ed25519 in its WebCrypto: it can check nothing, and says so
+      throw new Unchecked(say("no_ed25519"));
+    }
     return crypto.subtle.verify("Ed25519", verifier, fromBase64(signature), utf8(canonical(body)));
   }
 
@@ -295,7 +300,7 @@
     }
   }
 
-  function say_ok(now) {
+  function showWitnessed(now) {
     box.className = "witness ok";
     box.removeAttribute("role");
     box.textContent = say(shownBalances().length ? "witnessed_money" : "witnessed", { size: now.checkpoint.size });
@@ -306,7 +311,7 @@
     const kept = JSON.parse(localStorage.getItem(slot) || "null");
     // A phone that kept an older state grows its tree again from the start, and the
     // checkpoint it kept must be on the way.
-    const start = kept && kept.seen && kept.seen.v === VERSION ? structuredClone(kept.seen) : FRESH();
+    const start = kept && kept.seen && kept.seen.v === VERSION ? JSON.parse(JSON.stringify(kept.seen)) : FRESH();
     const before = kept && kept.seen && kept.seen.v === VERSION ? kept : kept && { checkpoint: kept.checkpoint, key: kept.key };
     try {
       const now = await follow(before, start, group);
@@ -321,7 +326,7 @@
         }
       }
       keep();
-      say_ok(now);
+      showWitnessed(now);
     } catch (e) {
       if (e instanceof Unchecked) {
         box.className = "witness unchecked";
