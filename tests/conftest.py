@@ -96,6 +96,12 @@ def agreed(t, hand: dict) -> dict:
 @pytest.fixture
 def kop_table(client):
     """A group with four members and a Kop table at 1.00 a stake."""
+    return kop_group(client)
+
+
+def kop_group(client) -> dict:
+    """A group of four (Ala, Bob, Cyd, Dan) at a Kop table at 1.00 a stake, as the
+    ``kop_table`` fixture gives it."""
     g = client.post("/v1/groups", {"name": "Czwartek", "currency": "PLN"}).json
     admin = client.as_(g["admin_token"])
     members = [admin.post(f"/v1/groups/{g['id']}/members", {"name": n}).json for n in ("Ala", "Bob", "Cyd", "Dan")]

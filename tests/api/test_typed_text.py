@@ -11,7 +11,7 @@ import pytest
 from service.i18n import phrases
 from tests.api.test_confirmations import STARE_LOSE, STARE_WIN, _as, _result
 from tests.api.test_pages import _signed_in
-from tests.conftest import Client
+from tests.conftest import Client, kop_group
 
 LONG = "a; " * 166  # 498 characters, each "; " a place where the rules' clauses could start
 LIKE_THE_RULES = "Bob took 2C; then they draw: seat 1 (Bob) 2C"  # words the rules write, typed by a member
@@ -55,23 +55,12 @@ def tries(monkeypatch):
     return counted
 
 
-def _kop_group(client) -> dict:
-    """A group of four at a Kop table, as the kop_table fixture makes it."""
-    g = client.post("/v1/groups", {"name": "Czwartek", "currency": "PLN"}).json
-    admin = client.as_(g["admin_token"])
-    members = [admin.post(f"/v1/groups/{g['id']}/members", {"name": n}).json for n in ("Ala", "Bob", "Cyd", "Dan")]
-    table = admin.post(f"/v1/groups/{g['id']}/tables", {"game": "kop", "rules": {}, "stake": "1.00",
-                                                         "seats": [m["id"] for m in members]}).json
-    return {"group": g["id"], "admin": admin, "members": members, "table": table["id"],
-            "member": client.as_(members[0]["token"]), "base": f"/v1/groups/{g['id']}"}
-
-
 @pytest.mark.parametrize("language", ["pl", "it", "pt_BR"])
 def test_a_long_reason_of_clauses_costs_no_more_to_show_than_a_short_one(app, tries, language):
     works, shown = [], []
     for reason in ("a", LONG):  # the same hands in two groups (two browsers), but for their reasons
         client = Client(app.test_client())
-        t = _kop_group(client)
+        t = kop_group(client)
         _signed_in(client, t["members"][0]["token"])
         hands = _hands_with_reasons(t, reason)
         tries[0] = 0

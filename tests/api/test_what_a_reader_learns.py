@@ -61,17 +61,18 @@ class World:
                                   headers={"Accept": "text/plain"}).get_data(as_text=True),
             "etag": who.get(f"{self.base}/hands/{self.hand}").headers.get("ETag"),
         }
-        text = json.dumps(_stable(shown), sort_keys=True)
+        text = json.dumps(stable(shown), sort_keys=True)
         for i, known in enumerate(self.ids):
             text = text.replace(known, f"<id{i}>")
         return TIME.sub("<time>", HEX.sub("<hex>", ID.sub("<id>", text)))
 
 
-def _stable(value):
+def stable(value):
+    """``value`` without what differs between any two groups (hashes, times, salts)."""
     if isinstance(value, dict):
-        return {k: _stable(v) for k, v in value.items() if k not in UNSTABLE}
+        return {k: stable(v) for k, v in value.items() if k not in UNSTABLE}
     if isinstance(value, list):
-        return [_stable(v) for v in value]
+        return [stable(v) for v in value]
     return value
 
 

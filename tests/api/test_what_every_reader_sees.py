@@ -49,7 +49,7 @@ from games.errors import RuleViolation
 from games.registry import GAMES
 from games.table import deal_context
 from service.web.cards import in_order
-from tests.api.test_what_a_reader_learns import HEX, ID, TIME, UNSTABLE
+from tests.api.test_what_a_reader_learns import HEX, ID, TIME, stable
 from tests.conftest import Client
 
 ADMIN, OUTSIDER = "admin", "outsider"  # the readers beside the seats (a seat is its number)
@@ -528,7 +528,7 @@ class World:
         out = {}
         for channel, text in read.items():
             if channel in JSON:
-                text = json.dumps(_stable(json.loads(text)), sort_keys=True)
+                text = json.dumps(stable(json.loads(text)), sort_keys=True)
             for i, known in enumerate(self.ids):
                 text = text.replace(known, f"<id{i}>")
             text = WHEN.sub(r"\1<time>\2", ONCE.sub("<once>", text))
@@ -539,14 +539,6 @@ class World:
 JSON = ("hand", "events", "audit", "asked")
 ONCE = re.compile(r"web-[A-Za-z0-9_-]{22}")  # a page form's one-time key
 WHEN = re.compile(r'(<td class="when">)[^<]*(</td>)')  # a time as a page writes it
-
-
-def _stable(value):
-    if isinstance(value, dict):
-        return {k: _stable(v) for k, v in value.items() if k not in UNSTABLE}
-    if isinstance(value, list):
-        return [_stable(v) for v in value]
-    return value
 
 
 CARD_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9AKQJ])[CSHD](?![0-9A-Za-z])")
