@@ -499,6 +499,13 @@ def offers(state: BiscaState, seat: int) -> list[Offer]:
     return accepted(decide, state, seat, [swap])
 
 
+def instead_of_turning(state: BiscaState, seat: int) -> list[Offer]:
+    """Capixaba's cutter may knock instead of cutting: hearts are trumps, no card turned."""
+    if state.rules.variant != "capixaba":
+        return []
+    return [Offer({"trump": None, "trump_suit": "H"}, "The cutter knocked: hearts are trumps")]
+
+
 def describe(kind: str, d: Mapping, who) -> str:
     match kind:
         case "deal":
@@ -549,7 +556,7 @@ GAME = Game(
     parse_rules=parse_rules, seat_count=seat_count, parse_deal=deal_event, initial_state=new_hand, decide=decide,
     evolve=evolve, is_terminal=is_over, settle=settle, parse_result=result_event, result_state=result_state,
     view=view, turn=lambda state: None if is_over(state) else state.turn, legal_cards=legal_cards, calls=calls,
-    offers=offers,
+    offers=offers, instead_of_turning=instead_of_turning,
     describe=describe, superseded=superseded, result_fields=bisca_result.result_fields, visible=visible,
     played=played, owed=owed,
     pack=lambda rules: PACKS[VARIANTS[rules.variant].pack], seating=seating,

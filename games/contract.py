@@ -29,6 +29,7 @@ class Capabilities:
     logged_by: str = "tricks"  # "tricks": whole tricks, leader first; "plays": one card and its capture
     deal_on_page: bool = False  # the deal is each seat's cards and nothing else (typed on a page)
     claims: bool = False  # the hand takes claims (Scopa's chiamarsi fuori, Kop's throwing in)
+    claim_says: str = ""  # what a claim does, on the button a player taps to make it
 
 
 @dataclass(frozen=True)
@@ -153,6 +154,9 @@ class Game:
     legal_plays: Callable[[State], list[dict]] = lambda state: []  # logged by plays: each legal play now
     # The calls the seat may make now, each one decide accepts from it (games/call_offers.py).
     offers: Callable[[State, int], Sequence[Offer]] = lambda state, seat: ()
+    # What the dealer's seat may log instead of the card it turns up (a ``cards`` body), each
+    # saying what it means: Capixaba's knock for hearts.
+    instead_of_turning: Callable[[State, int], Sequence[Offer]] = lambda state, seat: ()
     deal_fields: tuple[DealField, ...] = DEALT
     rule_fields: tuple[RuleField, ...] = ()  # the table's rules, described (else named and typed only)
     docs: Mapping[str, str] = field(default_factory=dict)  # "play", "claim": what those requests do here

@@ -439,7 +439,8 @@ def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, sup
     """A game on Kop's engine (Kop, and Baśka with its own rules, decisions and money)."""
     engine = kop_result.Engine(new_hand, decide_, evolve)
     return Game(
-        name=name, title=title, capabilities=Capabilities(deal_on_page=True, claims=True), table=table,
+        name=name, title=title, capabilities=Capabilities(deal_on_page=True, claims=True,
+                                  claim_says="Throw in: the rest cannot change the result"), table=table,
         parse_rules=rules_of, seat_count=seat_count, parse_deal=deal_event, initial_state=new_hand,
         decide=decide_, evolve=evolve, is_terminal=is_over_, settle=settle_,
         parse_result=partial(kop_result.result_event, engine), result_state=partial(kop_result.result_state, engine),

@@ -454,7 +454,8 @@ RULE_FIELDS = (
               options=("game", "point")),
 )
 GAME = Game(
-    name="scopa", title="Scopa", capabilities=Capabilities(logged_by="plays", claims=True),
+    name="scopa", title="Scopa", capabilities=Capabilities(logged_by="plays", claims=True,
+                                                    claim_says="Call myself out (chiamarsi fuori)"),
     table=TableRules(target=lambda rules: rules.target, sides=lambda rules: rules.sides),
     parse_rules=parse_rules, seat_count=seat_count, parse_deal=deal_event, initial_state=new_hand, decide=decide,
     evolve=evolve, is_terminal=is_over, settle=settle, parse_result=result_event, result_state=result_state,

@@ -165,10 +165,10 @@ class Bid(Schema):
                          metadata={"example": "kontra"})
     jack = fields.String(validate=validate.Length(min=1, max=8),
                          metadata={"description": "wesele with rules.wesele = any-jack: the partner's jack, said "
-                                                        "aloud. Where the rules choose it (highest-jack), leave it out: "
-                                                        "bitka works it out from the caller's cards and logs the call "
-                                                        "without it, since which jack it is tells what the caller "
-                                                        "holds (a jack sent is checked, and logged as said)"})
+                                                  "aloud. Where the rules choose it (highest-jack), leave it out: "
+                                                  "bitka works it out from the caller's cards and logs the call "
+                                                  "without it, since which jack it is tells what the caller holds "
+                                                  "(a jack sent is checked, and logged as said)"})
 
 
 class TrickIn(Schema):

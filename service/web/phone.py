@@ -28,7 +28,7 @@ def seat_view(model, shown: dict, seat: int | None, trow: dict, principal) -> di
     rules = game.parse_rules(trow["rules"]) if trow else None
     owed = game.owed(state) if not model.ended else {}
     mine = {"seat": seat, "owes": 0, "turn": False, "legal": [], "plays": [], "calls": [], "claims": False,
-            "turn_up": None, "pack": []}
+            "turn_up": None, "instead": [], "pack": []}
     in_play = not model.ended and shown["phase"] in ("dealing", "auction", "play")
     if seat is None or not in_play:
         return mine
@@ -44,6 +44,7 @@ def seat_view(model, shown: dict, seat: int | None, trow: dict, principal) -> di
     if seat == shown["dealer"] and ("table" in owed or "trump" in owed):
         mine["turn_up"] = "table" if "table" in owed else "trump"
         mine["turn_up_count"] = owed.get("table", 1)
+        mine["instead"] = list(game.instead_of_turning(state, seat)) if mine["turn_up"] == "trump" else []
     if owed:
         return mine
     turn = game.turn(state)
@@ -56,6 +57,7 @@ def seat_view(model, shown: dict, seat: int | None, trow: dict, principal) -> di
             mine["plays"] = game.legal_plays(state)
     mine["calls"] = list(game.offers(state, seat))
     mine["claims"] = game.capabilities.claims
+    mine["claim_says"] = game.capabilities.claim_says
     return mine
 
 
@@ -98,9 +100,10 @@ def hand_move(group, hand):
     action = request.form.get("action", "")
 
     def move(w):
-        trow = ledger.table_row(w, group, ledger.hand_model(w, group, hand).table)
+        model = ledger.hand_model(w, group, hand)
+        trow = ledger.table_row(w, group, model.table)
         seat = trow["seats"].index(principal.subject) if principal.subject in trow["seats"] else None
-        kind, body = _command(action, seat)
+        kind, body = _command(action, seat, model)
         ledger.handle(Play(group, principal.subject, hand, kind, body), w)
         return url_for("web.hand_page", group=group, hand=hand) + "#live"
     try:
@@ -111,7 +114,7 @@ def hand_move(group, hand):
         return hand_page(group, hand, problem=e.detail)  # the page says it in names, in the reader's language
 
 
-def _command(action: str, seat: int | None) -> tuple[str, dict]:
+def _command(action: str, seat: int | None, model) -> tuple[str, dict]:
     form = request.form
     if seat is None and action in ("cards", "play", "bid", "claim"):
         raise Invalid(_("only a player seated at this table plays from this page"))
@@ -122,8 +125,12 @@ def _command(action: str, seat: int | None) -> tuple[str, dict]:
             return "cards", {"table": form.getlist("card")}
         case "trump":
             return "cards", {"trump": form.get("card", "")}
-        case "knock":
-            return "cards", {"trump": None, "trump_suit": "H"}
+        case "instead":  # what the game lets the dealer log instead of turning a card, by its place
+            offered = list(model.rules.instead_of_turning(model.state, seat)) if seat is not None else []
+            chosen = form.get("offer", "")
+            if not (chosen.isascii() and chosen.isdigit() and int(chosen) < len(offered)):
+                raise Invalid(_("that is not something a hand's page does"), errors={"offer": [_("Unknown action.")]})
+            return "cards", dict(offered[int(chosen)].body)
         case "play":
             body = {"seat": seat, "card": form.get("card", "")}
             if form.get("capture") is not None:

@@ -443,3 +443,23 @@ def test_the_calls_say_what_they_do_in_the_players_language(app, evening, langua
     assert phones[1].http.get(f"/language/{language}?next=/").status_code in (302, 303)
     page = phones[1].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
     assert zolo in page and yes in page, page[page.find("my-calls"):][:1500]
+
+
+def test_the_capixaba_dealer_may_knock_from_the_phone_instead_of_turning_a_trump(app, evening):
+    """What a dealer may log instead of turning a card is the game's to offer (a knock for
+    hearts in Capixaba), each a button saying what it means; a made-up choice is refused."""
+    admin, group, phones, names = evening
+    table = _open_table(admin, group, "bisca:3", names)
+    hand = _new_hand(phones, group, table)
+    move = f"/g/{group}/hands/{hand}/move"
+    page = phones[0].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+    assert "The cutter knocked: hearts are trumps" in page
+    assert "knocked" not in phones[1].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+    assert '<input type="hidden" name="action" value="instead">' in page
+    form = {**_form(page, move), "action": "instead", "offer": "0"}
+    made_up = phones[0].http.post(move, data={**form, "offer": "7", "once": "web-made-up-choice-0001"})
+    assert made_up.status_code == 422
+    knocked = phones[0].http.post(move, data=form)
+    assert knocked.status_code == 303, knocked.get_data(as_text=True)
+    shown = phones[0].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+    assert "The cutter knocked" not in shown and "Trumps: hearts." in shown
