@@ -13,9 +13,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games import kop  # noqa: E402
-from games.auction import black_queens_holder  # noqa: E402
-from games.cicha_search import cannot_lose  # noqa: E402
+from games.kop import game as kop  # noqa: E402
+from games.kop.auction import black_queens_holder  # noqa: E402
+from games.kop.cicha_search import cannot_lose  # noqa: E402
 
 
 def main() -> int:

@@ -42,8 +42,8 @@ sys.path.insert(0, str(ROOT))
 
 from events.store import NewEvent, RawEvent  # noqa: E402
 from events.database import Store  # noqa: E402
-from games import kop  # noqa: E402
-from games.autoplay import play_out  # noqa: E402
+from games.kop import game as kop  # noqa: E402
+from games.engine.autoplay import play_out  # noqa: E402
 from projections.projector import project  # noqa: E402
 from cli.checks import replay_store, verify_store  # noqa: E402
 from service import ledger  # noqa: E402

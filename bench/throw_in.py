@@ -16,9 +16,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games import baska, kop, throw_in  # noqa: E402
-from games.base import Command  # noqa: E402
-from games.errors import RuleViolation  # noqa: E402
+from games.baska import game as baska
+
+from games.kop import game as kop
+
+from games.kop import throw_in  # noqa: E402
+from games.engine.base import Command  # noqa: E402
+from games.engine.errors import RuleViolation  # noqa: E402
 
 
 def _hand(rng, module, rules, call):

@@ -6,9 +6,15 @@ import shlex
 
 import click
 
-from games import baska, bisca, kop, scopa
-from games.autoplay import play_out, play_scopa
-from games.base import Command
+from games.baska import game as baska
+
+from games.bisca import game as bisca
+
+from games.kop import game as kop
+
+from games.scopa import game as scopa
+from games.engine.autoplay import play_out, play_scopa
+from games.engine.base import Command
 from projections.hands import waiting_for
 from service import ledger
 from service.commands import AddMember, Confirm, CreateGroup, NewHand, OpenTable

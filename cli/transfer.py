@@ -29,7 +29,7 @@ from projections.ledger_views import MONEY_EVENTS, ledger_csv
 from projections.replay import replay
 from events.store import Envelope
 from events.verify import faults, raw
-from games.base import RULES_VERSION
+from games.engine.base import RULES_VERSION
 from service.auth import ADMIN, mint_token
 from service.reenact import Reenactment
 

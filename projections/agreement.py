@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping, Sequence
 
-from games.seen import cards_in
+from games.engine.seen import cards_in
 
 NOBODY_PAYS = "nobody pays in it"
 ONLY_ITS_LOGGER_PAYS = "nobody but its logger pays in it"

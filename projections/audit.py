@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from games import words
+from games.engine import words
 from .groups import member_name
 from . import hands as hand_fold, tables
 from .typed import plain, typed

@@ -16,10 +16,10 @@ from typing import Iterable, Mapping, Sequence
 from events.errors import RuleBroken
 from events.money import format_amount, parse_amount
 from events.types import HAND_EVENTS
-from games import table as table_decider
-from games.base import RULES_VERSION, Command
-from games.errors import Incomplete, Malformed, RuleViolation
-from games.contract import Game
+from games.engine import table as table_decider
+from games.engine.base import RULES_VERSION, Command
+from games.engine.errors import Incomplete, Malformed, RuleViolation
+from games.engine.contract import Game
 from .settlements import of_the_game, settled
 
 PLAY = HAND_EVENTS - {"settlement", "hand_voided"}  # what a hand's state is folded from

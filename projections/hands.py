@@ -8,9 +8,9 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from events.types import HAND_EVENTS
 from events.errors import Unprocessable
-from games.contract import Game
+from games.engine.contract import Game
 from games.registry import GAMES
-from games.seen import cards_in
+from games.engine.seen import cards_in
 from . import agreement
 
 

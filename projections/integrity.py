@@ -15,7 +15,7 @@ from typing import Mapping
 from events import names
 from events.money import MAX_BALANCE, MAX_MINOR, MoneyError, parse_amount
 from events.types import EVENT_TYPES
-from games.errors import RuleViolation
+from games.engine.errors import RuleViolation
 from games.registry import GAMES
 from . import balances
 

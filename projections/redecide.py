@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 from typing import Mapping, Sequence
 
-from games import table as table_decider
-from games.base import Command, Event
-from games.errors import Incomplete, Malformed, RuleViolation
-from games.seen import cards_in
+from games.engine import table as table_decider
+from games.engine.base import Command, Event
+from games.engine.errors import Incomplete, Malformed, RuleViolation
+from games.engine.seen import cards_in
 
 # The command each hand event is the answer to, and the fields of the event it was sent with.
 COMMANDS = {"seat_cards": ("cards", ("seat", "cards", "table", "trump", "trump_suit")),

@@ -17,7 +17,7 @@ from typing import Callable, Iterable, NamedTuple, Protocol
 
 from events.money import format_amount, minor_digits
 from events.types import HAND_EVENTS
-from games.base import TableTerms
+from games.engine.base import TableTerms
 from games.registry import GAMES
 from . import agreement, balances, corrections, groups, hands, integrity, projector, redecide, tables
 from .groups import confirmations

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from events.errors import RuleBroken
 from events.money import MAX_MINOR, format_amount
-from games.base import Settlement, TableTerms
+from games.engine.base import Settlement, TableTerms
 
 
 # Whether a settlement counted at once or waits for a payer to confirm it: the ledger's

@@ -11,8 +11,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from events.money import parse_amount
-from games import table as decider
-from games.base import TableTerms
+from games.engine import table as decider
+from games.engine.base import TableTerms
 
 NAME = "table"
 NO_BOK = decider.NO_BOK

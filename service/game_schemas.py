@@ -14,8 +14,8 @@ import unicodedata
 from dataclasses import replace
 from typing import Any
 
-from games.contract import Game, ResultField, RuleField
-from games.errors import RuleViolation
+from games.engine.contract import Game, ResultField, RuleField
+from games.engine.errors import RuleViolation
 from games.registry import GAMES
 
 ENTRY = {"type": "string", "enum": ["scorer", "seats"], "default": "scorer", "description": (

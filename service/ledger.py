@@ -16,11 +16,11 @@ from events import names
 from events.errors import Invalid, NotFound, Refused, RuleBroken, Unprocessable
 from events.money import MAX_BALANCE, MAX_MINOR, MoneyError, format_amount, minor_digits, parse_amount
 from events.store import NewEvent, Reader, Writer
-from games import table as table_decider
-from games.base import Command
-from games.errors import Incomplete, Malformed, Revealing, RuleViolation
-from games.registry import GAMES, PLANNED
-from games import seen
+from games.engine import table as table_decider
+from games.engine.base import Command
+from games.engine.errors import Incomplete, Malformed, Revealing, RuleViolation
+from games.registry import GAMES
+from games.engine import seen
 from projections import agreement, balances, corrections, folded, hands as hand_fold, tables
 from projections.groups import CONFIRMATIONS, confirmations, member_name
 from projections.settlements import settled
@@ -152,8 +152,6 @@ def open_table(w: Writer, c: OpenTable) -> dict:
     name = body["game"]
     if name not in GAMES:
         scored = ", ".join(GAMES)
-        if name in PLANNED:
-            raise Unprocessable(f"{name} is not supported yet; bitka scores {scored}")
         raise Unprocessable(f"{name!r} is not a game bitka knows; it scores {scored}")
     game = GAMES[name]
     raw_rules = body.get("rules")

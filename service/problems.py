@@ -14,7 +14,7 @@ from werkzeug.exceptions import HTTPException
 
 from events.errors import (Contention, Damaged, DomainError, Gone, Invalid, NotFound, Refused, RuleBroken,
                            StaleVersion, Unprocessable, VersionConflict)
-from games.errors import RuleViolation
+from games.engine.errors import RuleViolation
 from .auth import Unauthenticated
 from .i18n import languages, phrases
 from .limits import TooMany

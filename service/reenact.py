@@ -31,7 +31,7 @@ from typing import Iterable, Iterator, Mapping, Sequence
 
 from events.errors import DomainError, Refused
 from events.store import Envelope, NewEvent, Writer
-from games.seen import cards_in
+from games.engine.seen import cards_in
 from projections.integrity import well_formed
 from projections.redecide import COMMANDS, RECORDED_BY_THE_TABLE, SALT
 from . import auth, ledger

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from events.errors import Refused
-from games.seen import cards_in, hidden_from, mask
+from games.engine.seen import cards_in, hidden_from, mask
 from projections.hands import HandModel, parsed_rules
 from . import auth
 

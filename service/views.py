@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from events.money import format_amount
-from games import table as table_decider
+from games.engine import table as table_decider
 from games.registry import GAMES
-from games.seen import arranged
+from games.engine.seen import arranged
 from projections import hands as hand_fold
 from projections.groups import confirmations, member_name
 from projections.balances import pending_view

@@ -11,10 +11,10 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from games import table
-from games.base import Command, Event
-from games.contract import Game
-from games.errors import RuleViolation
+from games.engine import table
+from games.engine.base import Command, Event
+from games.engine.contract import Game
+from games.engine.errors import RuleViolation
 
 
 def given(game: Game, deal: Mapping, *events, rules: Mapping | None = None) -> "Scenario":

@@ -18,7 +18,7 @@ from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from events.errors import DomainError, Invalid, NotFound, Refused, RuleBroken
-from games import again
+from games.engine import again
 from projections import corrections
 from projections.groups import member_name
 from projections.hands import game_of, parsed_rules

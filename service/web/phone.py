@@ -11,7 +11,7 @@ from flask import Response, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from events.errors import DomainError, Invalid
-from games.seen import cards_in
+from games.engine.seen import cards_in
 from projections.groups import member_name
 from .. import ledger, steady
 from ..commands import Confirm, Dispute, Play

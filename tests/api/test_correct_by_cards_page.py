@@ -12,8 +12,10 @@ from html.parser import HTMLParser
 
 import pytest
 
-from games import bisca, scopa
-from games.base import Command
+from games.bisca import game as bisca
+
+from games.scopa import game as scopa
+from games.engine.base import Command
 from tests.api.test_pages import _signed_in
 from tests.conftest import KOP_HANDS, KOP_TRICKS, Client, without_confirmations
 from tests.money import minor
@@ -277,7 +279,7 @@ def _logged(game, state, command: Command, log: list) -> object:
 def test_a_hand_dealt_seat_by_seat_is_given_again_with_its_draws_back_in_the_stock(setup):
     """Each phone logged its own cards, the later rounds (Scopa) or each card drawn after a
     trick (Bisca) too: the page's cards are the whole deal a new hand would be dealt."""
-    from games import again
+    from games.engine import again
     name, rules, deal, state, game = setup()
     kind = "plays" if game.capabilities.logged_by == "plays" else "tricks"
     played, parsed = _played(game, state), game.parse_rules(rules)

@@ -182,8 +182,8 @@ def test_a_scopa_correction_that_ends_the_game_earlier_moves_the_payment(client)
 def _mid_hand_capixaba(match_before, dealer):
     """A capixaba deal whose first legal cards give side 0 a bonus that, from
     ``match_before``, ends the match before the hand's last trick; and those tricks."""
-    from games import bisca
-    from games.base import Command
+    from games.bisca import game as bisca
+    from games.engine.base import Command
     rules = bisca.parse_rules({"variant": "capixaba"})
     for seed in range(5000):
         deck = sorted(bisca.PACKS["full"])

@@ -255,8 +255,9 @@ def _move(phone, group, hand, action, **fields):
 def test_scopa_captures_and_bisca_draws_on_the_phones(app, evening):
     """Scopa: the dealer turns up the table, each phone its cards and then plays, captures
     offered as buttons. Bisca: the trump card turned, each draw picked on the drawer's phone."""
-    from games import bisca, scopa
-    from games.base import Command
+    from games.bisca import game as bisca
+    from games.scopa import game as scopa
+    from games.engine.base import Command
     admin, group, phones, names = evening
     table = _open_table(admin, group, "scopa:0", names[:2])
     page = phones[0].http.get(f"/g/{group}/tables/{table}").get_data(as_text=True)

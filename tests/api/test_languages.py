@@ -8,9 +8,11 @@ import re
 
 import pytest
 
-from games import bisca, scopa
-from games.errors import may_not_play
-from games.autoplay import play_out, play_scopa
+from games.bisca import game as bisca
+
+from games.scopa import game as scopa
+from games.engine.errors import may_not_play
+from games.engine.autoplay import play_out, play_scopa
 from service.i18n import phrases
 from tests.api import test_corrections as tables
 from tests.api.test_random_hands import _random_baska_hand, _random_hand

@@ -10,8 +10,8 @@ import pytest
 from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate
 
-from games import scopa
-from games.errors import RuleViolation
+from games.scopa import game as scopa
+from games.engine.errors import RuleViolation
 from games.registry import GAMES
 from service import game_schemas
 from tests.conftest import KOP_HANDS, KOP_TRICKS

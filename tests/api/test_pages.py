@@ -253,8 +253,8 @@ def test_the_score_sheet_offers_each_games_own_choices(client, kop_table, game, 
 def test_a_bisca_hand_dealt_through_the_api_is_tapped_in_card_by_card_to_its_end(client, kop_table):
     import random
 
-    from games import bisca
-    from games.autoplay import play_out
+    from games.bisca import game as bisca
+    from games.engine.autoplay import play_out
     gid = kop_table["group"]
     table = _table(kop_table, "bisca", {"variant": "nove"}, 2)
     deck = sorted(bisca.PACKS["full"])
@@ -280,8 +280,8 @@ def test_a_bisca_hand_dealt_through_the_api_is_tapped_in_card_by_card_to_its_end
 
 
 def test_a_scopa_hand_shows_its_plays_and_captures(client, kop_table):
-    from games import scopa
-    from games.autoplay import play_scopa
+    from games.scopa import game as scopa
+    from games.engine.autoplay import play_scopa
     gid = kop_table["group"]
     table = _table(kop_table, "scopa", {}, 2)
     deck = sorted(scopa.PACK)

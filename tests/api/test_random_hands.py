@@ -3,12 +3,12 @@ second reading of the rules gives, the balances are their running sums, and the 
 passes round the table."""
 import random
 
-from games import kop
-from games.autoplay import play_out
-from games.base import Command
-from games.errors import RuleViolation
+from games.kop import game as kop
+from games.engine.autoplay import play_out
+from games.engine.base import Command
+from games.engine.errors import RuleViolation
 from tests.money import minor
-from tests.oracles.kop import CALLS, oracle_amounts
+from tests.games.kop.oracle import CALLS, oracle_amounts
 from tests.conftest import without_confirmations
 
 
@@ -56,7 +56,7 @@ BASKA_CALLS = ["pass", "wesele", "gran", "zolo", "gran-du", "zolo-du", "kontra",
 
 
 def _random_baska_hand(rng: random.Random, dealer: int):
-    from games import baska
+    from games.baska import game as baska
     cards = sorted(kop.PACK)
     while True:
         rng.shuffle(cards)
@@ -80,7 +80,7 @@ def _random_baska_hand(rng: random.Random, dealer: int):
 
 
 def test_forty_random_baska_hands_pay_what_the_rules_say_bok_rundy_and_all(kop_table):
-    from tests.oracles.baska import baska_amounts
+    from tests.games.baska.oracle import baska_amounts
     t, rng = kop_table, random.Random(5)
     seats = [m["id"] for m in t["members"]]
     table = t["admin"].post(f"{t['base']}/tables", {"game": "baska", "seats": seats, "stake": "1.00"}).json

@@ -4,8 +4,12 @@ import random
 
 import pytest
 
-from games import baska, bisca, scopa
-from games.autoplay import play_out, play_scopa
+from games.baska import game as baska
+
+from games.bisca import game as bisca
+
+from games.scopa import game as scopa
+from games.engine.autoplay import play_out, play_scopa
 from tests.conftest import KOP_HANDS, KOP_TRICKS
 
 SAME = ("outcome", "contract", "winner", "multiplier", "units", "payouts")
@@ -52,7 +56,7 @@ def test_a_baska_du_result_settles_and_queues_a_bok_runda_as_the_logged_hand_doe
     rng.shuffle(deck)
     hands = [deck[i * 4:(i + 1) * 4] for i in range(4)]
     rules = baska.parse_rules({})
-    from games.base import Command
+    from games.engine.base import Command
     state = baska.new_hand(rules, {"dealer": 0, "hands": hands})
     [event] = baska.decide(state, Command("bid", {"seat": 1, "call": "gran-du"}))
     state, tricks = play_out(baska, baska.evolve(state, event))
@@ -254,8 +258,8 @@ def test_random_kop_and_bisca_results_are_logged_exactly_when_the_brute_force_se
 
 
 def test_random_scopa_results_are_logged_exactly_when_the_forward_search_finds_them(kop_table):
-    from games import scopa as scopa_game
-    from games.scopa_result import play_order
+    from games.scopa import game as scopa_game
+    from games.scopa.result import play_order
     from tests.oracles import results as oracle
     t, rng = kop_table, random.Random(16)
     table = _table(t, "scopa", {"players": 4, "target": 61}, 4)

@@ -10,8 +10,14 @@ import re
 
 import pytest
 
-from games import baska, bisca, kop, scopa
-from games.base import Command
+from games.baska import game as baska
+
+from games.bisca import game as bisca
+
+from games.kop import game as kop
+
+from games.scopa import game as scopa
+from games.engine.base import Command
 from service.web.cards import face
 from tests.command import run
 from tests.concurrency import failures_in_threads

@@ -10,7 +10,7 @@ import json
 import re
 import time
 
-from games import bisca
+from games.bisca import game as bisca
 from service import steady
 from tests.conftest import Client
 

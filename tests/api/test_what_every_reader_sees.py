@@ -42,12 +42,14 @@ from os.path import commonprefix
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
-from games import bisca, scopa
-from games.auction import JACKS_HIGH_TO_LOW, black_queens_holder
-from games.base import Command, Event
-from games.errors import RuleViolation
+from games.bisca import game as bisca
+
+from games.scopa import game as scopa
+from games.kop.auction import JACKS_HIGH_TO_LOW, black_queens_holder
+from games.engine.base import Command, Event
+from games.engine.errors import RuleViolation
 from games.registry import GAMES
-from games.table import deal_context
+from games.engine.table import deal_context
 from service.web.cards import in_order
 from tests.api.test_what_a_reader_learns import HEX, ID, TIME, stable
 from tests.conftest import Client

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from games import kop
-from games.autoplay import play_out
+from games.kop import game as kop
+from games.engine.autoplay import play_out
 from projections import folded, hands as hand_fold
 from service import ledger
 from service.commands import AddMember, CreateGroup, NewHand, OpenTable, Play, VoidHand

@@ -271,7 +271,7 @@ def test_hands_settled_under_older_rules_still_import(tmp_path, monkeypatch):
     """A log whose hands an older bitka settled under rules 1: their cards and calls are
     judged under the rules they record (replay lists what today's would say), who logged
     them and how they were agreed as today."""
-    from games import baska
+    from games.baska import game as baska
     from projections import tables
     from projections.projector import project
     from service import ledger

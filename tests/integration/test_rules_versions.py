@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 
 from events.database import open_store
-from games import baska
+from games.baska import game as baska
 from projections import tables
 from projections.projector import project
 from service import ledger

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from games.base import Command
-from games.contract import Game
+from games.engine.base import Command
+from games.engine.contract import Game
 
 OnCard = Callable[[object, int, list, list, str], None]  # (state, seat, trick so far, legal cards, chosen)
 OnPlay = Callable[[object, list, dict], None]  # (state, legal plays, chosen)

@@ -4,8 +4,8 @@ hands (Baśka's bok-rundy and their queue, Scopa's games to a target, Bisca's ma
 Independent of games/: the rules of each result are the oracles' own (kop.py, baska.py)."""
 from __future__ import annotations
 
-from tests.oracles.baska import WON, baska_money
-from tests.oracles.kop import kop_money
+from tests.games.baska.oracle import WON, baska_money
+from tests.games.kop.oracle import kop_money
 
 BOK_RUNDA = 4  # rules/baska.md: the four deals after a bok
 

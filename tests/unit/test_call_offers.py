@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from games import bisca
-from games.base import Command
-from games.errors import RuleViolation
+from games.bisca import game as bisca
+from games.engine.base import Command
+from games.engine.errors import RuleViolation
 from games.registry import game
 
 WESELE = [["QC", "QS", "AH", "10H"], ["JC", "AD", "10D", "QD"], ["JS", "JH", "JD", "AC"],

@@ -6,11 +6,15 @@ from itertools import combinations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from games import bisca, kop_result, scopa
-from games.base import Event
-from games.errors import Incomplete, Malformed, RuleViolation
-from games.possible import totals, why_impossible
-from games.scopa_result import cards_possible, empty_handed, play_order, scopas_possible
+from games.bisca import game as bisca
+
+from games.kop import result as kop_result
+
+from games.scopa import game as scopa
+from games.engine.base import Event
+from games.engine.errors import Incomplete, Malformed, RuleViolation
+from games.engine.possible import totals, why_impossible
+from games.scopa.result import cards_possible, empty_handed, play_order, scopas_possible
 from tests.oracles import results as oracle
 
 

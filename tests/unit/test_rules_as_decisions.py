@@ -1,7 +1,10 @@
 """Rules of every game stated one way (tests/harness.py): given a deal and what happened
 so far, when a command comes, then these events are decided, or it is refused with a
 sentence that says which rule. Through each game's ``Game`` contract, as the service plays."""
-from games import baska, bisca, kop, scopa
+from games.baska import game as baska
+from games.bisca import game as bisca
+from games.kop import game as kop
+from games.scopa import game as scopa
 from tests.conftest import KOP_HANDS, KOP_TRICKS
 from tests.harness import given
 

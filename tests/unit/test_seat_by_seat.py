@@ -10,10 +10,16 @@ import random
 import pytest
 from hypothesis import given as hypothesis_given, settings, strategies as st
 
-from games import bisca, bisca_seen, kop, scopa
-from games.base import Command, TableTerms
-from games.errors import RuleViolation
-from games.table import deal_context
+from games.bisca import game as bisca
+
+from games.bisca import seen as bisca_seen
+
+from games.kop import game as kop
+
+from games.scopa import game as scopa
+from games.engine.base import Command, TableTerms
+from games.engine.errors import RuleViolation
+from games.engine.table import deal_context
 from tests.conftest import KOP_HANDS, KOP_TRICKS
 from tests.harness import given
 

@@ -1,0 +1,2 @@
+"""baska."""
+from .game import GAME as GAME

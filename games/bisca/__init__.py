@@ -1,0 +1,2 @@
+"""bisca."""
+from .game import GAME as GAME

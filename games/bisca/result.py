@@ -1,0 +1,106 @@
+"""Bisca hands logged by their result alone: card points and tricks per side, and (Capixaba)
+the bonus each side scored; refused when no hand could end that way.
+
+A side that took ``k`` tricks holds ``k`` x (players) cards of the pack, whose card points
+are the side's; the other side holds the rest. Capixaba scores at most one bonus a hand:
+each needs the 7 of trumps in its trick (rodar o 7), or the ace and the 7 of trumps in one
+trick (the relas), and the 7 is played once.
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from ..engine.base import Event
+from ..engine.cards import SUIT_NAMES
+from ..engine.contract import ResultField
+from ..engine.errors import Malformed, RuleViolation, require, whole_number
+from ..engine.possible import pack_values, why_impossible
+
+FIELDS = ("points", "tricks", "bonus", "trump_suit")
+TOTAL_POINTS = 120
+BONUSES = {False: (1, 2), True: (2, 3, 4)}  # a bonus's possible points, by whether hearts are trump
+
+
+def result_event(rules, dealer: int, raw: Mapping, pack, points_of) -> Event:
+    """The ``result`` event of a checked result; ``pack`` is the variant's cards and
+    ``points_of`` their card points by rank."""
+    if not isinstance(raw, Mapping):
+        raise Malformed("", "result must be an object with points, tricks and bonus")
+    unknown = sorted(set(raw) - set(FIELDS))
+    if unknown:
+        raise RuleViolation(f"a bisca result has points, tricks, bonus and trump_suit, not {', '.join(unknown)}")
+    capixaba = rules.variant == "capixaba"
+    require(raw, ("points", "tricks", "bonus") if capixaba else ("points", "tricks"))
+    n, per_trick = len(rules.sides), rules.players
+    tricks_in_hand = len(pack) // per_trick
+    points, tricks = _counts(raw, "points", n), _counts(raw, "tricks", n)
+    bonus = _counts(raw, "bonus", n) if capixaba or raw.get("bonus") is not None else [0] * n
+    suit = _suit(raw.get("trump_suit"))
+    if not capixaba and raw.get("trump_suit") is not None:
+        raise RuleViolation(f"only capixaba names trump_suit (hearts double its game points); a {rules.variant} "
+                            "hand's trump changes nothing in its score")
+    if sum(points) != TOTAL_POINTS:
+        raise RuleViolation(f"the card points must add up to {TOTAL_POINTS}, not {sum(points)}")
+    if sum(tricks) != tricks_in_hand:
+        raise RuleViolation(f"a {rules.variant} hand has {tricks_in_hand} tricks, not {sum(tricks)}")
+    values = pack_values(pack, points_of)
+    for side in range(n):
+        why = why_impossible(points[side], per_trick * tricks[side], values, f"{len(pack)}-card")
+        if why:
+            raise RuleViolation(f"side {side} cannot take {points[side]} card points in {tricks[side]} trick(s): "
+                                f"{why}")
+    if any(bonus) and not capixaba:
+        raise RuleViolation("only capixaba scores bonuses")
+    why = why_not_bonus(bonus, suit == "H")
+    if why:
+        raise RuleViolation(why)
+    return Event("result", {"dealer": dealer, "result": {"points": points, "tricks": tricks, "bonus": bonus,
+                                                         "trump_suit": suit}})
+
+
+def why_not_bonus(bonus: list[int], hearts: bool) -> str | None:
+    """None when one trick of a Capixaba hand could score this bonus; else why not."""
+    scored = [b for b in bonus if b]
+    if not scored:
+        return None
+    allowed = BONUSES[hearts]
+    if len(scored) > 1:
+        return ("a capixaba hand scores one bonus at most: each needs the 7 of trumps in its trick, "
+                f"and it is played once; not {bonus}")
+    if scored[0] not in allowed:
+        trump = "hearts trump" if hearts else "a trump other than hearts (name trump_suit H for hearts)"
+        return f"a bonus is worth {' or '.join(map(str, allowed))} with {trump}, not {scored[0]}"
+    return None
+
+
+def _counts(raw: Mapping, name: str, n: int) -> list[int]:
+    value = raw.get(name)
+    if not isinstance(value, list) or len(value) != n:
+        raise Malformed(name, f"{name} must list {n} whole numbers, one per side")
+    for v in value:
+        if whole_number(v, name, f"a list of {n} whole numbers") < 0:
+            raise RuleViolation(f"{name} cannot be negative: {value}")
+    return value
+
+
+def _suit(raw) -> str | None:
+    """The trump suit a Capixaba result names: absent (or null) when it was not hearts."""
+    if raw is None or raw == "":
+        return None
+    if not isinstance(raw, str) or raw.upper() not in SUIT_NAMES:
+        raise Malformed("trump_suit", "trump_suit is one of C, S, H and D (H when hearts were trump)")
+    return raw.upper()
+
+
+SUITS = (("C", "clubs"), ("S", "spades"), ("H", "hearts"), ("D", "diamonds"))
+
+
+def result_fields(rules) -> tuple[ResultField, ...]:
+    """The score sheet of a Bisca hand: card points and tricks per side, and in Capixaba the
+    bonuses and the trump suit (hearts doubles)."""
+    fields = [ResultField("points", "per-side", "Card points", high=120),
+              ResultField("tricks", "per-side", "Tricks", high=20)]
+    if rules.variant == "capixaba":
+        fields += [ResultField("bonus", "per-side", "Bonus points (relas, rodar o 7)", high=4, default="0"),
+                   ResultField("trump_suit", "choice", "Trump suit", options=SUITS)]
+    return tuple(fields)

@@ -1,0 +1,165 @@
+"""Bisca's game points, Capixaba's rela bonuses, the match and its money (rules/bisca.md)."""
+from __future__ import annotations
+
+from ..engine.base import Settlement, Side, TableTerms
+from ..engine.cards import SUIT_NAMES
+
+WIN = 61
+MAJORITY_BONUS = 1  # rules.majority_bonus: to the side with more card points (61+)
+# (lowest card points, game points) bands, highest first; "every trick" is checked apart.
+BANDS = {
+    "tres": ((61, 1),),
+    "nove": ((82, 2), (61, 1)),
+    "seis": ((91, 2), (61, 1)),
+    "quatro": ((91, 2), (61, 1)),
+}
+EVERY_TRICK = {"nove": 4, "seis": 4, "quatro": 4}
+CAPIXABA = {"win": (1, 2), "capote": (2, 3), "all-120": (4, 4)}  # (game points, with hearts trump)
+RELA = {  # name: (points, with hearts trump, rule)
+    "rela de roda": (2, 3, "the 7 of trumps led and beaten by the ace from the fourth player: to the trick's winner"),
+    "rela": (1, 2, "the ace of trumps played directly after the 7 by the next player: to the ace's side"),
+    "rela do as": (2, 4, "the 7 of trumps played after the ace by an opponent of the ace's player: "
+                         "to the ace's side"),
+    "rela de parceiros": (2, 3, "partners played the ace and the 7 of trumps in one trick: to the other side"),
+    "rodar o 7": (1, 2, "the 7 of trumps led and not beaten by the ace: to the leader's side"),
+}
+
+
+def rela_bonuses(state, trick) -> tuple[dict, ...]:
+    """Capixaba: the bonus a trick scores the moment it is appended, if any."""
+    trump, rules = state.trump_suit, state.rules
+    cards = trick.cards
+    seat_at = [(trick.leader + i) % rules.players for i in range(len(cards))]
+    ace, seven = _index(cards, "A" + trump), _index(cards, "7" + trump)
+    last = state.pile == 0 and max(len(h) for h in state.held) <= 1  # a card each at most: the last trick
+    found = None
+    if seven is not None and ace is None:
+        if seven == 0:
+            found = ("rodar o 7", rules.side_of(trick.leader))
+    elif seven is not None:
+        ace_side, seven_side = rules.side_of(seat_at[ace]), rules.side_of(seat_at[seven])
+        if seven == 0 and ace == len(cards) - 1:  # Decision: before "directly after"
+            found = ("rela de roda", rules.side_of(trick.winner))
+        elif ace == seven + 1:
+            found = ("rela", ace_side)
+        elif seven > ace and seven_side != ace_side:
+            found = ("rela do as", ace_side)
+        elif seven_side == ace_side and not last:
+            found = ("rela de parceiros", 1 - ace_side)
+    if found is None:
+        return ()
+    name, side = found
+    plain, hearts, rule = RELA[name]
+    return ({"name": name, "side": side, "points": hearts if trump == "H" else plain, "rule": rule},)
+
+
+def trump_line(state) -> str:
+    """Which suit was trump and how it was chosen: a cut card, or Capixaba's knock."""
+    suit = SUIT_NAMES[state.trump_suit]
+    if state.cut is None:
+        return f"trump: {suit}, by a knock (no card was turned)"
+    return f"trump: {suit}, the suit of the card turned at the cut, {state.cut}"
+
+
+def _index(cards, card: str) -> int | None:
+    return cards.index(card) if card in cards else None
+
+
+def match_won_by_bonuses(state) -> bool:
+    return any(before + bonus >= state.rules.match_to
+               for before, bonus in zip(state.match_before, state.bonus_points, strict=True))
+
+
+def _card_points(state) -> tuple[list[int], list[int]]:
+    if state.result is not None:
+        return list(state.result["points"]), list(state.result["tricks"])
+    n = len(state.rules.sides)
+    won, taken = [0] * n, [0] * n
+    for t in state.tricks:
+        side = state.rules.side_of(t.winner)
+        won[side] += t.points
+        taken[side] += 1
+    return won, taken
+
+
+def _band(state, won: list[int], taken: list[int]) -> tuple[int | None, int, str, str]:
+    """The hand's winner (a side, or None), its game points, the band's name and why."""
+    rules = state.rules
+    winner = next((s for s, p in enumerate(won) if p >= WIN), None)
+    if winner is None:
+        return None, 0, "60-60", "60-60: nobody wins the hand"
+    p = won[winner]
+    if rules.variant == "capixaba":
+        name = "all-120" if p == 120 else ("capote" if p >= 90 else "win")
+        plain, hearts = CAPIXABA[name]
+        points = hearts if state.trump_suit == "H" else plain
+        return winner, points, name, f"{p} card points: {name}, {points} game point(s)" + (
+            " (hearts are trump)" if state.trump_suit == "H" else "")
+    if rules.conservative:
+        return winner, 1, "win", f"{p} card points; conservative rules: any win is 1 game point"
+    if rules.variant in EVERY_TRICK and taken[winner] == sum(taken):
+        return winner, EVERY_TRICK[rules.variant], "every-trick", f"every trick taken: {EVERY_TRICK[rules.variant]}"
+    points = next(g for low, g in BANDS[rules.variant] if p >= low)
+    name = "win" if points == 1 else f"{BANDS[rules.variant][0][0]}+"
+    return winner, points, name, f"{p} card points: {points} game point(s)"
+
+
+def settle(state, table: TableTerms) -> Settlement:
+    rules, n = state.rules, len(state.rules.sides)
+    won, taken = _card_points(state)
+    bonuses = [b for t in state.tricks for b in t.bonuses]
+    lines = [trump_line(state) if state.result is None
+             else "the cards of this hand were not logged: scored from its result"]
+    if state.result is not None and any(state.result["bonus"]):
+        lines.append(f"bonuses by side, as logged: {state.result['bonus']}")
+    lines += [f"{b['name']} in trick {t.number}: side {b['side']} scores {b['points']} ({b['rule']})"
+              for t in state.tricks for b in t.bonuses]
+    hand = list(state.bonus_points)
+    over_mid_hand = match_won_by_bonuses(state)
+    if over_mid_hand:
+        winner, outcome = None, "match-ended-mid-hand"
+        lines.append("the bonuses reach the match target: the match, and this hand, end here")
+    else:
+        winner, band_points, outcome, why = _band(state, won, taken)
+        lines.append("card points: " + ", ".join(f"side {s} {won[s]} in {taken[s]} tricks" for s in range(n)))
+        lines.append(why)
+        if winner is not None:
+            hand[winner] += band_points
+            if rules.majority_bonus:
+                hand[winner] += MAJORITY_BONUS
+                lines.append(f"side {winner} has the majority of the card points ({won[winner]}): "
+                             f"{MAJORITY_BONUS} more game point (majority_bonus)")
+    after = [b + h for b, h in zip(state.match_before, hand, strict=True)]
+    champions = [s for s in range(n) if after[s] >= rules.match_to]
+    if outcome == "all-120":
+        champions = [winner]
+        lines.append("all 120 card points win the match")
+    over = bool(champions)
+    lines.append("match: " + ", ".join(f"side {s} {after[s]}" for s in range(n)) + f" (to {rules.match_to})"
+                 + (f"; side {champions[0]} wins the match" if over else ""))
+    amounts = _money(rules, hand, champions, table.stake)
+    sides = tuple(Side(rules.sides[s], f"side {s}", won[s], taken[s]) for s in range(n))
+    match = {"before": list(state.match_before), "hand": hand, "after": after, "game_over": over,
+             "winners": champions}
+    pays = rules.stake_per == "game-point" or over
+    return Settlement(outcome, rules.variant, sides, list(rules.sides[winner]) if winner is not None else None,
+                      1, 1, (), tuple(amounts), table.members, tuple(lines), {"match": match, "bonuses": bonuses},
+                      pays=pays)
+
+
+def _money(rules, hand: list[int], champions: list[int], stake: int) -> list[int]:
+    """Per match: each losing player pays each winning one the stake. Per game point: every
+    hand's game points are paid at once, the stake per point, player to player."""
+    amounts = [0] * rules.players
+    if rules.stake_per == "game-point":
+        owed = [(s, p) for s, p in enumerate(hand) if p]
+    else:
+        owed = [(champions[0], 1)] if champions else []
+    for side, times in owed:
+        for loser in range(len(rules.sides)):
+            if loser == side:
+                continue
+            for payer, payee in zip(rules.sides[loser], rules.sides[side], strict=True):
+                amounts[payer] -= stake * times
+                amounts[payee] += stake * times
+    return amounts

@@ -1,0 +1,1 @@
+"""The engine every game runs on; it names no game."""

@@ -1,0 +1,2 @@
+"""kop."""
+from .game import GAME as GAME

@@ -1,0 +1,485 @@
+"""Kop: the 16-card game of Wielkopolska, as ../shared/rules/kop.md reads it.
+
+Pure functions over frozen values: ``new_hand`` checks a deal, ``decide`` judges a bid or a
+trick and returns the events it makes, ``evolve`` folds an event, ``settle`` pays the hand.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property, partial
+from typing import Mapping
+
+from . import auction as auc
+
+from ..engine import seen
+
+from ..engine import words
+from ..engine.base import Command, Event, TableTerms, named_rules
+from ..engine.contract import Capabilities, Game, Preset, RuleField, TableRules, Term
+from ..engine.cards import check_exact_pack, dealt, parse_card, parse_cards
+from ..engine.errors import Revealing, RuleViolation, may_not_play
+from ..engine.tricks import Ranking, legal_cards as follow_rules, why_illegal, winner_index
+from ..engine import call_offers
+from .offers import ladder_offers
+from . import glossary
+from . import result as kop_result
+from . import scoring as kop_scoring
+from . import throw_in
+from .pack import CARD_POINTS, PACK, SEATS, TRICKS  # the pack, shared with Baśka
+
+RANKINGS = {
+    "as-dycha": Ranking(
+        "as-dycha",
+        trumps=("AH", "10H", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AD", "10D"),
+        plain={"C": ("AC", "10C"), "S": ("AS", "10S")}),
+    "as-trzy-dychy": Ranking(
+        "as-trzy-dychy",
+        trumps=("AH", "10C", "10S", "10H", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AD", "10D"),
+        plain={"C": ("AC",), "S": ("AS",)}),
+}
+
+LADDER = auc.Ladder(
+    contracts=("wesele", "zolo", "zolo-du"),
+    doubles=("kontra", "re", "bok", "slup"),
+    aliases={"rej": "re", "zolla": "zolo", "zolla-du": "zolo-du"},
+    solo=frozenset({"zolo", "zolo-du"}),
+)
+
+
+@dataclass(frozen=True)
+class KopRules:
+    ranking: str = "as-dycha"
+    wesele: str = "highest-jack"  # or "any-jack": the caller names the partner's jack
+    max_doubles: int | None = 4  # None: unlimited home play
+    wesele_kontra: bool = False
+
+    game = "kop"
+    scoring = kop_scoring
+
+    def to_data(self) -> dict:
+        return {"ranking": self.ranking, "wesele": self.wesele,
+                "max_doubles": self.max_doubles, "wesele_kontra": self.wesele_kontra}
+
+    # What the shared auction and play ask of a game's rules:
+    @property
+    def ladder(self) -> auc.Ladder:
+        return LADDER
+
+    def ranking_for(self, contract: str | None) -> Ranking:
+        return RANKINGS[self.ranking]
+
+    @property
+    def wesele_may_raise(self) -> bool:
+        return not self.wesele_kontra  # the variant that lets the caller double its wesele
+
+    def declarer_may_double_first(self, contract: str | None) -> bool:
+        return contract == "wesele" and self.wesele_kontra
+
+
+def parse_rules(raw: Mapping | None) -> KopRules:
+    rules = named_rules(KopRules, raw, "kop")
+    if not isinstance(rules.ranking, str) or rules.ranking not in RANKINGS:
+        raise RuleViolation(f"ranking must be one of {', '.join(RANKINGS)}, not {rules.ranking!r}")
+    if not isinstance(rules.wesele, str) or rules.wesele not in ("highest-jack", "any-jack"):
+        raise RuleViolation(f"wesele must be 'highest-jack' or 'any-jack', not {rules.wesele!r}")
+    md = rules.max_doubles
+    if md is not None and (not isinstance(md, int) or isinstance(md, bool) or not 0 <= md <= 16):
+        raise RuleViolation("max_doubles must be a whole number from 0 to 16, or null for unlimited")
+    if not isinstance(rules.wesele_kontra, bool):
+        raise RuleViolation("wesele_kontra must be true or false")
+    return rules
+
+
+@dataclass(frozen=True)
+class Trick:
+    number: int
+    leader: int
+    cards: tuple[str, ...]
+    winner: int
+    points: int
+    played: bool = True  # False: a trick counted after a throw-in, as one legal way it could have gone
+
+    def to_data(self) -> dict:
+        data = {"trick": self.number, "leader": self.leader, "cards": list(self.cards),
+                "winner": self.winner, "points": self.points}
+        if not self.played:
+            data["played"] = False
+        return data
+
+
+@dataclass(frozen=True)
+class KopState:
+    rules: KopRules
+    dealer: int
+    deal: tuple[tuple[str, ...], ...]
+    calls: tuple[auc.Call, ...] = ()
+    auction: auc.Auction = auc.Auction()
+    tricks: tuple[Trick, ...] = ()
+    thrown_in_by: int | None = None  # the seat whose claim ended the hand before its last trick
+    current: tuple[tuple[int, str], ...] = ()  # (seat, card) of the trick being played a card at a time
+
+    @cached_property
+    def held(self) -> tuple[tuple[str, ...], ...]:
+        """Each seat's cards not yet played (worked out when asked: replay never asks)."""
+        played = {c for t in self.tricks for c in t.cards} | {c for _, c in self.current}
+        return tuple(tuple(c for c in hand if c not in played) for hand in self.deal)
+
+    @property
+    def complete(self) -> bool:
+        """Every seat's cards are known (dealt whole, or logged seat by seat)."""
+        return all(len(hand) == TRICKS for hand in self.deal)
+
+    @property
+    def turn(self) -> int:
+        """The seat to play the next card."""
+        return (self.leader + len(self.current)) % SEATS
+
+    @property
+    def ranking(self) -> Ranking:
+        return self.rules.ranking_for(self.auction.contract)
+
+    @property
+    def leader(self) -> int:
+        return self.tricks[-1].winner if self.tricks else (self.dealer + 1) % SEATS
+
+
+def deal_event(rules: KopRules, raw: Mapping) -> Event:
+    """Check a deal and return it as the ``deal`` event (cards canonical). Without ``hands``
+    the hand is dealt seat by seat: each seat's cards come later, as it sees them."""
+    if isinstance(raw, Mapping) and "hands" not in raw:
+        dealer, _ = dealt({**raw, "hands": [[]] * SEATS}, ("dealer", "hands"), SEATS, 0, rules.game)
+        return Event("deal", {"dealer": dealer, "hands": [[] for _ in range(SEATS)]})
+    dealer, parsed = dealt(raw, ("dealer", "hands"), SEATS, TRICKS, rules.game)
+    check_exact_pack(parsed, PACK, f"16-card {rules.game} (A, 10, Q, J)")
+    return Event("deal", {"dealer": dealer, "hands": parsed})
+
+
+def seat_count(rules) -> int:
+    return SEATS
+
+
+def new_hand(rules: KopRules, deal: Mapping) -> KopState:
+    return KopState(rules, deal["dealer"], tuple(tuple(h) for h in deal["hands"]))
+
+
+def decide(state: KopState, command: Command) -> list[Event]:
+    if is_over(state):
+        raise RuleViolation("the hand is over: all four tricks are logged")
+    if command.kind == "cards":
+        return [_decide_cards(state, command.data)]
+    if not state.complete:
+        waiting = ", ".join(str(s) for s, hand in enumerate(state.deal) if len(hand) < TRICKS)
+        raise RuleViolation(f"the deal is not complete: seat(s) {waiting} have not logged their cards yet")
+    match command:
+        case Command(kind="bid", data=data):
+            return [_decide_bid(state, data)]
+        case Command(kind="trick", data=data):
+            if state.current:
+                raise RuleViolation("this trick is being played a card at a time: play its other cards one by one")
+            return [_decide_trick(state, data)]
+        case Command(kind="play", data=data):
+            return _decide_play(state, data)
+        case Command(kind="claim", data=data):
+            return [throw_in.decide_claim(state, data, evolve)]
+    raise RuleViolation(f"{state.rules.game} hands take cards, bids, tricks, plays and claims (throwing in), "
+                        f"not {command.kind}")
+
+
+def _decide_cards(state: KopState, data: Mapping) -> Event:
+    """A seat's own four cards, logged by that seat when it sees them."""
+    if "table" in data or "trump" in data:
+        raise RuleViolation(f"a {state.rules.game} hand has no table or trump cards: each seat logs its own four "
+                            "as {\"seat\", \"cards\"}")
+    seat = data.get("seat")
+    if isinstance(seat, int) and 0 <= seat < SEATS and state.deal[seat]:
+        raise RuleViolation(f"seat {seat} has logged its cards already")
+    seen_so_far = {c for hand in state.deal for c in hand}
+    return Event("seat_cards", seen.seat_cards(data, SEATS, TRICKS, PACK, seen_so_far, state.rules.game))
+
+
+def _decide_play(state: KopState, data: Mapping) -> list[Event]:
+    """One card, by the seat whose turn it is; the trick's event comes with its last card."""
+    extra = sorted(set(data) - {"seat", "card"})
+    if extra:
+        raise RuleViolation(f"a card played is {{\"seat\", \"card\"}}, not {', '.join(extra)}")
+    seat, card = data.get("seat", state.turn), parse_card(data.get("card"))
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < SEATS:
+        raise RuleViolation(f"seat must be a seat from 0 to {SEATS - 1}, not {seat!r}")
+    played = {c: s for s, c in state.current} | {c: (t.leader + t.cards.index(c)) % SEATS
+                                                  for t in state.tricks for c in t.cards}
+    if card in played:
+        return _refuse(f"{card} was already played, by seat {played[card]}")
+    if seat != state.turn:
+        return _refuse(f"it is seat {state.turn}'s turn to play, not seat {seat}'s")
+    hand, trick = state.held[seat], tuple(c for _, c in state.current)
+    if card not in PACK:
+        return _refuse(f"{card} is not in the {state.rules.game} pack (A, 10, Q, J of each suit)")
+    if card not in hand:
+        raise Revealing(f"{card} is not in seat {seat}'s hand", None, may_not_play(card, seat))
+    if card not in follow_rules(hand, trick, state.ranking):
+        raise Revealing(why_illegal(card, seat, hand, trick, state.ranking), seat, may_not_play(card, seat))
+    events = [Event("play", {"seat": seat, "card": card})]
+    if len(trick) == SEATS - 1:
+        events.append(_trick(state, [*trick, card]))
+    return events
+
+
+def _refuse(detail: str) -> list[Event]:
+    raise RuleViolation(detail)
+
+
+def _decide_bid(state: KopState, data: Mapping) -> Event:
+    if state.tricks or state.current:
+        raise RuleViolation("the auction closed when the first card was played")
+    ladder = state.rules.ladder
+    call = auc.parse_call(data, ladder, SEATS)
+    extra = sorted(set(data) - {"seat", "call", "jack"})
+    if extra:
+        raise RuleViolation(f"a call has seat, call and (for wesele) jack, not {', '.join(extra)}")
+    judged = auc.judge_call(state.auction, call, state.deal, ladder, state.rules)
+    return Event("bid", judged.to_data())
+
+
+def _decide_trick(state: KopState, data: Mapping) -> Event:
+    extra = sorted(set(data) - {"cards"})
+    if extra:
+        raise RuleViolation(f"a trick has only cards, not {', '.join(extra)}")
+    cards = parse_cards(data.get("cards"))
+    if len(cards) != SEATS:
+        raise RuleViolation(f"a trick is {SEATS} cards in play order, starting with the leader; got {len(cards)}")
+    leader, ranking = state.leader, state.ranking
+    for i, card in enumerate(cards):
+        seat = (leader + i) % SEATS
+        hand = state.held[seat]
+        if card not in hand:
+            why, held_elsewhere = _not_held(state, card, seat, i, cards[:i])
+            if held_elsewhere:  # it tells where the card is: said otherwise to anyone with a hand hidden
+                raise Revealing(why, None, may_not_play(card, seat))
+            raise RuleViolation(why)
+        legal = follow_rules(hand, cards[:i], ranking)
+        if card not in legal:
+            raise Revealing(why_illegal(card, seat, hand, cards[:i], ranking), seat, may_not_play(card, seat))
+    return _trick(state, cards)
+
+
+def _trick(state: KopState, cards: list[str]) -> Event:
+    """The trick event of four cards already judged: its winner and card points."""
+    leader, ranking = state.leader, state.ranking
+    winner = (leader + winner_index(cards, ranking)) % SEATS
+    points = sum(CARD_POINTS[c[:-1]] for c in cards)
+    return Event("trick", Trick(len(state.tricks) + 1, leader, tuple(cards), winner, points).to_data())
+
+
+def _not_held(state: KopState, card: str, seat: int, index: int, earlier: list[str]) -> tuple[str, bool]:
+    """Why ``seat`` cannot play ``card``, which is not in its hand, and whether that says
+    who holds it."""
+    if card not in PACK:
+        return f"{card} is not in the {state.rules.game} pack (A, 10, Q, J of each suit)", False
+    if card in earlier:
+        return f"{card} is played twice in this trick", False
+    for trick in state.tricks:
+        if card in trick.cards:
+            return f"{card} was already played in trick {trick.number}", False
+    owner = auc.holder(state.held, card)
+    return (f"{card} is held by seat {owner}, but card {index + 1} of this trick "
+            f"is seat {seat}'s to play (seat {state.leader} leads)"), True
+
+
+def evolve(state: KopState, event: Event) -> KopState:
+    # Built directly, not with dataclasses.replace: replay folds every event of a log. Matched
+    # on (type, data): a stored envelope is folded as it is.
+    match event.type, event.data:
+        case "bid", d:
+            call = auc.Call(d["seat"], d["call"], d.get("jack"))  # as the table heard it
+            standing = auc.apply_call(state.auction, auc.partnered(call, state.deal), state.rules.ladder)
+            return KopState(state.rules, state.dealer, state.deal, (*state.calls, call), standing, state.tricks,
+                            state.thrown_in_by, state.current)
+        case "trick", d:
+            trick = Trick(d["trick"], d["leader"], tuple(d["cards"]), d["winner"], d["points"])
+            return KopState(state.rules, state.dealer, state.deal, state.calls, state.auction, (*state.tricks, trick))
+        case "play", d:
+            return KopState(state.rules, state.dealer, state.deal, state.calls, state.auction, state.tricks,
+                            state.thrown_in_by, (*state.current, (d["seat"], d["card"])))
+        case "seat_cards", d:
+            deal = tuple(tuple(d["cards"]) if s == d["seat"] else hand for s, hand in enumerate(state.deal))
+            return KopState(state.rules, state.dealer, deal, state.calls, state.auction, state.tricks)
+        case "claim", d:
+            counted = tuple(Trick(t["trick"], t["leader"], tuple(t["cards"]), t["winner"], t["points"], played=False)
+                            for t in d["tricks"])
+            return KopState(state.rules, state.dealer, state.deal, state.calls, state.auction,
+                            (*state.tricks, *counted), d["seat"])
+    return state
+
+
+def legal_cards(state: KopState, seat: int, played: tuple[str, ...] = ()) -> list[str]:
+    """Cards ``seat`` may play next, given the cards already played to the current trick."""
+    return follow_rules(state.held[seat], played, state.ranking)
+
+
+def is_over(state: KopState) -> bool:
+    return len(state.tricks) == TRICKS
+
+
+def settle(state: KopState, table: TableTerms):
+    return kop_scoring.settle(state, table)
+
+
+def view(state: KopState) -> dict:
+    """The hand as clients see it (no settlement: the hand projection adds that). Until every
+    seat has logged its cards (a deal seat by seat) the phase is ``dealing`` and who plays
+    with whom is not known yet."""
+    over = is_over(state)
+    teams = kop_scoring.teams(state) if state.complete else None
+    phase = "done" if over else ("play" if state.tricks or state.current else
+                                 "auction" if state.complete else "dealing")
+    points = [0] * SEATS
+    for t in state.tricks:
+        points[t.winner] += t.points
+    return {
+        "dealer": state.dealer,
+        "rules": state.rules.to_data(),
+        "leader": None if over else state.leader,
+        "turn": None if over else state.turn,  # the seat to play the next card
+        "points": points,
+        "deal": [list(h) if h else [None] * TRICKS for h in state.deal],
+        "held": [list(h) for h in state.held],
+        "awaiting": [s for s, h in enumerate(state.deal) if not h],  # seats whose cards are not logged yet
+        "current": [{"seat": s, "card": c} for s, c in state.current],
+        "calls": [c.to_data() for c in state.calls],
+        "contract": teams.contract if teams else None,
+        "declarer": teams.declarer if teams else None,
+        "doubles": [c.to_data() for c in state.auction.doubles],
+        "sides": [s.to_data() for s in kop_scoring.sides(state, teams)] if teams else [],
+        "tricks": [t.to_data() for t in state.tricks],
+        "thrown_in_by": state.thrown_in_by,
+        "phase": phase,
+    }
+
+
+def result_event(rules, dealer: int, raw: Mapping) -> Event:
+    """A hand logged by its result alone (see games/kop_result.py)."""
+    return kop_result.result_event(ENGINE, rules, dealer, raw)
+
+
+def result_state(rules, data: Mapping):
+    return kop_result.result_state(ENGINE, rules, data)
+
+
+def superseded(state, version: int) -> list[str]:
+    """What in this hand today's rules refuse though rules ``version`` allowed it: nothing
+    in Kop."""
+    return []
+
+
+def turn(state: KopState) -> int | None:
+    """The seat to play next (a trick's leader, or the next seat of a trick being played)."""
+    return None if is_over(state) else state.turn
+
+
+def played(state: KopState) -> list[str]:
+    """Every card played so far, in order: the tricks, then the trick being played."""
+    return [c for t in state.tricks for c in t.cards] + [c for _, c in state.current]
+
+
+def visible(state: KopState, seat: int | None) -> frozenset[str]:
+    """What the reader in ``seat`` sees of a hand in play: every card played (the trick in
+    progress too, face up on the table) and its own four."""
+    own = state.deal[seat] if seat is not None and 0 <= seat < len(state.deal) else ()
+    return frozenset(played(state)).union(own)
+
+
+def team_cards(state: KopState) -> set[str]:
+    """The cards whose holders make the sides: the black queens while no contract is called
+    (normal or cicha), the jacks that make a wesele's partner; none for a contract played alone."""
+    called = state.auction
+    if called.contract is None:
+        return set(auc.BLACK_QUEENS)
+    return auc.partner_cards(called, state.rules.wesele == "any-jack")
+
+
+def conceal(state: KopState, view: dict, hidden: frozenset[str]) -> dict:
+    """The view with each hidden card null; while a card that makes the sides is hidden,
+    who plays with whom is not shown either (the contract and declarer of a hand with no
+    call; the sides of a wesele until its jack is seen)."""
+    shown = seen.mask(view, hidden)
+    if hidden & team_cards(state):
+        shown["sides"] = []
+        if state.auction.contract is None:
+            shown["contract"] = shown["declarer"] = None
+    return shown
+
+
+def owed(state: KopState) -> dict[str, int]:
+    """The seats that have not logged their four cards yet."""
+    return {str(seat): TRICKS for seat, hand in enumerate(state.deal) if not hand}
+
+
+def calls(state: KopState) -> list[str]:
+    """Before the first trick, any call of the game's ladder (passes need no logging)."""
+    if is_over(state) or state.tricks or state.current:
+        return []
+    ladder = state.rules.ladder
+    return ["pass", *ladder.contracts, *ladder.doubles, ladder.extra_double]
+
+
+def offers(decide_, state: KopState, seat: int) -> list:
+    """The calls ``seat`` may make now, each as ``decide_`` (Kop's or Baśka's) would take it."""
+    return call_offers.accepted(decide_, state, seat, ladder_offers(state, seat))
+
+
+def describe(kind: str, d: Mapping, who) -> str:
+    match kind:
+        case "deal":
+            return words.dealt(d, who)
+        case "result":
+            return words.result(d, who)
+        case "bid":
+            return words.call(d, who)
+        case "trick":
+            return words.trick(d, who)
+        case "claim":
+            return words.thrown_in(d, who)
+    return words.any_event(kind, d, who)
+
+
+def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, superseded_, table: TableRules,
+         presets: tuple[Preset, ...] = (), rule_fields: tuple[RuleField, ...] = (),
+         terms: tuple[Term, ...] = ()) -> Game:
+    """A game on Kop's engine (Kop, and Baśka with its own rules, decisions and money)."""
+    engine = kop_result.Engine(new_hand, decide_, evolve)
+    return Game(
+        name=name, title=title, capabilities=Capabilities(deal_on_page=True, claims=True,
+                                  claim_says="Throw in: the rest cannot change the result"), table=table,
+        parse_rules=rules_of, seat_count=seat_count, parse_deal=deal_event, initial_state=new_hand,
+        decide=decide_, evolve=evolve, is_terminal=is_over_, settle=settle_,
+        parse_result=partial(kop_result.result_event, engine), result_state=partial(kop_result.result_state, engine),
+        view=view_, turn=turn, legal_cards=legal_cards, calls=calls, offers=partial(offers, decide_), describe=describe,
+        superseded=superseded_,
+        result_fields=kop_result.result_fields, visible=visible, played=played, conceal=conceal,
+        pack=lambda rules: PACK, owed=owed,
+        docs={"claim": "throwing in: when every legal way to play the remaining tricks settles alike, the hand is "
+                       "settled at once (the tricks not played are counted as one such way, marked \"played\": "
+                       "false); otherwise a 422 names a card after which it would end otherwise"},
+        presets=presets, rule_fields=rule_fields, glossary=terms)
+
+
+ENGINE = kop_result.Engine(new_hand, decide, evolve)
+PRESETS = (
+    Preset("Kop", {}, 4, "Four players, sixteen cards (A, 10, Q, J); the two who hold the black queens play "
+                         "together unless someone calls wesele or zolo; 53 card points win, up to four doubles."),
+    Preset("Kop, three tens high", {"ranking": "as-trzy-dychy"}, 4,
+           "As Kop, but the tens of clubs and spades are trumps too, just below the ace of hearts."),
+)
+RULE_FIELDS = (
+    RuleField("ranking", "which cards are trumps: as-dycha (AH 10H, the queens and jacks, AD 10D) or as-trzy-dychy "
+                         "(10C and 10S trumps too, below AH)", options=tuple(RANKINGS)),
+    RuleField("wesele", "who the wesele caller plays with: highest-jack (the holder of the highest jack the caller "
+                        "lacks) or any-jack (the caller names a jack: {\"call\": \"wesele\", \"jack\": \"JH\"})",
+              options=("highest-jack", "any-jack")),
+    RuleField("max_doubles", "how many doubles a contract takes (kontra, re, bok, slup: 4 at tournaments); null for "
+                             "unlimited home play", low=0, high=16, nullable=True),
+    RuleField("wesele_kontra", "true: the wesele caller may double its own wesele, and then not raise it",
+              options=(False, True)),
+)
+GAME = game("kop", "Kop", parse_rules, decide, settle, is_over, view, superseded, TableRules(), PRESETS, RULE_FIELDS,
+            glossary.TERMS)

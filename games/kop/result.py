@@ -1,0 +1,214 @@
+"""Kop and Baśka hands logged by their result alone (a score sheet), settled by the very
+functions that settle a hand logged card by card.
+
+A result names the contract, who called it (or, in a normal game, which seats held the
+black queens), the wesele partner, the doubles in order with their seats, and the card
+points and tricks of the declaring (stare) side. bitka checks that these facts are
+possible, then builds a hand that has them: a deal that gives those seats those queens
+and jacks, the calls (judged by the real auction, so a double nobody could give is
+refused), and tricks that carry those points. The cards themselves are stand-ins: the
+hand's view and audit trail say plainly that they were not logged.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+from . import auction as auc
+from ..engine.base import Command, Event
+from ..engine.contract import ResultField
+from ..engine.errors import Malformed, RuleViolation, require, whole_number
+from .pack import CARD_POINTS, PACK
+from ..engine.possible import pack_values, why_impossible
+
+QUEENS = ("QC", "QS", "QH", "QD")
+MIN_TRICK = 8  # the four jacks: no trick of four cards is worth less
+FIELDS = ("contract", "declarer", "partner", "stare", "doubles", "points", "tricks")
+CARDS_PER_TRICK = 4
+
+
+def applies(contract: str) -> tuple[str, ...]:
+    """The fields a result of ``contract`` must have: who played it, the doubles, and the
+    declaring side's points and tricks (a baska ends before any trick or double)."""
+    if contract == "baska":
+        return ("declarer",)
+    who = {"normal": ("stare",), "wesele": ("declarer", "partner")}.get(contract, ("declarer",))
+    return (*who, "doubles", "points", "tricks")
+
+
+@dataclass(frozen=True)
+class Engine:
+    """What building a result's hand needs of the game it is for (Kop or Baśka)."""
+    new_hand: Callable
+    decide: Callable
+    evolve: Callable
+
+
+def result_event(module: Engine, rules, dealer: int, raw: Mapping) -> Event:
+    """Check a result and return it, normalised, as the ``result`` event."""
+    if not isinstance(raw, Mapping):
+        raise Malformed("", "result must be an object with contract, points and tricks")
+    unknown = sorted(set(raw) - set(FIELDS))
+    if unknown:
+        raise RuleViolation(f"a {rules.game} result has {', '.join(FIELDS)}, not {', '.join(unknown)}")
+    require(raw, ("contract",))
+    contract = raw["contract"]
+    if not isinstance(contract, str):
+        raise Malformed("contract", "contract must be the name of a contract, such as \"normal\"")
+    known = ("normal", "cicha", *rules.ladder.contracts)
+    if contract not in known:
+        raise RuleViolation(f"contract must be one of {', '.join(known)}")
+    require(raw, applies(contract))
+    foreign = [f for f in FIELDS if f not in ("contract", *applies(contract)) and raw.get(f) not in (None, [])]
+    if foreign:
+        raise RuleViolation(f"a {contract} result has no {' or '.join(foreign)}: it names "
+                            f"{', '.join(applies(contract))}")
+    doubled = "doubles" in applies(contract)
+    result = {"contract": contract, "doubles": _seats(raw["doubles"], "doubles") if doubled else []}
+    if contract == "normal":
+        stare = _seats(raw.get("stare"), "stare")
+        if len(stare) != 2 or stare[0] == stare[1]:
+            raise RuleViolation("a normal game names the two seats that held QC and QS: \"stare\": [seat, seat]")
+        result["stare"] = stare
+    else:
+        result["declarer"] = _seat(raw.get("declarer"), "declarer")
+    if contract == "wesele":
+        partner = _seat(raw.get("partner"), "partner")
+        if partner == result["declarer"]:
+            raise RuleViolation("the wesele partner is another seat than the caller")
+        result["partner"] = partner
+    if contract != "baska":
+        result["points"], result["tricks"] = _points_and_tricks(raw)
+    event = Event("result", {"dealer": dealer, "result": result})
+    _built(module, rules, event.data, judged=True)  # the calls go through the real auction here
+    return event
+
+
+def _seat(value, name: str) -> int:
+    if not 0 <= whole_number(value, name, "a seat from 0 to 3") < 4:
+        raise RuleViolation(f"{name} must be a seat from 0 to 3")
+    return value
+
+
+def _seats(value, name: str) -> list[int]:
+    if not isinstance(value, list):
+        raise Malformed(name, f"{name} must be a list of seats ([] for none)")
+    return [_seat(v, name) for v in value]
+
+
+def _points_and_tricks(raw: Mapping) -> tuple[int, int]:
+    points = whole_number(raw["points"], "points", "a whole number from 0 to 104")
+    tricks = whole_number(raw["tricks"], "tricks", "a whole number from 0 to 4")
+    if not 0 <= tricks <= 4:
+        raise RuleViolation("tricks (the declaring side's) must be from 0 to 4")
+    if not 0 <= points <= 104:
+        raise RuleViolation("points (the declaring side's) must be from 0 to 104: there are 104 in the pack")
+    why = possible(points, tricks)
+    if why:
+        raise RuleViolation(f"{points} card points in {tricks} trick(s) is impossible: {why}")
+    return points, tricks
+
+
+def possible(points: int, tricks: int) -> str | None:
+    """None when some arrangement of the 16-card pack gives the declaring side ``points`` in
+    ``tricks`` tricks (its 4 x tricks cards add up to them; the other side holds the rest);
+    else why not."""
+    return why_impossible(points, CARDS_PER_TRICK * tricks, pack_values(PACK, CARD_POINTS), "16-card")
+
+
+def _stand_in_deal(result: Mapping) -> list[list[str]]:
+    """Hands that give the named seats the queens and jacks the result implies."""
+    hands: list[list[str]] = [[], [], [], []]
+    contract = result["contract"]
+    if contract == "normal":
+        hands[result["stare"][0]].append("QC")
+        hands[result["stare"][1]].append("QS")
+    elif contract in ("cicha", "wesele"):
+        hands[result["declarer"]] += ["QC", "QS"]
+        if contract == "wesele":
+            hands[result["partner"]].append("JC")  # the caller holds no jack: JC is the partner's
+    elif contract == "baska":
+        hands[result["declarer"]] += list(QUEENS)
+    else:  # a solo contract: the black queens apart, away from the declarer, so nobody is silent
+        others = [s for s in range(4) if s != result["declarer"]]
+        hands[others[0]].append("QC")
+        hands[others[1]].append("QS")
+    placed = {c for h in hands for c in h}
+    rest = [c for c in ("QH", "QD", "JS", "JH", "JD", "JC", "AC", "10C", "AS", "10S", "AH", "10H", "AD", "10D")
+            if c not in placed]
+    avoid_jacks = result["declarer"] if contract == "wesele" else None
+    for seat in range(4):
+        while len(hands[seat]) < 4:
+            pick = next(c for c in rest if not (seat == avoid_jacks and c.startswith("J")))
+            rest.remove(pick)
+            hands[seat].append(pick)
+    return hands
+
+
+def result_state(module: Engine, rules, data: Mapping):
+    """The hand a recorded result describes, its calls folded as recorded: a result logged
+    under older rules (say, a double today's refuse) still reads back."""
+    return _built(module, rules, data, judged=False)
+
+
+def _built(module: Engine, rules, data: Mapping, judged: bool):
+    """The hand a result describes: stand-in cards, the calls (through the game's decide
+    when ``judged``) and tricks carrying the declaring side's points."""
+    result = data["result"]
+    state = module.new_hand(rules, {"dealer": data["dealer"], "hands": _stand_in_deal(result)})
+    calls = []
+    if result["contract"] == "wesele":  # the partner holds JC, the highest jack the caller lacks
+        calls.append({"seat": result["declarer"], "call": "wesele", "jack": "JC"})
+    elif result["contract"] not in ("normal", "cicha"):
+        calls.append({"seat": result["declarer"], "call": result["contract"]})
+    for i, seat in enumerate(result["doubles"]):
+        calls.append({"seat": seat, "call": auc.next_double_name(i, rules.ladder)})
+    for call in calls:
+        try:
+            events = module.decide(state, Command("bid", call)) if judged else [Event("bid", call)]
+        except RuleViolation as e:
+            raise RuleViolation(f"{call['call']} by seat {call['seat']}: {e.detail}") from None
+        for event in events:
+            state = module.evolve(state, event)
+    if result["contract"] == "baska":
+        return state
+    return _with_tricks(module, state, result)
+
+
+def _with_tricks(module: Engine, state, result: Mapping):
+    declaring = result["stare"][0] if result["contract"] == "normal" else result["declarer"]
+    other = next(s for s in range(4) if s not in (result.get("stare") or [declaring, result.get("partner")]))
+    points, tricks = result["points"], result["tricks"]
+    won = [points - MIN_TRICK * (tricks - 1)] + [MIN_TRICK] * (tricks - 1) if tricks else []
+    lost = [104 - points - MIN_TRICK * (3 - tricks)] + [MIN_TRICK] * (3 - tricks) if tricks < 4 else []
+    for number, (winner, p) in enumerate([(declaring, p) for p in won] + [(other, p) for p in lost], 1):
+        state = module.evolve(state, Event("trick", {"trick": number, "leader": 0, "cards": [], "winner": winner,
+                                                     "points": p}))
+    return state
+
+
+CONTRACT_WORDS = {"normal": "normal game (no call)", "cicha": "cicha (black queens, silent)"}
+
+
+def result_fields(rules) -> tuple[ResultField, ...]:
+    """The score sheet of a Kop or Baśka hand: the fields of ``applies`` for each contract."""
+    contracts = ("normal", "cicha", *rules.ladder.contracts)
+    ladder = rules.ladder
+    doubles = (*ladder.doubles, *([ladder.extra_double] * (rules.max_doubles or 16)))[:rules.max_doubles or 16]
+
+    def applies_to(name):
+        return lambda values: name in applies(values.get("contract") or "normal")
+    return (
+        ResultField("contract", "choice", "Contract", options=tuple((c, CONTRACT_WORDS.get(c, c)) for c in contracts),
+                    default="normal"),
+        ResultField("stare", "seats", "Normal game: who held QC and QS (stare)? Tick two.", count=2,
+                    when=applies_to("stare")),
+        ResultField("declarer", "seat", "Any other contract: who called it (or plays cicha)?",
+                    when=applies_to("declarer")),
+        ResultField("partner", "seat", "Wesele: who was the partner?", when=applies_to("partner")),
+        ResultField("doubles", "doubles", "Doubles, in the order they were given", options=tuple(doubles),
+                    when=applies_to("doubles")),
+        ResultField("points", "number", "Card points of the declaring side (stare), 0 to 104", high=104,
+                    when=applies_to("points")),
+        ResultField("tricks", "number", "Tricks they took, 0 to 4", high=4, when=applies_to("tricks")),
+    )

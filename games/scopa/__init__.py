@@ -1,0 +1,2 @@
+"""scopa."""
+from .game import GAME as GAME
