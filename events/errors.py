@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from events.sentences import say
+
 
 class DomainError(Exception):
     def __init__(self, detail: str, **extra: Any):
@@ -63,8 +65,9 @@ class Damaged(DomainError):
     as if true, and the group takes no writes."""
 
     def __init__(self, group: str, seq: int):
-        super().__init__(f"the log of group {group} is damaged at seq {seq}: the event stored there no longer "
-                         "matches its hash chain, so nothing that needs it is shown, and the group takes no "
-                         "writes until its store is restored from a backup", seq=seq)
+        super().__init__(say("the log of group {group} is damaged at seq {seq}: the event stored there no longer "
+                             "matches its hash chain, so nothing that needs it is shown, and the group takes no "
+                             "writes until its store is restored from a backup",
+                             group=group, seq=seq), seq=seq)
         self.group = group
         self.seq = seq

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from events.sentences import say
+
 _TWO_DIGITS = (
     "AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BMD BND BOB BOV BRL BSD BTN "
     "BWP BYN BZD CAD CDF CHE CHF CHW CNY COP COU CRC CUC CUP CVE CZK DKK DOP DZD EGP ERN "
@@ -43,26 +45,27 @@ def minor_digits(currency: str) -> int:
     try:
         return MINOR_DIGITS[currency]
     except KeyError:
-        raise MoneyError(f"{currency!r} is not an ISO 4217 currency code") from None
+        raise MoneyError(say("{currency} is not an ISO 4217 currency code", currency=repr(currency))) from None
 
 
 def parse_amount(text: object, digits: int, *, allow_negative: bool = False, limit: int = MAX_MINOR) -> int:
     """Read a decimal string such as ``"12.50"`` into minor units (no floats anywhere), at
     most ``limit`` of them either way."""
     if not isinstance(text, str):
-        raise MoneyError("an amount is a decimal string such as \"12.50\", not a number")
+        raise MoneyError(say("an amount is a decimal string such as \"12.50\", not a number"))
     m = _AMOUNT.fullmatch(text)
     if not m:
-        raise MoneyError(f"{text!r} is not a decimal amount such as \"12.50\"")
+        raise MoneyError(say("{text} is not a decimal amount such as \"12.50\"", text=repr(text)))
     sign, whole, frac = m.group(1), m.group(2), m.group(3) or ""
     if len(frac) > digits:
-        raise MoneyError(f"{text!r} has more than the currency's {digits} decimal digits")
+        raise MoneyError(say("{text} has more than the currency's {digits} decimal digits",
+                             text=repr(text), digits=digits))
     minor = int(whole) * 10 ** digits + int(frac.ljust(digits, "0") or 0)
     if sign and not allow_negative and minor:
-        raise MoneyError(f"{text!r} is negative; give a positive amount")
+        raise MoneyError(say("{text} is negative; give a positive amount", text=repr(text)))
     if minor > limit:
         most = format_amount(limit, digits)
-        raise MoneyError(f"{text!r} is larger than bitka accepts: at most {most}")
+        raise MoneyError(say("{text} is larger than bitka accepts: at most {most}", text=repr(text), most=most))
     return -minor if sign else minor
 
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+from events.sentences import say
 from games.engine import words
+
+from . import hands as hand_fold
+from . import tables
 from .groups import member_name
-from . import hands as hand_fold, tables
 from .typed import plain, typed
 
 
@@ -23,17 +26,22 @@ def summary(env, trow: dict, grow: dict) -> str:
     d = env.data
     match env.type:
         case "settlement":
-            waits = "" if d.get("confirmed", True) else "; it counts once a member who pays in it confirms it"
+            waits = "" if d.get("confirmed", True) else say("; it counts once a member who pays in it confirms it")
             outcome = f" ({OUTCOMES[d['outcome']]})" if d["outcome"] in OUTCOMES else ""  # Kop's and Baśka's
             if d.get("winner") is None or d.get("winner") == []:
-                return f"settlement: nobody wins the hand{outcome}, multiplier {d['multiplier']}{waits}"
-            return f"settlement: {_winners(d['winner'])} win{outcome}, multiplier {d['multiplier']}{waits}"
+                return say("settlement: nobody wins the hand{outcome}, multiplier {multiplier}{waits}",
+                           outcome=outcome, multiplier=d['multiplier'], waits=waits)
+            return say("settlement: {winners_d_winner} win{outcome}, multiplier {multiplier}{waits}",
+                       winners_d_winner=_winners(d['winner']), outcome=outcome, multiplier=d['multiplier'],
+                       waits=waits)
         case "hand_voided":
-            return f"hand voided: {typed(d['reason'])}"
+            return say("hand voided: {reason}", reason=typed(d['reason']))
         case "confirmation":
-            return f"{_who(grow, env.actor)} confirms the settlement: it counts in the balances"
+            return say("{who_grow_env_actor} confirms the settlement: it counts in the balances",
+                       who_grow_env_actor=_who(grow, env.actor))
         case "dispute":
-            return f"{_who(grow, env.actor)} disputes the settlement: {typed(d['reason'])}"
+            return say("{who_grow_env_actor} disputes the settlement: {reason}",
+                       who_grow_env_actor=_who(grow, env.actor), reason=typed(d['reason']))
         case "correction":
             return _correction_words(env, trow, grow)
     return hand_fold.game_of(trow["game"]).describe(env.type, d, lambda seat: _seat(trow, grow, seat))
@@ -41,7 +49,7 @@ def summary(env, trow: dict, grow: dict) -> str:
 
 # A Kop or Baśka settlement's outcome as the players say it (the log keeps the codes; the
 # other games' outcomes are told by the settlement's explanation).
-OUTCOMES = {"wyjscie": "wyjście", "bez-wyjscia": "bez wyjścia", "bez-bitki": "bez bitki"}
+OUTCOMES = {"wyjscie": "wyjście", "bez-wyjscia": say("bez wyjścia"), "bez-bitki": say("bez bitki")}
 ROLES = {"mlodzi": "młodzi"}
 
 
@@ -58,16 +66,21 @@ def _correction_words(env, trow: dict, grow: dict) -> str:
     d = env.data
     who = lambda seat: _seat(trow, grow, seat)  # noqa: E731 - a name for what games.words takes
     if d.get("void"):
-        what = "voids it: it counts as never played"
+        what = say("voids it: it counts as never played")
     elif "cards" in d:
-        what = "logs it again card by card, as the rules check a new hand"
+        what = say("logs it again card by card, as the rules check a new hand")
     else:
-        what = "puts its result as " + ", ".join(words.fact(k, v, who) for k, v in d["result"].items())
-    moved = "; ".join(f"hand {a['hand']}: " + ", ".join(f"{_seat(trow, grow, p['seat'])} {_signed(p['amount'])}"
-                                                          for p in a["payouts"] if _moves(p["amount"]))
+        what = say("puts its result as {facts}",
+                   facts=", ".join(words.fact(k, v, who) for k, v in d["result"].items()))
+    moved = "; ".join(say("hand {hand}: {payments}",
+                          hand=a['hand'],
+                          payments=", ".join(f"{_seat(trow, grow, p['seat'])} {_signed(p['amount'])}"
+                                                          for p in a["payouts"] if _moves(p["amount"])))
                       for a in d["adjustments"])
-    return (f"the admin corrects hand {d['hand']} ({typed(d['reason'])}) and {what}; "
-            + (f"what each hand now pays more or less: {moved}" if moved else "no payout changes"))
+    return (say("the admin corrects hand {hand} ({reason}) and {what}; {moved}",
+                hand=d['hand'], reason=typed(d['reason']), what=what,
+                moved=say("what each hand now pays more or less: {moved}", moved=moved) if moved
+                else say("no payout changes")))
 
 
 def _moves(amount: str) -> bool:
@@ -81,11 +94,14 @@ def _signed(amount: str) -> str:
 def money_lines(settlement: dict, trow: dict, grow: dict) -> list[str]:
     s = settlement
     if not s["payouts"]:
-        return ["no money changes hands: the hand ended no game"]
-    lines = [f"each payment is stake {s['stake']} x {s['units']} unit(s) x multiplier {s['multiplier']}"]
+        return [say("no money changes hands: the hand ended no game")]
+    lines = [say("each payment is stake {stake} x {units} unit(s) x multiplier {multiplier}",
+                 stake=s['stake'], units=s['units'], multiplier=s['multiplier'])]
     for p in s["payouts"]:
         who, amount = _seat(trow, grow, p["seat"]), f"{p['amount'].lstrip('-')} {grow['currency']}"
-        lines.append(f"{who} pays {amount}" if p["amount"].startswith("-") else f"{who} receives {amount}")
+        lines.append(say("{who} pays {amount}",
+                         who=who, amount=amount) if p["amount"].startswith("-") else say("{who} receives {amount}",
+                                                                                    who=who, amount=amount))
     return lines
 
 
@@ -113,13 +129,13 @@ def trail(events: Sequence, trow: dict, grow: dict, marked: bool = False) -> dic
     if settlement:
         explanation = [*settlement["explanation"], *money_lines(settlement, trow, grow)]
     for entry in model.corrections:
-        explanation.append(f"corrected at seq {entry['seq']} ({typed(entry['reason'])}): "
-                           + ("this hand counts as never played" if entry.get("void") and entry["hand"] == model.id
-                              else "this hand was settled again" if "settlement" in entry else
-                              "its settlement did not change"))
+        explanation.append(say("corrected at seq {seq} ({reason}): {outcome}",
+                               seq=entry['seq'], reason=typed(entry['reason']),
+                               outcome=_what_became_of(entry, model)))
     if model.confirmation in ("pending", "disputed"):
-        explanation.append("it does not count in the balances yet: " + (
-            "it is disputed" if model.confirmation == "disputed" else "a member who pays in it has not confirmed it"))
+        explanation.append(say("it does not count in the balances yet: {why}",
+                               why=say("it is disputed") if model.confirmation == "disputed"
+                               else say("a member who pays in it has not confirmed it")))
     return {
         "hand": model.id, "table": model.table, "game": model.game, "phase": model.phase,
         "events": [{"seq": e.seq, "type": e.type, "actor": e.actor, "by": said(_who(grow, e.actor)),
@@ -131,16 +147,28 @@ def trail(events: Sequence, trow: dict, grow: dict, marked: bool = False) -> dic
     }
 
 
-def as_text(t: dict, say: Callable[[str], str] = str) -> str:
-    """The trail as plain text; ``say`` puts each line of words in the reader's language."""
-    out = [say(f"Hand {t['hand']} at table {t['table']} ({t['game']}), {t['phase']}"), ""]
+def _what_became_of(entry: dict, model) -> str:
+    """What a correction did to this hand."""
+    if entry.get("void") and entry["hand"] == model.id:
+        return say("this hand counts as never played")
+    if "settlement" in entry:
+        return say("this hand was settled again")
+    return say("its settlement did not change")
+
+
+def as_text(t: dict, speak: Callable[[str], str] = str) -> str:
+    """The trail as plain text; ``speak`` puts each line of words in the reader's language."""
+    out = [speak(say("Hand {hand} at table {table} ({game}), {phase}",
+                   hand=t['hand'], table=t['table'], game=t['game'], phase=t['phase'])), ""]
     for e in t["events"]:
-        out.append(say(f"#{e['seq']} {e['type']} by {e['by']} at {e['recorded_at']}"))
+        out.append(speak(say("#{seq} {type} by {by} at {recorded_at}",
+                           seq=e['seq'], type=e['type'], by=e['by'], recorded_at=e['recorded_at'])))
         out.append(f"    {e['summary']}")
-        out.append(say(f"    hash {e['hash']} (prev {e['prev_hash'][:16]}...)"))
+        out.append(speak(say("    hash {hash} (prev {prev}...)",
+                           hash=e['hash'], prev=e['prev_hash'][:16])))
     if t["explanation"]:
-        out += ["", say("How the settlement was reached:")]
+        out += ["", speak(say("How the settlement was reached:"))]
         out += [f"  - {line}" for line in t["explanation"]]
     if t["voided"]:
-        out += ["", say(f"Voided: {typed(t['voided']['reason'])}")]
+        out += ["", speak(say("Voided: {voided_reason}", voided_reason=typed(t['voided']['reason'])))]
     return plain("\n".join(out)) + "\n"

@@ -15,11 +15,13 @@ from typing import Iterable, Mapping, Sequence
 
 from events.errors import RuleBroken
 from events.money import format_amount, parse_amount
+from events.sentences import say
 from events.types import HAND_EVENTS
 from games.engine import table as table_decider
 from games.engine.base import RULES_VERSION, Command
-from games.engine.errors import Incomplete, Malformed, RuleViolation
 from games.engine.contract import Game
+from games.engine.errors import Incomplete, Malformed, RuleViolation
+
 from .settlements import of_the_game, settled
 
 PLAY = HAND_EVENTS - {"settlement", "hand_voided"}  # what a hand's state is folded from
@@ -163,18 +165,19 @@ def _played_again(game: Game, rules, dealer: int, cards: Mapping, context: Mappi
     deal = _by_rules(game.parse_deal, "cards.deal", rules, cards.get("deal"))
     given = deal.data["dealer"]
     if given != dealer:
-        raise RuleBroken(f"cards.deal: seat {dealer} dealt this hand, not seat {given}", field="cards.deal.dealer")
+        raise RuleBroken(say("cards.deal: seat {dealer} dealt this hand, not seat {given}",
+                             dealer=dealer, given=given), field="cards.deal.dealer")
     state = game.initial_state(rules, {"game": game.name, "rules": rules.to_data(), **deal.data, **context})
     for kind in ("bid", "trick", "play"):
         for i, item in enumerate(cards.get(f"{kind}s") or []):
             where = f"cards.{kind}s[{i}]"
             if game.is_terminal(state):
-                raise RuleBroken(f"{where}: the hand is already over", field=where)
+                raise RuleBroken(say("{where}: the hand is already over", where=where), field=where)
             for event in _by_rules(game.decide, where, state, Command(kind, item)):
                 state = game.evolve(state, event)
     if not game.is_terminal(state):
-        raise RuleBroken("cards: the hand is not over with these cards; a correction gives the whole hand again, "
-                         "every call and trick (or play) to its end", field="cards")
+        raise RuleBroken(say("cards: the hand is not over with these cards; a correction gives the whole hand again, "
+                             "every call and trick (or play) to its end"), field="cards")
     return state
 
 
@@ -203,9 +206,10 @@ def _settle_played(game, rules, stake, seats, digits, hand: PastHand, bok, match
 def _ends_elsewhere(hand: PastHand, when: str) -> RuleBroken:
     """A hand played card by card that ended with its match (a Capixaba bonus) would, on
     the score the correction leaves, have ended {when}: its cards alone cannot settle it."""
-    return RuleBroken(f"hand {hand.id} of this table ended where its match did; on the score this correction leaves "
-                      f"it would have ended {when}, so its cards cannot settle it: correct that hand first (its "
-                      "result, or a void), then this one")
+    return RuleBroken(say("hand {id} of this table ended where its match did; on the score this correction "
+                          "leaves it would have ended {when}, so its cards cannot settle it: correct that hand first "
+                          "(its result, or a void), then this one",
+                          id=hand.id, when=when))
 
 
 def _difference(before: dict | None, after: dict | None, seats: Sequence[str], digits: int) -> list[dict] | None:

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from events.errors import Gone, Invalid, NotFound, Unprocessable
+from events.sentences import say
 from events.store import Writer
+
 from . import auth, ledger
 from .commands import AddMember
 
@@ -52,14 +54,14 @@ def invite(w: Writer, group: str, actor: str, body: dict) -> Invitation:
     the group first, as POST .../members would)."""
     row = ledger.group_row(w, group)
     if ("member" in body) == ("name" in body):
-        raise Invalid("an invitation names an existing member (\"member\") or a new one (\"name\"), one of them",
-                      errors={"member": ["Give member or name."]})
+        raise Invalid(say("an invitation names an existing member (\"member\") or a new one (\"name\"), one of them"),
+                      errors={"member": [say("Give member or name.")]})
     if "name" in body:
         member = ledger.handle(AddMember(group, actor, body["name"]), w).id
     else:
         member = body["member"]
         if member not in {m["id"] for m in row["members"]}:
-            raise Unprocessable(f"{member!r} is not a member of this group")
+            raise Unprocessable(say("{member} is not a member of this group", member=repr(member)))
     code, expires = secrets.token_urlsafe(24), _stamp(_now() + VALID_FOR)
     w.add_invitation(code_hash(code), group, member, expires)
     return Invitation(group, member, code, expires)
@@ -78,15 +80,16 @@ def admin_link(w: Writer, group: str) -> Invitation:
 def found(reader, code: str) -> tuple[str, str]:
     """(group, member) of a code that may still be used; NotFound or Gone otherwise."""
     if not 16 <= len(code) <= 64:
-        raise NotFound("there is no such invitation")
+        raise NotFound(say("there is no such invitation"))
     entry = reader.invitation(code_hash(code))
     if entry is None:
-        raise NotFound("there is no such invitation")
+        raise NotFound(say("there is no such invitation"))
     group, member, expires_at, used_at = entry
     if used_at is not None:
-        raise Gone("this invitation was used already: ask the group's admin for a new one")
+        raise Gone(say("this invitation was used already: ask the group's admin for a new one"))
     if expires_at is not None and expires_at < _stamp(_now()):
-        raise Gone("this invitation has expired (invitations last seven days): ask the group's admin for a new one")
+        raise Gone(say("this invitation has expired (invitations last seven days): ask the group's admin for a new "
+                       "one"))
     return group, member
 
 
@@ -94,7 +97,7 @@ def redeem(w: Writer, code: str) -> Redeemed:
     """A token of the invited member, once (the admin's link: each time)."""
     group, member = found(w, code)
     if member != auth.ADMIN and not w.use_invitation(code_hash(code), _stamp(_now())):
-        raise Gone("this invitation was used already: ask the group's admin for a new one")
+        raise Gone(say("this invitation was used already: ask the group's admin for a new one"))
     token, digest = auth.mint_token()
     w.add_credential(digest, group, member)
     return Redeemed(group, member, token)

@@ -15,20 +15,40 @@ from typing import Mapping, Sequence
 from events import names
 from events.errors import Invalid, NotFound, Refused, RuleBroken, Unprocessable
 from events.money import MAX_BALANCE, MAX_MINOR, MoneyError, format_amount, minor_digits, parse_amount
+from events.sentences import say
 from events.store import NewEvent, Reader, Writer
+from games.engine import seen
 from games.engine import table as table_decider
 from games.engine.base import Command
 from games.engine.errors import Incomplete, Malformed, Revealing, RuleViolation
 from games.registry import GAMES
-from games.engine import seen
-from projections import agreement, balances, corrections, folded, hands as hand_fold, tables
+from projections import agreement, balances, corrections, folded, tables
+from projections import hands as hand_fold
 from projections.groups import CONFIRMATIONS, confirmations, member_name
 from projections.settlements import settled
 from projections.tables import terms as table_terms
+
 from . import auth, seating
-from .commands import (AddMember, AssertBalance, Confirm, ConfirmTable, Correct, CreateGroup, Credential, Dispute,
-                       GroupCreated, HandMoved, NewHand, OpenTable, Pay, Play, Recorded, RotateToken, UpdateGroup,
-                       VoidHand)
+from .commands import (
+    AddMember,
+    AssertBalance,
+    Confirm,
+    ConfirmTable,
+    Correct,
+    CreateGroup,
+    Credential,
+    Dispute,
+    GroupCreated,
+    HandMoved,
+    NewHand,
+    OpenTable,
+    Pay,
+    Play,
+    Recorded,
+    RotateToken,
+    UpdateGroup,
+    VoidHand,
+)
 
 
 def handle(command, w: Writer):
@@ -62,7 +82,7 @@ def handle(command, w: Writer):
             return pay(w, command)
         case AssertBalance():
             return assert_balance(w, command)
-    raise TypeError(f"no handler for {command!r}")
+    raise TypeError(say("no handler for {command}", command=repr(command)))
 
 
 def new_id(prefix: str) -> str:
@@ -72,14 +92,14 @@ def new_id(prefix: str) -> str:
 def group_row(reader: Reader, group: str) -> dict:
     row = reader.row("group", group, "")
     if row is None:
-        raise NotFound(f"there is no group {group!r}")
+        raise NotFound(say("there is no group {group}", group=repr(group)))
     return row
 
 
 def table_row(reader: Reader, group: str, table: str) -> dict:
     row = reader.row("table", group, table)
     if row is None:
-        raise NotFound(f"there is no table {table!r} in this group")
+        raise NotFound(say("there is no table {table} in this group", table=repr(table)))
     return row
 
 
@@ -87,7 +107,7 @@ def hand_model(reader: Reader, group: str, hand: str) -> hand_fold.HandModel:
     """The hand from its own events, with what the corrections made at its table say of it."""
     model = folded.HANDS.model(reader, group, hand)
     if model is None:
-        raise NotFound(f"there is no hand {hand!r} in this group")
+        raise NotFound(say("there is no hand {hand} in this group", hand=repr(hand)))
     return hand_fold.with_corrections(model, tables.corrections_of(reader.row("table", group, model.table), hand))
 
 
@@ -114,13 +134,15 @@ def add_member(w: Writer, c: AddMember) -> Credential:
     row = group_row(w, c.group)
     name = names.stored(c.name)
     if not names.visible(name):
-        raise Invalid("name: must show something", errors={"name": ["must show something"]})
+        raise Invalid(say("name: must show something"), errors={"name": [say("must show something")]})
     if names.mixed_scripts(name):
-        raise Unprocessable(f"{name!r} mixes Latin letters with Cyrillic or Greek ones, which look alike: write the "
-                            "name in one alphabet")
+        raise Unprocessable(say("{name} mixes Latin letters with Cyrillic or Greek ones, which look alike: write the "
+                                "name in one alphabet",
+                                name=repr(name)))
     clash = next((m["name"] for m in row["members"] if names.skeleton(m["name"]) == names.skeleton(name)), None)
     if clash is not None:
-        raise Unprocessable(f"the group already has a member named {clash!r}, which {name!r} reads as")
+        raise Unprocessable(say("the group already has a member named {clash}, which {name} reads as",
+                                clash=repr(clash), name=repr(name)))
     member = new_id("m")
     w.append(c.group, [NewEvent("member_added", {"member": member, "name": name})], c.actor,
              expected_version=w.version(c.group))
@@ -138,7 +160,7 @@ def rotate_token(w: Writer, c: RotateToken) -> Credential:
     name = auth.ADMIN if c.member == auth.ADMIN else next((m["name"] for m in row["members"] if m["id"] == c.member),
                                                           None)
     if name is None:
-        raise NotFound(f"there is no member {c.member!r} in this group")
+        raise NotFound(say("there is no member {member} in this group", member=repr(c.member)))
     w.drop_invitations(c.group, c.member)
     w.drop_credentials(c.group, c.member)
     token, digest = auth.mint_token()
@@ -152,28 +174,30 @@ def open_table(w: Writer, c: OpenTable) -> dict:
     name = body["game"]
     if name not in GAMES:
         scored = ", ".join(GAMES)
-        raise Unprocessable(f"{name!r} is not a game bitka knows; it scores {scored}")
+        raise Unprocessable(say("{name} is not a game bitka knows; it scores {scored}", name=repr(name), scored=scored))
     game = GAMES[name]
     raw_rules = body.get("rules")
     entry = "scorer"
     if isinstance(raw_rules, Mapping) and "entry" in raw_rules:  # a table rule, not the game's
         entry = raw_rules["entry"]
         if entry not in seating.ENTRIES:
-            raise RuleBroken(f"entry is \"scorer\" (any member logs the cards) or \"seats\" (each seat its own), "
-                             f"not {entry!r}", field="rules.entry")
+            raise RuleBroken(say("entry is \"scorer\" (any member logs the cards) or \"seats\" (each seat its own), "
+                                 "not {entry}",
+                                 entry=repr(entry)), field="rules.entry")
         raw_rules = {k: v for k, v in raw_rules.items() if k != "entry"}
     rules = _rules(game, raw_rules)
     seats = list(body["seats"])
     _check_seats(row, name, seats, game.seat_count(rules), game.seating(rules, len(seats)))
     stake = _amount(body["stake"], row["digits"], "stake")
     if stake <= 0:
-        raise Invalid("the stake must be more than zero", errors={"stake": ["must be more than zero"]})
+        raise Invalid(say("the stake must be more than zero"), errors={"stake": [say("must be more than zero")]})
     table = new_id("t")
     data = {"table": table, "game": name, "rules": rules.to_data(), "seats": seats,
             "stake": format_amount(stake, row["digits"])}
     dealer = body.get("dealer", 0)
     if not 0 <= dealer < len(seats):
-        raise RuleBroken(f"dealer must be a seat from 0 to {len(seats) - 1}", field="dealer")
+        raise RuleBroken(say("dealer must be a seat from 0 to {last}",
+                             last=len(seats) - 1), field="dealer")
     if dealer:
         data["dealer"] = dealer  # who deals first: the deal passes round from there
     if entry != "scorer":
@@ -188,18 +212,20 @@ def _rules(game, raw):
     except RuleViolation as e:
         raise RuleBroken(e.detail, field="rules") from None
     except TypeError:
-        raise RuleBroken("rules must be an object of rule names and values", field="rules") from None
+        raise RuleBroken(say("rules must be an object of rule names and values"), field="rules") from None
 
 
 def _check_seats(row: dict, game: str, seats: Sequence[str], count: int, refusal: str | None = None) -> None:
     known = {m["id"] for m in row["members"]}
     if len(seats) != count:
-        raise Unprocessable(refusal or f"this {game} table is played by {count} players; {len(seats)} seats were given")
+        raise Unprocessable(refusal or say("this {game} table is played by {count} players; {seats_count} seats were "
+                                           "given",
+                                           game=game, count=count, seats_count=len(seats)))
     for member in seats:
         if member not in known:
-            raise Unprocessable(f"{member!r} is not a member of this group")
+            raise Unprocessable(say("{member} is not a member of this group", member=repr(member)))
     if len(set(seats)) != len(seats):
-        raise Unprocessable("a member may take only one seat at a table")
+        raise Unprocessable(say("a member may take only one seat at a table"))
 
 
 def _amount(text, digits: int, field: str, negative: bool = False, limit: int = MAX_MINOR) -> int:
@@ -257,31 +283,33 @@ def plan_hand(reader: Reader, group: str, table: str, body: Mapping, hand: str):
     the game, appended nowhere. A score sheet's preview is this, and nothing more."""
     trow = table_row(reader, group, table)
     if trow["closed"]:
-        raise Unprocessable("this table is closed")
+        raise Unprocessable(say("this table is closed"))
     latest = trow["latest_hand"]
     if latest and latest["status"] == "playing":
-        raise Unprocessable(f"hand {latest['id']} at this table is still being played; finish it or void it first")
+        raise Unprocessable(say("hand {latest_id} at this table is still being played; finish it or void it first",
+                                latest_id=latest['id']))
     game = GAMES[trow["game"]]
     rules = game.parse_rules(trow["rules"])
     context = table_decider.deal_context(game, rules, trow["match"])  # what the hand must know of its table
     if "result" in body and "deal" in body:
-        raise Invalid("a hand is logged by its deal (and its play) or by its result alone, not both",
-                      errors={"result": ["Give either deal or result."]})
+        raise Invalid(say("a hand is logged by its deal (and its play) or by its result alone, not both"),
+                      errors={"result": [say("Give either deal or result.")]})
     if "result" in body:
         first, state = _result_start(game, rules, trow, body, context)
         commands = []
     elif "deal" in body:
         deal = _decided("deal", game.parse_deal, rules, body["deal"])
         if deal.data["dealer"] != trow["next_dealer"]:
-            raise RuleBroken(f"it is seat {trow['next_dealer']}'s deal at this table, not seat "
-                             f"{deal.data['dealer']}'s", field="deal.dealer")
+            raise RuleBroken(say("it is seat {next_dealer}'s deal at this table, not seat {deal_data_dealer}'s",
+                                 next_dealer=trow['next_dealer'],
+                                 deal_data_dealer=deal.data['dealer']), field="deal.dealer")
         first = NewEvent("deal", {"game": trow["game"], "rules": rules.to_data(), **deal.data, **context})
         state = game.initial_state(rules, first.data)
         first = _salted(game, first, state)
         commands = [(f"{kind}s[{i}]", Command(kind, item)) for kind in ("bid", "trick", "play")
                     for i, item in enumerate(body.get(f"{kind}s") or [])]
     else:
-        raise Invalid("a hand needs a deal", errors={"deal": ["Missing data for required field."]})
+        raise Invalid(say("a hand needs a deal"), errors={"deal": [say("Missing data for required field.")]})
     model = hand_fold.HandModel(hand, table, trow["game"], state, result=first.data.get("result"), opened=first.data)
     return _played(reader, group, trow, model, commands, [replace(first, hand=hand, table=table)])
 
@@ -290,10 +318,12 @@ def _result_start(game, rules, trow: dict, body: Mapping, context: dict):
     """A hand logged by its result alone: its ``result`` event and the hand it describes."""
     extra = sorted(set(body) - {"result", "dealer"})
     if extra:
-        raise Unprocessable(f"a hand logged by its result has only dealer and result, not {', '.join(extra)}")
+        raise Unprocessable(say("a hand logged by its result has only dealer and result, not {extra}",
+                                extra=', '.join(extra)))
     dealer = body.get("dealer", trow["next_dealer"])
     if dealer != trow["next_dealer"]:
-        raise RuleBroken(f"it is seat {trow['next_dealer']}'s deal at this table, not seat {dealer}'s", field="dealer")
+        raise RuleBroken(say("it is seat {next_dealer}'s deal at this table, not seat {dealer}'s",
+                             next_dealer=trow['next_dealer'], dealer=dealer), field="dealer")
     event = _decided("result", game.parse_result, rules, dealer, body["result"])
     data = {"game": trow["game"], "rules": rules.to_data(), **event.data, **context}
     return NewEvent("result", data), game.result_state(rules, data)
@@ -311,7 +341,7 @@ def _decided(where: str | None, decide, *args):
         raise broken from None
     except Incomplete as e:
         prefix = f"{where}." if where else ""
-        missing = {prefix + name: ["Missing data for required field."] for name in e.fields}
+        missing = {prefix + name: [say("Missing data for required field.")] for name in e.fields}
         raise Invalid(e.detail, errors=missing) from None
     except Malformed as e:
         field = ".".join(part for part in (where, e.field) if part)
@@ -325,7 +355,7 @@ def _played(reader: Reader, group: str, trow: dict, model, commands, first=()):
     events = list(first)
     for where, command in commands:
         if game.is_terminal(state):
-            raise RuleBroken(f"{where}: the hand is already over", field=where)
+            raise RuleBroken(say("{where}: the hand is already over", where=where), field=where)
         for ev in _decided(where, game.decide, state, command):
             state = game.evolve(state, ev)
             events.append(_salted(game, NewEvent(ev.type, ev.data, hand=model.id, table=model.table), state))
@@ -387,9 +417,9 @@ def _decide_play(reader: Reader, c: Play) -> Decided:
     version = reader.version(c.group)
     model = hand_model(reader, c.group, c.hand)
     if model.voided is not None:
-        raise Unprocessable(f"hand {c.hand} was voided")
+        raise Unprocessable(say("hand {hand} was voided", hand=c.hand))
     if model.settlement is not None:
-        raise RuleBroken("the hand is over and settled")
+        raise RuleBroken(say("the hand is over and settled"))
     trow = table_row(reader, c.group, model.table)
     seating.may_log(c.actor, trow, c.kind, c.body, model.opened["dealer"], model.rules.turn(model.state))
     try:
@@ -407,10 +437,11 @@ def void_hand(w: Writer, c: VoidHand) -> HandMoved:
     model = hand_model(w, c.group, c.hand)
     trow = table_row(w, c.group, model.table)
     if model.voided is not None:
-        raise Unprocessable(f"hand {c.hand} is already voided")
+        raise Unprocessable(say("hand {hand} is already voided", hand=c.hand))
     if trow["latest_hand"]["id"] != c.hand:
-        raise Unprocessable(f"only the table's latest hand ({trow['latest_hand']['id']}) may be voided; the admin "
-                            f"corrects an earlier one (POST .../hands/{c.hand}/correct)")
+        raise Unprocessable(say("only the table's latest hand ({latest}) may be voided; the admin "
+                                "corrects an earlier one (POST .../hands/{hand}/correct)",
+                                latest=trow['latest_hand']['id'], hand=c.hand))
     data = {"reason": c.reason, "dealer": trow["latest_hand"]["dealer"],
             "reversed": (model.settlement or {}).get("payouts", [])}
     version = w.version(c.group)
@@ -424,8 +455,8 @@ def update_group(w: Writer, c: UpdateGroup) -> dict:
     row = group_row(w, c.group)
     value = c.body["confirmations"]
     if value not in CONFIRMATIONS:
-        raise Invalid(f"confirmations is \"payers\" or \"off\", not {value!r}",
-                      errors={"confirmations": ["Must be one of: payers, off."]})
+        raise Invalid(say("confirmations is \"payers\" or \"off\", not {value}", value=repr(value)),
+                      errors={"confirmations": [say("Must be one of: payers, off.")]})
     if value != confirmations(row):
         w.append(c.group, [NewEvent("group_updated", {"confirmations": value})], c.actor,
                  expected_version=w.version(c.group))
@@ -463,27 +494,30 @@ def _confirmed_because(reader: Reader, group: str, trow: dict, events, settlemen
 
 def _settled_hand(model: hand_fold.HandModel, hand: str) -> None:
     if model.voided is not None:
-        raise Unprocessable(f"hand {hand} was voided: there is nothing to confirm or dispute")
+        raise Unprocessable(say("hand {hand} was voided: there is nothing to confirm or dispute", hand=hand))
     if model.settlement is None:
-        raise Unprocessable(f"hand {hand} is not settled yet: it is confirmed or disputed once it ends")
+        raise Unprocessable(say("hand {hand} is not settled yet: it is confirmed or disputed once it ends", hand=hand))
 
 
 def confirm(w: Writer, c: Confirm) -> HandMoved:
     """A member who pays in a hand's settlement (not its logger) agrees to it: it counts once
     every payer has."""
     if c.actor == auth.ADMIN:
-        raise Refused("the admin token is no member: each member who pays in the hand confirms it (the admin corrects)")
+        raise Refused(say("the admin token is no member: each member who pays in the hand confirms it (the admin "
+                          "corrects)"))
     model = hand_model(w, c.group, c.hand)
     _settled_hand(model, c.hand)
     waiting = balances.pending_entry(w.row("balances", c.group, ""), c.hand)
     if waiting is None:
-        raise Unprocessable(f"hand {c.hand} is confirmed already: it counts in the balances")
+        raise Unprocessable(say("hand {hand} is confirmed already: it counts in the balances", hand=c.hand))
     if c.actor not in balances.waiting(waiting):
         names = ", ".join(member_name(group_row(w, c.group), m) for m in balances.waiting(waiting))
         if c.actor in {member for _, member, amount in waiting["payouts"] if amount < 0}:
-            raise Unprocessable(f"you have agreed to hand {c.hand} already; it waits for {names}")
-        raise Refused(f"only a member who pays in hand {c.hand}, other than the one who logged it, confirms it: "
-                      f"{names or 'nobody else'}")
+            raise Unprocessable(say("you have agreed to hand {hand} already; it waits for {names}",
+                                    hand=c.hand, names=names))
+        raise Refused(say("only a member who pays in hand {hand}, other than the one who logged it, confirms it: "
+                          "{names}",
+                          hand=c.hand, names=names or say("nobody else")))
     version = w.version(c.group)
     moved = _appended(w, c.group, c.actor, version,
                       [NewEvent("confirmation", {}, hand=c.hand, table=model.table)], model)
@@ -494,7 +528,7 @@ def confirm_table(w: Writer, c: ConfirmTable) -> list[str]:
     """Every pending settlement at a table that waits for this member, confirmed at once:
     the hands confirmed, in the order they were logged (none: nothing waited for it)."""
     if c.actor == auth.ADMIN:
-        raise Refused("the admin token is no member: each member who pays confirms (the admin corrects)")
+        raise Refused(say("the admin token is no member: each member who pays confirms (the admin corrects)"))
     table_row(w, c.group, c.table)
     brow = w.row("balances", c.group, "")
     hands = [hand for hand, entry in balances.in_log_order((brow or {}).get("pending") or {})
@@ -511,10 +545,11 @@ def dispute(w: Writer, c: Dispute) -> HandMoved:
     model = hand_model(w, c.group, c.hand)
     trow = table_row(w, c.group, model.table)
     if c.actor not in trow["seats"]:
-        raise Refused("a hand is disputed by a member seated at its table; the admin corrects it")
+        raise Refused(say("a hand is disputed by a member seated at its table; the admin corrects it"))
     _settled_hand(model, c.hand)
     if balances.pending_entry(w.row("balances", c.group, ""), c.hand) is None:
-        raise Unprocessable(f"hand {c.hand} is confirmed: it can no longer be disputed, only corrected by the admin")
+        raise Unprocessable(say("hand {hand} is confirmed: it can no longer be disputed, only corrected by the admin",
+                                hand=c.hand))
     version = w.version(c.group)
     event = NewEvent("dispute", {"reason": c.reason}, hand=c.hand, table=model.table)
     moved = _appended(w, c.group, c.actor, version, [event], model)
@@ -532,23 +567,27 @@ def correct(w: Writer, c: Correct) -> HandMoved:
     past = corrections.history(w.table_events(c.group, model.table))
     playing = corrections.in_play(past)
     if playing is not None:
-        raise Unprocessable(f"hand {playing.id} at this table is still being played: finish it or void it before "
-                            "correcting a hand")
+        raise Unprocessable(say("hand {playing_id} at this table is still being played: finish it or void it before "
+                                "correcting a hand",
+                                playing_id=playing.id))
     target = next(h for h in past if h.id == c.hand)
     by_cards = corrections.logged_by_cards(target)
     result = None
     if c.result is not None:
         if by_cards:
             given = _cards_give(target)
-            raise RuleBroken(f"hand {c.hand}'s cards were logged, so it is corrected by its cards (the whole hand "
-                             f"again, \"cards\") or voided, not by a result; {given}", field="result")
+            raise RuleBroken(say("hand {hand}'s cards were logged, so it is corrected by its cards (the whole hand "
+                                 "again, \"cards\") or voided, not by a result; {given}",
+                                 hand=c.hand, given=given), field="result")
         result = _decided("result", game.parse_result, rules, target.opened["dealer"], c.result).data["result"]
     elif c.cards is not None:
         if not by_cards:
-            raise RuleBroken(f"hand {c.hand} was logged by its result alone, so it is corrected by a result",
+            raise RuleBroken(say("hand {hand} was logged by its result alone, so it is corrected by a result",
+                                 hand=c.hand),
                              field="cards")
     elif target.settlement is None:
-        raise Unprocessable(f"hand {c.hand} already counts as never played: there is nothing to void")
+        raise Unprocessable(say("hand {hand} already counts as never played: there is nothing to void",
+                                hand=c.hand))
     decided = corrections.corrected(game, rules, tables.stake_of(trow, grow["digits"]), trow["seats"],
                                     grow["digits"], past, c.hand, result, c.cards)
     if result is not None:
@@ -568,12 +607,12 @@ def correct(w: Writer, c: Correct) -> HandMoved:
 def _cards_give(hand: corrections.PastHand) -> str:
     """What a hand's logged cards give, in a sentence: its outcome and each seat's payout."""
     if hand.settlement is None:
-        return "its cards settle nothing yet"
+        return say("its cards settle nothing yet")
     outcome = hand.settlement.get("outcome")
     paid = ", ".join(f"seat {p['seat']} {p['amount']}" for p in hand.settlement.get("payouts", []))
     if not paid:
-        return f"its cards give {outcome}"
-    return f"its cards give {outcome}: {paid}"
+        return say("its cards give {outcome}", outcome=outcome)
+    return say("its cards give {outcome}: {paid}", outcome=outcome, paid=paid)
 
 
 def assert_balance(w: Writer, c: AssertBalance) -> Recorded:
@@ -582,12 +621,13 @@ def assert_balance(w: Writer, c: AssertBalance) -> Recorded:
     row = group_row(w, c.group)
     member = c.body["member"]
     if member not in {m["id"] for m in row["members"]}:
-        raise Unprocessable(f"member: {member!r} is not a member of this group")
+        raise Unprocessable(say("member: {member} is not a member of this group", member=repr(member)))
     agreed = _amount(c.body["balance"], row["digits"], "balance", negative=True, limit=MAX_BALANCE)
     data = {"member": member, "balance": format_amount(agreed, row["digits"])}
     actual = balances.disagreement(w.row("balances", c.group, ""), data)
     if actual is not None:
-        raise Unprocessable(f"{member}'s balance is {actual}, not {data['balance']}", actual=actual)
+        raise Unprocessable(say("{member}'s balance is {actual}, not {data_balance}",
+                                member=member, actual=actual, data_balance=data['balance']), actual=actual)
     [env] = w.append(c.group, [NewEvent("assertion", data)], c.actor, expected_version=w.version(c.group))
     return Recorded(env.seq, data)
 
@@ -596,7 +636,7 @@ def may_record_payment(actor: str, body: Mapping) -> None:
     """A payment raises the payer's balance, so only the admin or the member who received
     the money (``to``) may record it."""
     if actor != auth.ADMIN and actor != body["to"]:
-        raise Refused("only the admin or the member who received the money (to) may record a payment")
+        raise Refused(say("only the admin or the member who received the money (to) may record a payment"))
 
 
 def pay(w: Writer, c: Pay) -> Recorded:
@@ -605,13 +645,14 @@ def pay(w: Writer, c: Pay) -> Recorded:
     src, dst = body["from"], body["to"]
     for field, member in (("from", src), ("to", dst)):
         if member not in known:
-            raise Unprocessable(f"{field}: {member!r} is not a member of this group")
+            raise Unprocessable(say("{field}: {member} is not a member of this group",
+                                    field=field, member=repr(member)))
     if src == dst:
-        raise Unprocessable("a payment needs two different members")
+        raise Unprocessable(say("a payment needs two different members"))
     may_record_payment(c.actor, body)
     amount = _amount(body["amount"], row["digits"], "amount", limit=MAX_BALANCE)  # a balance paid back whole
     if amount <= 0:
-        raise Invalid("the amount must be more than zero", errors={"amount": ["must be more than zero"]})
+        raise Invalid(say("the amount must be more than zero"), errors={"amount": [say("must be more than zero")]})
     data = {"from": src, "to": dst, "amount": format_amount(amount, row["digits"])}
     [env] = w.append(c.group, [NewEvent("payment", data)], c.actor, expected_version=w.version(c.group))
     return Recorded(env.seq, data)

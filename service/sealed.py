@@ -6,9 +6,12 @@ from __future__ import annotations
 from typing import Iterable
 
 from events.merkle import leaf_hash
+from events.sentences import say
 from events.store import Reader
 from events.types import HAND_EVENTS
-from projections import folded, hands as hand_fold
+from projections import folded
+from projections import hands as hand_fold
+
 from . import seating
 
 ENDED = ("done", "voided")
@@ -56,7 +59,7 @@ def is_sealed_for(reader: Reader, group: str, subject: str, env) -> bool:
     return seating.is_sealed(env.data, hidden_in(reader, group, env.hand, subject))
 
 
-SEALED_SUMMARY = "sealed: it shows cards you may not see while the hand is in play"
+SEALED_SUMMARY = say("sealed: it shows cards you may not see while the hand is in play")
 
 
 def trail_as_seen(trail: dict, events: Iterable, hidden: frozenset[str]) -> dict:

@@ -12,21 +12,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from ..kop import auction as auc
+from events.sentences import say
 
-from . import scoring as baska_scoring
-
-from . import glossary
-
-from ..kop import game as kop
 from ..engine.base import Command, Event, TableTerms, named_rules
 from ..engine.contract import Preset, RuleField, TableRules
-from ..kop.cicha_search import cannot_lose
 from ..engine.errors import Revealing, RuleViolation
+from ..engine.tricks import Ranking
+from ..kop import auction as auc
+from ..kop import game as kop
+from ..kop.cicha_search import cannot_lose
+
 # Baśka deals, folds and follows suit exactly as Kop does:
 from ..kop.game import SEATS, KopState, deal_event, evolve, legal_cards, new_hand, seat_count  # noqa: F401
 from ..kop.scoring import teams
-from ..engine.tricks import Ranking
+from . import glossary
+from . import scoring as baska_scoring
 
 VARIANTS = ("bytow-2005", "classic")
 QUEENS = ("QC", "QS", "QH", "QD")
@@ -80,13 +80,15 @@ class BaskaRules:
 def parse_rules(raw: Mapping | None) -> BaskaRules:
     rules = named_rules(BaskaRules, raw, "baska")
     if not isinstance(rules.variant, str) or rules.variant not in VARIANTS:
-        raise RuleViolation(f"variant must be one of {', '.join(VARIANTS)}, not {rules.variant!r}")
+        raise RuleViolation(say("variant must be one of {variants}, not {variant}",
+                                variants=', '.join(VARIANTS), variant=repr(rules.variant)))
     return rules
 
 
 def decide(state: KopState, command: Command) -> list[Event]:
     if is_over(state):
-        raise RuleViolation("the hand is over" + (": baska was called" if state.auction.contract == "baska" else ""))
+        raise RuleViolation(say("the hand is over{baska}",
+                                baska=say(": baska was called") if state.auction.contract == "baska" else ""))
     if command.kind == "bid":
         [event] = kop.decide(state, command)
         if event.data["call"] == "baska":
@@ -100,8 +102,9 @@ def decide(state: KopState, command: Command) -> list[Event]:
 def _check_four_queens(state: KopState, seat: int) -> None:
     lacking = [q for q in QUEENS if q not in state.deal[seat]]
     if lacking:
-        raise Revealing(f"only the holder of all four queens may call baska; seat {seat} lacks {' '.join(lacking)}",
-                        seat, f"seat {seat} may not call baska with its cards")
+        raise Revealing(say("only the holder of all four queens may call baska; seat {seat} lacks {lacking}",
+                            seat=seat, lacking=' '.join(lacking)),
+                        seat, say("seat {seat} may not call baska with its cards", seat=seat))
 
 
 def _check_cicha(state: KopState) -> None:
@@ -110,9 +113,10 @@ def _check_cicha(state: KopState) -> None:
         return
     player = auc.black_queens_holder(state.deal)
     if cannot_lose(state.deal, state.leader, player, state.ranking):
-        raise Revealing(f"seat {player} holds both black queens and a hand that takes 53 against every defence: "
-                        f"cicha may not be played with it; seat {player} must call wesele or zolo", player,
-                        "the first card may not be played yet: a seat's cards oblige it to make a call first")
+        raise Revealing(say("seat {player} holds both black queens and a hand that takes 53 against every defence: "
+                            "cicha may not be played with it; seat {player} must call wesele or zolo",
+                            player=player), player,
+                        say("the first card may not be played yet: a seat's cards oblige it to make a call first"))
 
 
 def is_over(state: KopState) -> bool:
@@ -145,17 +149,18 @@ def superseded(state: KopState, version: int) -> list[str]:
     a = state.auction
     if (version < 2 and state.rules.variant == "classic" and a.contract == "wesele" and a.doubles
             and a.doubles[0].seat == a.declarer):
-        return [f"seat {a.declarer} called wesele and gave the first double ({a.doubles[0].call}), "
-                "which today's rules refuse (nobody doubles their own bet)"]
+        return [say("seat {declarer} called wesele and gave the first double ({double}), which today's "
+                    "rules refuse (nobody doubles their own bet)",
+                    declarer=a.declarer, double=a.doubles[0].call)]
     return []
 
 
 PRESETS = (
-    Preset("Baśka, Bytów tournament rules", {"variant": "bytow-2005"}, 4,
-           "Kop's cards with gran and zolo, du for all four tricks; any 52-52 or du makes the next four hands count "
-           "double (a bok-runda)."),
-    Preset("Baśka, classic", {"variant": "classic"}, 4,
-           "Kop's cards with gran and zolo, and baska for the holder of all four queens; no bok-rundy."),
+    Preset(say("Baśka, Bytów tournament rules"), {"variant": "bytow-2005"}, 4,
+           say("Kop's cards with gran and zolo, du for all four tricks; any 52-52 or du makes the next four hands "
+               "count double (a bok-runda).")),
+    Preset(say("Baśka, classic"), {"variant": "classic"}, 4,
+           say("Kop's cards with gran and zolo, and baska for the holder of all four queens; no bok-rundy.")),
 )
 RULE_FIELDS = (
     RuleField("variant", "bytow-2005: the Bytów tournament rules of 2005 (bok-rundy after a 52-52 or a du); classic: "

@@ -11,9 +11,20 @@ reading is kept only to re-derive them (``table.rules_version``).
 """
 from __future__ import annotations
 
+from events.sentences import say
+
 from ..engine.base import Factor, Settlement, Side, TableTerms
-from ..kop.scoring import (OUTCOME_WORDS, WIN_POINTS, Teams, amounts, counted_doubles, loser_state, sides, teams,
-                          thrown_in)
+from ..kop.scoring import (
+    OUTCOME_WORDS,
+    WIN_POINTS,
+    Teams,
+    amounts,
+    counted_doubles,
+    loser_state,
+    sides,
+    teams,
+    thrown_in,
+)
 
 BASE_UNITS = {
     "bytow-2005": {"normal": 2, "wesele": 2, "cicha": 8, "gran": 10, "zolo": 10, "gran-du": 10, "zolo-du": 10},
@@ -33,7 +44,8 @@ def settle(state, table: TableTerms) -> Settlement:
     doubles, runs, last_double = counted_doubles(state, t)
     if t.contract == "baska":
         winner, loser, tie = stare, mlodzi, False
-        why, outcome = f"seat {t.declarer} holds all four queens and called baska: it wins at once", "baska"
+        why, outcome = say("seat {declarer} holds all four queens and called baska: it wins at once",
+                           declarer=t.declarer), "baska"
     else:
         winner, loser, why, tie = _decide_winner(stare, mlodzi, t, last_double, rules.variant)
         outcome = loser_state(loser)
@@ -44,24 +56,33 @@ def settle(state, table: TableTerms) -> Settlement:
         product *= f.factor
     old = table.rules_version < 2
     multiplier = min(product, V1_CEILING) if rules.bok_rundy and old else product
-    lines = [t.why, *thrown_in(state), f"card points: {stare.role} {stare.points} in {stare.tricks} tricks, "
-                    f"{mlodzi.role} {mlodzi.points} in {mlodzi.tricks} tricks", why]
+    lines = [t.why, *thrown_in(state), say("card points: {stare_role} {stare_points} in {stare_tricks} tricks, "
+                                           "{mlodzi_role} {mlodzi_points} in {mlodzi_tricks} tricks",
+                                           stare_role=stare.role, stare_points=stare.points, stare_tricks=stare.tricks,
+                                           mlodzi_role=mlodzi.role, mlodzi_points=mlodzi.points,
+                                           mlodzi_tricks=mlodzi.tricks), why]
     if outcome != "baska":
         lines.append(f"{loser.role} {OUTCOME_WORDS[outcome]}")
-    lines.append(f"{t.contract} is worth {units} stake(s) in the {rules.variant} rules"
-                 + ("; each loser pays a winner" if not t.solo else ", from or to each of the three"))
+    lines.append(say("{contract} is worth {units} stake(s) in the {variant} rules{who_pays}",
+                     contract=t.contract, units=units, variant=rules.variant,
+                     who_pays=say("; each loser pays a winner") if not t.solo
+                     else say(", from or to each of the three")))
     lines += [f.reason for f in factors]
     if doubles:
-        lines.append(f"the doubles make {runs} run(s) of sides, so they multiply by {2 ** runs}")
+        lines.append(say("the doubles make {runs} run(s) of sides, so they multiply by {factor}",
+                         runs=runs, factor=2 ** runs))
     shown = " x ".join(f"{f.factor} ({f.name})" for f in factors if f.factor > 1)
-    lines.append(f"multiplier {product}" + (f" = {shown}" if shown else ""))
+    lines.append(say("multiplier {product}{shown}",
+                     product=product, shown=f" = {shown}" if shown else ""))
     if multiplier < product:
-        lines.append(f"rules 1 held a payment to {V1_CEILING} times its base: multiplier {multiplier}")
+        lines.append(say("rules 1 held a payment to {ceiling} times its base: multiplier {multiplier}",
+                         ceiling=V1_CEILING, multiplier=multiplier))
     tie_makes_bok = tie and (t.contract in V1_TIE_STARTS_BOK or not old)
     bok_due = rules.bok_rundy and (tie_makes_bok or t.contract in DU_CONTRACTS)
     if bok_due:
         why = "52-52" if tie else t.contract
-        lines.append(f"{why}: a bok-runda falls due, four hands at double stake, after any that is running")
+        lines.append(say("{why}: a bok-runda falls due, four hands at double stake, after any that is running",
+                         why=why))
     paid = amounts(winner, loser, units * multiplier * table.stake)
     extra = {"bok_runda": any(f.name == "bok-runda" for f in factors), "bok_due": bok_due} if rules.bok_rundy else {}
     return Settlement(outcome, t.contract, (stare, mlodzi), winner.role, multiplier, units, tuple(factors), paid,
@@ -72,32 +93,40 @@ def _decide_winner(stare: Side, mlodzi: Side, t: Teams, last_double: int | None,
     """(winner, loser, why, whether it was a 52-52 tie)."""
     if t.contract in DU_CONTRACTS:
         if stare.tricks == 4:
-            return stare, mlodzi, f"seat {t.declarer} took all four tricks and wins {t.contract}", False
-        return mlodzi, stare, f"{t.contract} needs all four tricks; seat {t.declarer} took {stare.tricks}", False
+            return stare, mlodzi, say("seat {declarer} took all four tricks and wins {contract}",
+                                      declarer=t.declarer, contract=t.contract), False
+        return mlodzi, stare, say("{contract} needs all four tricks; seat {declarer} took {stare_tricks}",
+                                  contract=t.contract, declarer=t.declarer, stare_tricks=stare.tricks), False
     if stare.points >= WIN_POINTS:
-        return stare, mlodzi, f"{stare.role} reach {stare.points} card points (53 wins)", False
+        return stare, mlodzi, say("{stare_role} reach {stare_points} card points (53 wins)",
+                                  stare_role=stare.role, stare_points=stare.points), False
     if mlodzi.points >= WIN_POINTS:
-        return mlodzi, stare, f"{mlodzi.role} reach {mlodzi.points} card points (53 wins)", False
+        return mlodzi, stare, say("{mlodzi_role} reach {mlodzi_points} card points (53 wins)",
+                                  mlodzi_role=mlodzi.role, mlodzi_points=mlodzi.points), False
     if variant == "classic" and last_double is not None:
         loser = stare if last_double in stare.seats else mlodzi
         winner = mlodzi if loser is stare else stare
-        return winner, loser, f"52-52: seat {last_double} made the last counted double, so {loser.role} lose", True
-    return mlodzi, stare, f"52-52: {stare.role} needed 53 and lose", True
+        return winner, loser, say("52-52: seat {last_double} made the last counted double, so {loser_role} lose",
+                                  last_double=last_double, loser_role=loser.role), True
+    return mlodzi, stare, say("52-52: {stare_role} needed 53 and lose", stare_role=stare.role), True
 
 
 def _factors(t: Teams, stare_lost: bool, outcome: str, doubles: list[Factor], bok_runda: bool) -> list[Factor]:
     factors = []
     if t.contract in PAIR_CONTRACTS:
         if OUTCOME_FACTOR[outcome] > 1:
-            factors.append(Factor(outcome, OUTCOME_FACTOR[outcome], f"{outcome} multiplies the payment by "
-                                                                    f"{OUTCOME_FACTOR[outcome]}"))
+            factors.append(Factor(outcome, OUTCOME_FACTOR[outcome], say("{outcome} multiplies the payment by "
+                                                                        "{factor}",
+                                                                        outcome=outcome,
+                                                                        factor=OUTCOME_FACTOR[outcome])))
         if stare_lost:
-            factors.append(Factor("stare-lose", 2, "the stare side lost, and pays twice what młodzi would"))
+            factors.append(Factor("stare-lose", 2, say("the stare side lost, and pays twice what młodzi would")))
     elif stare_lost:
-        factors.append(Factor("lost-contract", 2, f"a lost {t.contract} is paid double"))
+        factors.append(Factor("lost-contract", 2, say("a lost {contract} is paid double", contract=t.contract)))
     if t.contract in DU_CONTRACTS:
-        factors.append(Factor("du", 2, f"du doubles the value of {t.contract.removesuffix('-du')}"))
+        factors.append(Factor("du", 2, say("du doubles the value of {contract}",
+                                           contract=t.contract.removesuffix('-du'))))
     factors += doubles
     if bok_runda:
-        factors.append(Factor("bok-runda", 2, "this hand is played in a bok-runda, at double stake"))
+        factors.append(Factor("bok-runda", 2, say("this hand is played in a bok-runda, at double stake")))
     return factors

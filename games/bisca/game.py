@@ -13,19 +13,18 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Mapping
 
-from . import result as bisca_result
+from events.sentences import say
 
-from . import scoring as bisca_scoring
-
-from . import seen as bisca_seen
-
-from . import glossary
 from ..engine import words
 from ..engine.base import Command, Event, TableTerms, named_rules
 from ..engine.call_offers import accepted
-from ..engine.contract import DEALT, Capabilities, DealField, Game, Offer, Preset, RuleField, TableRules
 from ..engine.cards import SUIT_NAMES, check_exact_pack, dealt, pack, parse_card, parse_cards
+from ..engine.contract import DEALT, Capabilities, DealField, Game, Offer, Preset, RuleField, TableRules
 from ..engine.errors import Revealing, RuleViolation, may_not_play
+from . import glossary
+from . import result as bisca_result
+from . import scoring as bisca_scoring
+from . import seen as bisca_seen
 
 ORDER = ("A", "7", "K", "J", "Q", "6", "5", "4", "3", "2")  # high to low in every suit
 POINTS = {"A": 11, "7": 10, "K": 4, "J": 3, "Q": 2}
@@ -79,17 +78,18 @@ class BiscaRules:
 def parse_rules(raw: Mapping | None) -> BiscaRules:
     rules = named_rules(BiscaRules, raw, "bisca")
     if not isinstance(rules.variant, str) or rules.variant not in VARIANTS:
-        raise RuleViolation(f"variant must be one of {', '.join(VARIANTS)}")
+        raise RuleViolation(say("variant must be one of {variants}", variants=', '.join(VARIANTS)))
     if not isinstance(rules.conservative, bool):
-        raise RuleViolation("conservative must be true or false")
+        raise RuleViolation(say("conservative must be true or false"))
     if rules.conservative and rules.variant not in ("seis", "quatro"):
-        raise RuleViolation("conservative is a rule of seis and quatro")
+        raise RuleViolation(say("conservative is a rule of seis and quatro"))
     if not isinstance(rules.match_to, int) or isinstance(rules.match_to, bool) or not 1 <= rules.match_to <= 50:
-        raise RuleViolation("match_to must be a whole number of game points from 1 to 50 (4, or 10 for the long comb)")
+        raise RuleViolation(say("match_to must be a whole number of game points from 1 to 50 (4, or 10 for the long "
+                                "comb)"))
     if rules.stake_per not in ("match", "game-point"):
-        raise RuleViolation("stake_per must be 'match' or 'game-point'")
+        raise RuleViolation(say("stake_per must be 'match' or 'game-point'"))
     if not isinstance(rules.majority_bonus, bool):
-        raise RuleViolation("majority_bonus must be true or false")
+        raise RuleViolation(say("majority_bonus must be true or false"))
     return rules
 
 
@@ -104,8 +104,10 @@ def seating(rules: BiscaRules, seats: int) -> str | None:
     if seats == rules.players or not fits:
         return None
     variants = ", ".join(fits)
-    return (f"bisca {rules.variant} is played by {rules.players} players, not {seats}; "
-            f"for {seats} players choose one of the variants {variants}")
+    return (say("bisca {variant} is played by {players} players, not {seats}; for {seats} players "
+                "choose one of the variants {variants}",
+                variant=rules.variant, players=rules.players, seats=seats,
+                variants=variants))
 
 
 def rank(card: str) -> str:
@@ -190,15 +192,16 @@ def deal_event(rules: BiscaRules, raw: Mapping) -> Event:
                                                                and not any(raw.get("hands") or [[]])
                                                                and not raw.get("stock"))):
         dealer, _ = dealt({"dealer": raw.get("dealer"), "hands": [[]] * rules.players}, ("dealer", "hands"),
-                          rules.players, 0, f"bisca {rules.variant}")
+                          rules.players, 0, say("bisca {variant}", variant=rules.variant))
         return Event("deal", {"dealer": dealer, "hands": [[] for _ in range(rules.players)], "trump": None,
                               "stock": []})
     dealer, parsed = dealt(raw, ("dealer", "hands", "trump", "trump_suit", "stock"), rules.players, variant.hand,
-                           f"bisca {rules.variant}")
+                           say("bisca {variant}", variant=rules.variant))
     trump, suit = _trump(rules, raw)
     stock = parse_cards(raw.get("stock", []))
     check_exact_pack([*parsed, stock, [trump] if trump else []], PACKS[variant.pack],
-                     f"{len(PACKS[variant.pack])}-card bisca {rules.variant}")
+                     say("{size}-card bisca {variant}",
+                         size=len(PACKS[variant.pack]), variant=rules.variant))
     data = {"dealer": dealer, "hands": parsed, "trump": trump, "stock": stock}
     if trump is None:
         data["trump_suit"] = suit
@@ -208,11 +211,11 @@ def deal_event(rules: BiscaRules, raw: Mapping) -> Event:
 def _trump(rules: BiscaRules, raw: Mapping) -> tuple[str | None, str]:
     if raw.get("trump") is None:
         if rules.variant != "capixaba" or str(raw.get("trump_suit", "")).upper() != "H":
-            raise RuleViolation("only capixaba plays without a trump card, by knocking for hearts: "
-                                "\"trump\": null, \"trump_suit\": \"H\"")
+            raise RuleViolation(say("only capixaba plays without a trump card, by knocking for hearts: \"trump\": "
+                                    "null, \"trump_suit\": \"H\""))
         return None, "H"
     if raw.get("trump_suit") is not None:
-        raise RuleViolation("trump_suit goes with a knock (\"trump\": null); a cut trump card names its own suit")
+        raise RuleViolation(say("trump_suit goes with a knock (\"trump\": null); a cut trump card names its own suit"))
     trump = parse_card(raw["trump"])
     _cut_allowed(rules, trump)
     return trump, trump[-1]
@@ -220,7 +223,9 @@ def _trump(rules: BiscaRules, raw: Mapping) -> tuple[str | None, str]:
 
 def _cut_allowed(rules: BiscaRules, trump: str) -> None:
     if rules.variant == "capixaba" and rank(trump) in ("A", "7"):
-        raise RuleViolation(f"the cut trump card {trump} is an ace or a 7, which capixaba never leaves face up: redeal")
+        raise RuleViolation(say("the cut trump card {trump} is an ace or a 7, which capixaba never leaves face up: "
+                                "redeal",
+                                trump=trump))
 
 
 def new_hand(rules: BiscaRules, deal: Mapping) -> BiscaState:
@@ -261,7 +266,7 @@ def legal_cards(state: BiscaState, seat: int, played: tuple = ()) -> list[str]:
 
 def decide(state: BiscaState, command: Command) -> list[Event]:
     if is_over(state):
-        raise RuleViolation("the hand is over")
+        raise RuleViolation(say("the hand is over"))
     if command.kind == "cards":
         variant = VARIANTS[state.rules.variant]
         return [bisca_seen.decide_cards(state, command.data, PACKS[variant.pack], variant.hand, _cut_allowed)]
@@ -273,12 +278,13 @@ def decide(state: BiscaState, command: Command) -> list[Event]:
             return [_decide_swap(state, data)]
         case Command(kind="trick", data=data):
             if state.current:
-                raise RuleViolation("this trick is being played a card at a time: play its other cards one by one")
+                raise RuleViolation(say("this trick is being played a card at a time: play its other cards one by one"))
             return [Event("trick", _decide_trick(state, data).to_data())]
         case Command(kind="play", data=data):
             return _decide_play(state, data)
-    raise RuleViolation(f"bisca hands take cards, tricks, plays (and, in capixaba, the swap-2 call), "
-                        f"not {command.kind}s")
+    raise RuleViolation(say("bisca hands take cards, tricks, plays (and, in capixaba, the swap-2 call), not "
+                            "{command_kind}s",
+                            command_kind=command.kind))
 
 
 def _decide_play(state: BiscaState, data: Mapping) -> list[Event]:
@@ -286,23 +292,30 @@ def _decide_play(state: BiscaState, data: Mapping) -> list[Event]:
     n = state.rules.players
     extra = sorted(set(data) - {"seat", "card"})
     if extra:
-        raise RuleViolation(f"a card played is {{\"seat\", \"card\"}}, not {', '.join(extra)}")
+        raise RuleViolation(say("a card played is {{\"seat\", \"card\"}}, not {extra}",
+                                extra=', '.join(extra)))
     seat, card = data.get("seat", state.turn), parse_card(data.get("card"))
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
-        raise RuleViolation(f"seat must be a seat from 0 to {n - 1}, not {seat!r}")
+        raise RuleViolation(say("seat must be a seat from 0 to {last}, not {seat}", last=n - 1, seat=repr(seat)))
     played = {c: s for s, c in state.current} | {c: (t.leader + t.cards.index(c)) % n
                                                   for t in state.tricks for c in t.cards}
     if card in played:
-        raise RuleViolation(f"{card} was already played, by seat {played[card]}")
+        raise RuleViolation(say("{card} was already played, by seat {played_card}",
+                                card=card, played_card=played[card]))
     if seat != state.turn:
-        raise RuleViolation(f"it is seat {state.turn}'s turn to play, not seat {seat}'s")
+        raise RuleViolation(say("it is seat {turn}'s turn to play, not seat {seat}'s",
+                                turn=state.turn, seat=seat))
     trick = tuple(c for _, c in state.current)
     if card not in PACKS[VARIANTS[state.rules.variant].pack]:
-        raise RuleViolation(f"{card} is not in the {state.rules.variant} pack")
+        raise RuleViolation(say("{card} is not in the {variant} pack",
+                                card=card, variant=state.rules.variant))
     if card not in state.held[seat]:
-        raise Revealing(f"{card} is not in seat {seat}'s hand", None, may_not_play(card, seat))
+        raise Revealing(say("{card} is not in seat {seat}'s hand",
+                            card=card, seat=seat), None, may_not_play(card, seat))
     if card not in legal_cards(state, seat, trick):
-        raise Revealing(f"seat {seat} holds a trump and must answer the trump lead with one: nothing is left to draw",
+        raise Revealing(say("seat {seat} holds a trump and must answer the trump lead with one: nothing is left to "
+                            "draw",
+                            seat=seat),
                         seat, may_not_play(card, seat))
     events = [Event("play", {"seat": seat, "card": card})]
     if len(trick) == n - 1:
@@ -312,26 +325,28 @@ def _decide_play(state: BiscaState, data: Mapping) -> list[Event]:
 
 def _decide_swap(state: BiscaState, data: Mapping) -> Event:
     if state.rules.variant != "capixaba" or str(data.get("call", "")).lower() != "swap-2":
-        raise RuleViolation("the only call in bisca is capixaba's swap-2")
+        raise RuleViolation(say("the only call in bisca is capixaba's swap-2"))
     if state.tricks or state.current or state.swapped or state.trump_card is None:
-        raise RuleViolation("the 2 of trumps may be swapped once, for a cut trump card, before the first card is "
-                            "played")
+        raise RuleViolation(say("the 2 of trumps may be swapped once, for a cut trump card, before the first card is "
+                                "played"))
     seat, two = data.get("seat"), "2" + state.trump_suit
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.rules.players:
-        raise RuleViolation(f"seat must be a seat from 0 to {state.rules.players - 1}")
+        raise RuleViolation(say("seat must be a seat from 0 to {last}",
+                                last=state.rules.players - 1))
     if two not in state.held[seat]:
-        raise Revealing(f"seat {seat} does not hold {two}, the 2 of trumps", seat,
-                        f"seat {seat} may not swap the 2 of trumps now")
+        raise Revealing(say("seat {seat} does not hold {two}, the 2 of trumps", seat=seat, two=two), seat,
+                        say("seat {seat} may not swap the 2 of trumps now", seat=seat))
     return Event("bid", {"seat": seat, "call": "swap-2", "gives": two, "takes": state.trump_card})
 
 
 def _decide_trick(state: BiscaState, data: Mapping) -> Trick:
     extra = sorted(set(data) - {"cards"})
     if extra:
-        raise RuleViolation(f"a trick has only cards, not {', '.join(extra)}")
+        raise RuleViolation(say("a trick has only cards, not {extra}", extra=', '.join(extra)))
     cards, n, leader = parse_cards(data.get("cards")), state.rules.players, state.leader
     if len(cards) != n:
-        raise RuleViolation(f"a trick is {n} cards in play order, starting with the leader; got {len(cards)}")
+        raise RuleViolation(say("a trick is {n} cards in play order, starting with the leader; got {cards_count}",
+                                n=n, cards_count=len(cards)))
     for i, card in enumerate(cards):
         seat = (leader + i) % n
         if card not in state.held[seat]:
@@ -340,8 +355,9 @@ def _decide_trick(state: BiscaState, data: Mapping) -> Trick:
                 raise Revealing(why, None, may_not_play(card, seat))
             raise RuleViolation(why)
         if card not in legal_cards(state, seat, tuple(cards[:i])):
-            raise Revealing(f"seat {seat} holds a trump and must answer the trump lead with one: nothing is left to "
-                            "draw", seat, may_not_play(card, seat))
+            raise Revealing(say("seat {seat} holds a trump and must answer the trump lead with one: nothing is left "
+                                "to draw",
+                                seat=seat), seat, may_not_play(card, seat))
     return _trick_of(state, cards)
 
 
@@ -363,17 +379,21 @@ def _not_held(state: BiscaState, card: str, seat: int, earlier) -> tuple[str, bo
     """Why ``seat`` cannot play ``card``, which it does not hold, and whether that says where
     the card is (in another hand, or still to draw)."""
     if card not in PACKS[VARIANTS[state.rules.variant].pack]:
-        return f"{card} is not in the {state.rules.variant} pack", False
+        return say("{card} is not in the {variant} pack",
+                   card=card, variant=state.rules.variant), False
     if card in earlier:
-        return f"{card} is played twice in this trick", False
+        return say("{card} is played twice in this trick", card=card), False
     owner = next((s for s, h in enumerate(state.held) if card in h), None)
     if owner is not None:
-        return f"{card} is held by seat {owner}, but this card of the trick is seat {seat}'s to play", True
+        return say("{card} is held by seat {owner}, but this card of the trick is seat {seat}'s to play",
+                   card=card, owner=owner, seat=seat), True
     if card in state.draw_pile:
-        return f"{card} has not been drawn yet: seat {seat} cannot hold it", True
+        return say("{card} has not been drawn yet: seat {seat} cannot hold it", card=card, seat=seat), True
     if any(card in t.cards for t in state.tricks) or card == state.trump_card:
-        return f"{card} was already played" if card != state.trump_card else f"{card} is the face-up trump card", False
-    return f"{card} is not in seat {seat}'s hand", True
+        return say("{card} was already played",
+                   card=card) if card != state.trump_card else say("{card} is the face-up trump card",
+                                                                                 card=card), False
+    return say("{card} is not in seat {seat}'s hand", card=card, seat=seat), True
 
 
 def evolve(state: BiscaState, event) -> BiscaState:
@@ -501,7 +521,8 @@ def offers(state: BiscaState, seat: int) -> list[Offer]:
     if not calls(state):
         return []
     two, card = "2" + state.trump_suit, state.trump_card
-    swap = Offer({"call": "swap-2"}, f"Swap: you give your {two} for the trump card turned up, {card}")
+    swap = Offer({"call": "swap-2"}, say("Swap: you give your {two} for the trump card turned up, {card}",
+                                         two=two, card=card))
     return accepted(decide, state, seat, [swap])
 
 
@@ -509,40 +530,46 @@ def instead_of_turning(state: BiscaState, seat: int) -> list[Offer]:
     """Capixaba's cutter may knock instead of cutting: hearts are trumps, no card turned."""
     if state.rules.variant != "capixaba":
         return []
-    return [Offer({"trump": None, "trump_suit": "H"}, "The cutter knocked: hearts are trumps")]
+    return [Offer({"trump": None, "trump_suit": "H"}, say("The cutter knocked: hearts are trumps"))]
 
 
 def describe(kind: str, d: Mapping, who) -> str:
     match kind:
         case "deal":
-            trump = d["trump"] or f"none, a knock for {d.get('trump_suit')}"
-            return words.dealt(d, who, f"; trump card: {trump}; stock: {len(d['stock'])} cards; "
-                                       f"match before: {d['match_before']}")
+            trump = d["trump"] or say("none, a knock for {get_trump_suit}", get_trump_suit=d.get('trump_suit'))
+            return words.dealt(d, who, say("; trump card: {trump}; stock: {stock} cards; match before: "
+                                           "{match_before}",
+                                           trump=trump, stock=len(d['stock']), match_before=d['match_before']))
         case "result":
             return words.result(d, who)
         case "bid":
-            return f"{words.call(d, who)}, giving {d['gives']} for the trump card {d['takes']}"
+            return say("{words_call_d_who}, giving {gives} for the trump card {takes}",
+                       words_call_d_who=words.call(d, who), gives=d['gives'], takes=d['takes'])
         case "trick":
             text = words.trick(d, who)
             if d.get("draws"):
-                text += "; then they draw: " + ", ".join(f"{who(s)} {c}" for s, c in d["draws"])
+                text += say("; then they draw: {draws}",
+                            draws=", ".join(f"{who(s)} {c}" for s, c in d["draws"]))
             for b in d.get("bonuses", []):
-                text += f"; {b['name']}: side {b['side']} scores {b['points']} ({b['rule']})"
+                text += say("; {b_name}: side {b_side} scores {b_points} ({b_rule})",
+                            b_name=b['name'], b_side=b['side'], b_points=b['points'], b_rule=b['rule'])
             return text
     return words.any_event(kind, d, who)
 
 
 PRESETS = (
-    Preset("Bisca de tres", {"variant": "tres"}, 2, "Two players, three cards each, no duty to follow; 61 card "
-                                                   "points win a game point; the first to 4 wins the match."),
-    Preset("Bisca de nove", {"variant": "nove"}, 2, "Two players, nine cards each; once the stock is gone a trump "
-                                                   "lead must be answered with a trump; big wins score more."),
-    Preset("Bisca de quatro", {"variant": "quatro"}, 4, "Four players in pairs, three cards each; 91 points or "
-                                                       "every trick score more."),
-    Preset("Bisca capixaba", {"variant": "capixaba"}, 4, "Four in pairs; the cutter may knock for hearts, which "
-                                                        "double everything; the ace and seven of trumps in one "
-                                                        "trick score at once."),
-    Preset("Bisca de seis", {"variant": "seis"}, 6, "Six players in two teams of three, without the 2s."),
+    Preset(say("Bisca de tres"), {"variant": "tres"}, 2,
+           say("Two players, three cards each, no duty to follow; 61 card points win a game point; the first to 4 "
+               "wins the match.")),
+    Preset(say("Bisca de nove"), {"variant": "nove"}, 2,
+           say("Two players, nine cards each; once the stock is gone a trump lead must be answered with a trump; big "
+               "wins score more.")),
+    Preset(say("Bisca de quatro"), {"variant": "quatro"}, 4,
+           say("Four players in pairs, three cards each; 91 points or every trick score more.")),
+    Preset(say("Bisca capixaba"), {"variant": "capixaba"}, 4,
+           say("Four in pairs; the cutter may knock for hearts, which double everything; the ace and seven of trumps "
+               "in one trick score at once.")),
+    Preset(say("Bisca de seis"), {"variant": "seis"}, 6, say("Six players in two teams of three, without the 2s.")),
 )
 RULE_FIELDS = (
     RuleField("variant", "tres (2 players, 3 cards), nove (2 players, 9 cards), quatro (4 in pairs), capixaba (4 in "
@@ -569,8 +596,8 @@ GAME = Game(
     deal_fields=(*DEALT, DealField("stock", "cards", "the undealt cards, top first"),
                  DealField("trump", "card", "the face-up trump card, drawn last; null for a capixaba knock"),
                  DealField("trump_suit", "suit", "a capixaba knock: \"H\" with \"trump\": null")),
-    docs={"cards": "the dealer's member turns the trump card, {\"trump\": \"6S\"} (a capixaba knock: {\"trump\": "
-                   "null, \"trump_suit\": \"H\"}); each seat logs its first cards, and after each trick the one "
-                   "card it drew, in drawing order (the trick's winner first; the last to draw takes the face-up "
-                   "trump card and logs it too)"},
+    docs={"cards": say("the dealer's member turns the trump card, {{\"trump\": \"6S\"}} (a capixaba knock: "
+                       "{{\"trump\": null, \"trump_suit\": \"H\"}}); each seat logs its first cards, and after each "
+                       "trick the one card it drew, in drawing order (the trick's winner first; the last to draw "
+                       "takes the face-up trump card and logs it too)")},
     presets=PRESETS, rule_fields=RULE_FIELDS, glossary=glossary.TERMS)

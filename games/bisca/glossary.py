@@ -3,32 +3,34 @@ pages say the meaning in the reader's language and the word as it is; ``Term.spo
 language of the word itself, for the pages' lang attributes)."""
 from __future__ import annotations
 
+from events.sentences import say
+
 from ..engine.contract import Term
 
 TERMS = (
     Term("trunfo",
-         "The trump suit, shown by the card turned up under the stock.",
+         say("The trump suit, shown by the card turned up under the stock."),
          "pt"),
     Term("bisca",
-         "The 7, the second highest card of each suit, worth 10 points.",
+         say("The 7, the second highest card of each suit, worth 10 points."),
          "pt"),
     Term("capote",
-         "Winning with 90 card points or more while the other side took fewer than 31.",
+         say("Winning with 90 card points or more while the other side took fewer than 31."),
          "pt"),
     Term("rela",
-         "The ace and the 7 of trumps in the same trick: in capixaba a bonus, at once.",
+         say("The ace and the 7 of trumps in the same trick: in capixaba a bonus, at once."),
          "pt"),
     Term("rela de parceiros",
-         "Partners play the ace and the 7 of trumps in one trick: the other side scores the bonus.",
+         say("Partners play the ace and the 7 of trumps in one trick: the other side scores the bonus."),
          "pt"),
     Term("rela de roda",
-         "The 7 of trumps is led and the fourth player beats it with the ace: the trick's winner "
-         "scores the bonus.",
+         say("The 7 of trumps is led and the fourth player beats it with the ace: the trick's winner scores the "
+             "bonus."),
          "pt"),
     Term("rodar o 7",
-         "The 7 of trumps is led and the ace does not come: the leader's side scores the bonus.",
+         say("The 7 of trumps is led and the ace does not come: the leader's side scores the bonus."),
          "pt"),
     Term("bater",
-         "Capixaba: knocking instead of cutting, so that hearts are trumps without a trump card.",
+         say("Capixaba: knocking instead of cutting, so that hearts are trumps without a trump card."),
          "pt"),
 )

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from events.sentences import say
+
 from ..engine.base import Event
 from ..engine.cards import SUIT_NAMES
 from ..engine.contract import ResultField
@@ -25,10 +27,11 @@ def result_event(rules, dealer: int, raw: Mapping, pack, points_of) -> Event:
     """The ``result`` event of a checked result; ``pack`` is the variant's cards and
     ``points_of`` their card points by rank."""
     if not isinstance(raw, Mapping):
-        raise Malformed("", "result must be an object with points, tricks and bonus")
+        raise Malformed("", say("result must be an object with points, tricks and bonus"))
     unknown = sorted(set(raw) - set(FIELDS))
     if unknown:
-        raise RuleViolation(f"a bisca result has points, tricks, bonus and trump_suit, not {', '.join(unknown)}")
+        raise RuleViolation(say("a bisca result has points, tricks, bonus and trump_suit, not {unknown}",
+                                unknown=', '.join(unknown)))
     capixaba = rules.variant == "capixaba"
     require(raw, ("points", "tricks", "bonus") if capixaba else ("points", "tricks"))
     n, per_trick = len(rules.sides), rules.players
@@ -37,20 +40,24 @@ def result_event(rules, dealer: int, raw: Mapping, pack, points_of) -> Event:
     bonus = _counts(raw, "bonus", n) if capixaba or raw.get("bonus") is not None else [0] * n
     suit = _suit(raw.get("trump_suit"))
     if not capixaba and raw.get("trump_suit") is not None:
-        raise RuleViolation(f"only capixaba names trump_suit (hearts double its game points); a {rules.variant} "
-                            "hand's trump changes nothing in its score")
+        raise RuleViolation(say("only capixaba names trump_suit (hearts double its game points); a {variant} "
+                                "hand's trump changes nothing in its score",
+                                variant=rules.variant))
     if sum(points) != TOTAL_POINTS:
-        raise RuleViolation(f"the card points must add up to {TOTAL_POINTS}, not {sum(points)}")
+        raise RuleViolation(say("the card points must add up to {total}, not {sum_points}",
+                                total=TOTAL_POINTS, sum_points=sum(points)))
     if sum(tricks) != tricks_in_hand:
-        raise RuleViolation(f"a {rules.variant} hand has {tricks_in_hand} tricks, not {sum(tricks)}")
+        raise RuleViolation(say("a {variant} hand has {tricks_in_hand} tricks, not {sum_tricks}",
+                                variant=rules.variant, tricks_in_hand=tricks_in_hand, sum_tricks=sum(tricks)))
     values = pack_values(pack, points_of)
     for side in range(n):
         why = why_impossible(points[side], per_trick * tricks[side], values, f"{len(pack)}-card")
         if why:
-            raise RuleViolation(f"side {side} cannot take {points[side]} card points in {tricks[side]} trick(s): "
-                                f"{why}")
+            raise RuleViolation(say("side {side} cannot take {points_side} card points in {tricks_side} trick(s): "
+                                    "{why}",
+                                    side=side, points_side=points[side], tricks_side=tricks[side], why=why))
     if any(bonus) and not capixaba:
-        raise RuleViolation("only capixaba scores bonuses")
+        raise RuleViolation(say("only capixaba scores bonuses"))
     why = why_not_bonus(bonus, suit == "H")
     if why:
         raise RuleViolation(why)
@@ -65,21 +72,23 @@ def why_not_bonus(bonus: list[int], hearts: bool) -> str | None:
         return None
     allowed = BONUSES[hearts]
     if len(scored) > 1:
-        return ("a capixaba hand scores one bonus at most: each needs the 7 of trumps in its trick, "
-                f"and it is played once; not {bonus}")
+        return (say("a capixaba hand scores one bonus at most: each needs the 7 of trumps in its trick, and it is "
+                    "played once; not {bonus}",
+                    bonus=bonus))
     if scored[0] not in allowed:
-        trump = "hearts trump" if hearts else "a trump other than hearts (name trump_suit H for hearts)"
-        return f"a bonus is worth {' or '.join(map(str, allowed))} with {trump}, not {scored[0]}"
+        trump = say("hearts trump") if hearts else say("a trump other than hearts (name trump_suit H for hearts)")
+        return say("a bonus is worth {worth} with {trump}, not {given}",
+                   worth=' or '.join(map(str, allowed)), trump=trump, given=scored[0])
     return None
 
 
 def _counts(raw: Mapping, name: str, n: int) -> list[int]:
     value = raw.get(name)
     if not isinstance(value, list) or len(value) != n:
-        raise Malformed(name, f"{name} must list {n} whole numbers, one per side")
+        raise Malformed(name, say("{name} must list {n} whole numbers, one per side", name=name, n=n))
     for v in value:
-        if whole_number(v, name, f"a list of {n} whole numbers") < 0:
-            raise RuleViolation(f"{name} cannot be negative: {value}")
+        if whole_number(v, name, say("a list of {n} whole numbers", n=n)) < 0:
+            raise RuleViolation(say("{name} cannot be negative: {value}", name=name, value=value))
     return value
 
 
@@ -88,7 +97,7 @@ def _suit(raw) -> str | None:
     if raw is None or raw == "":
         return None
     if not isinstance(raw, str) or raw.upper() not in SUIT_NAMES:
-        raise Malformed("trump_suit", "trump_suit is one of C, S, H and D (H when hearts were trump)")
+        raise Malformed("trump_suit", say("trump_suit is one of C, S, H and D (H when hearts were trump)"))
     return raw.upper()
 
 
@@ -98,9 +107,9 @@ SUITS = (("C", "clubs"), ("S", "spades"), ("H", "hearts"), ("D", "diamonds"))
 def result_fields(rules) -> tuple[ResultField, ...]:
     """The score sheet of a Bisca hand: card points and tricks per side, and in Capixaba the
     bonuses and the trump suit (hearts doubles)."""
-    fields = [ResultField("points", "per-side", "Card points", high=120),
+    fields = [ResultField("points", "per-side", say("Card points"), high=120),
               ResultField("tricks", "per-side", "Tricks", high=20)]
     if rules.variant == "capixaba":
-        fields += [ResultField("bonus", "per-side", "Bonus points (relas, rodar o 7)", high=4, default="0"),
-                   ResultField("trump_suit", "choice", "Trump suit", options=SUITS)]
+        fields += [ResultField("bonus", "per-side", say("Bonus points (relas, rodar o 7)"), high=4, default="0"),
+                   ResultField("trump_suit", "choice", say("Trump suit"), options=SUITS)]
     return tuple(fields)

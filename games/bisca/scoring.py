@@ -1,6 +1,8 @@
 """Bisca's game points, Capixaba's rela bonuses, the match and its money (rules/bisca.md)."""
 from __future__ import annotations
 
+from events.sentences import say
+
 from ..engine.base import Settlement, Side, TableTerms
 from ..engine.cards import SUIT_NAMES
 
@@ -16,12 +18,13 @@ BANDS = {
 EVERY_TRICK = {"nove": 4, "seis": 4, "quatro": 4}
 CAPIXABA = {"win": (1, 2), "capote": (2, 3), "all-120": (4, 4)}  # (game points, with hearts trump)
 RELA = {  # name: (points, with hearts trump, rule)
-    "rela de roda": (2, 3, "the 7 of trumps led and beaten by the ace from the fourth player: to the trick's winner"),
-    "rela": (1, 2, "the ace of trumps played directly after the 7 by the next player: to the ace's side"),
-    "rela do as": (2, 4, "the 7 of trumps played after the ace by an opponent of the ace's player: "
-                         "to the ace's side"),
-    "rela de parceiros": (2, 3, "partners played the ace and the 7 of trumps in one trick: to the other side"),
-    "rodar o 7": (1, 2, "the 7 of trumps led and not beaten by the ace: to the leader's side"),
+    say("rela de roda"): (2, 3, say("the 7 of trumps led and beaten by the ace from the fourth player: to the trick's "
+                               "winner")),
+    "rela": (1, 2, say("the ace of trumps played directly after the 7 by the next player: to the ace's side")),
+    "rela do as": (2, 4, say("the 7 of trumps played after the ace by an opponent of the ace's player: to the ace's "
+                              "side")),
+    "rela de parceiros": (2, 3, say("partners played the ace and the 7 of trumps in one trick: to the other side")),
+    "rodar o 7": (1, 2, say("the 7 of trumps led and not beaten by the ace: to the leader's side")),
 }
 
 
@@ -39,13 +42,13 @@ def rela_bonuses(state, trick) -> tuple[dict, ...]:
     elif seven is not None:
         ace_side, seven_side = rules.side_of(seat_at[ace]), rules.side_of(seat_at[seven])
         if seven == 0 and ace == len(cards) - 1:  # Decision: before "directly after"
-            found = ("rela de roda", rules.side_of(trick.winner))
+            found = (say("rela de roda"), rules.side_of(trick.winner))
         elif ace == seven + 1:
             found = ("rela", ace_side)
         elif seven > ace and seven_side != ace_side:
-            found = ("rela do as", ace_side)
+            found = (say("rela do as"), ace_side)
         elif seven_side == ace_side and not last:
-            found = ("rela de parceiros", 1 - ace_side)
+            found = (say("rela de parceiros"), 1 - ace_side)
     if found is None:
         return ()
     name, side = found
@@ -57,8 +60,8 @@ def trump_line(state) -> str:
     """Which suit was trump and how it was chosen: a cut card, or Capixaba's knock."""
     suit = SUIT_NAMES[state.trump_suit]
     if state.cut is None:
-        return f"trump: {suit}, by a knock (no card was turned)"
-    return f"trump: {suit}, the suit of the card turned at the cut, {state.cut}"
+        return say("trump: {suit}, by a knock (no card was turned)", suit=suit)
+    return say("trump: {suit}, the suit of the card turned at the cut, {cut}", suit=suit, cut=state.cut)
 
 
 def _index(cards, card: str) -> int | None:
@@ -87,21 +90,24 @@ def _band(state, won: list[int], taken: list[int]) -> tuple[int | None, int, str
     rules = state.rules
     winner = next((s for s, p in enumerate(won) if p >= WIN), None)
     if winner is None:
-        return None, 0, "60-60", "60-60: nobody wins the hand"
+        return None, 0, "60-60", say("60-60: nobody wins the hand")
     p = won[winner]
     if rules.variant == "capixaba":
         name = "all-120" if p == 120 else ("capote" if p >= 90 else "win")
         plain, hearts = CAPIXABA[name]
         points = hearts if state.trump_suit == "H" else plain
-        return winner, points, name, f"{p} card points: {name}, {points} game point(s)" + (
-            " (hearts are trump)" if state.trump_suit == "H" else "")
+        return winner, points, name, say("{p} card points: {name}, {points} game "
+                                         "point(s){knocked}",
+                                         p=p, name=name, points=points,
+                                         knocked=say(" (hearts are trump)") if state.trump_suit == "H" else "")
     if rules.conservative:
-        return winner, 1, "win", f"{p} card points; conservative rules: any win is 1 game point"
+        return winner, 1, "win", say("{p} card points; conservative rules: any win is 1 game point", p=p)
     if rules.variant in EVERY_TRICK and taken[winner] == sum(taken):
-        return winner, EVERY_TRICK[rules.variant], "every-trick", f"every trick taken: {EVERY_TRICK[rules.variant]}"
+        return winner, EVERY_TRICK[rules.variant], "every-trick", say("every trick taken: {bonus}",
+                                                                      bonus=EVERY_TRICK[rules.variant])
     points = next(g for low, g in BANDS[rules.variant] if p >= low)
     name = "win" if points == 1 else f"{BANDS[rules.variant][0][0]}+"
-    return winner, points, name, f"{p} card points: {points} game point(s)"
+    return winner, points, name, say("{p} card points: {points} game point(s)", p=p, points=points)
 
 
 def settle(state, table: TableTerms) -> Settlement:
@@ -109,34 +115,40 @@ def settle(state, table: TableTerms) -> Settlement:
     won, taken = _card_points(state)
     bonuses = [b for t in state.tricks for b in t.bonuses]
     lines = [trump_line(state) if state.result is None
-             else "the cards of this hand were not logged: scored from its result"]
+             else say("the cards of this hand were not logged: scored from its result")]
     if state.result is not None and any(state.result["bonus"]):
-        lines.append(f"bonuses by side, as logged: {state.result['bonus']}")
-    lines += [f"{b['name']} in trick {t.number}: side {b['side']} scores {b['points']} ({b['rule']})"
+        lines.append(say("bonuses by side, as logged: {result_bonus}", result_bonus=state.result['bonus']))
+    lines += [say("{b_name} in trick {number}: side {b_side} scores {b_points} ({b_rule})",
+                  b_name=b['name'], number=t.number, b_side=b['side'], b_points=b['points'], b_rule=b['rule'])
               for t in state.tricks for b in t.bonuses]
     hand = list(state.bonus_points)
     over_mid_hand = match_won_by_bonuses(state)
     if over_mid_hand:
         winner, outcome = None, "match-ended-mid-hand"
-        lines.append("the bonuses reach the match target: the match, and this hand, end here")
+        lines.append(say("the bonuses reach the match target: the match, and this hand, end here"))
     else:
         winner, band_points, outcome, why = _band(state, won, taken)
-        lines.append("card points: " + ", ".join(f"side {s} {won[s]} in {taken[s]} tricks" for s in range(n)))
+        sides = ", ".join(say("side {side} {points} in {tricks} tricks", side=s, points=won[s], tricks=taken[s])
+                          for s in range(n))
+        lines.append(say("card points: {sides}", sides=sides))
         lines.append(why)
         if winner is not None:
             hand[winner] += band_points
             if rules.majority_bonus:
                 hand[winner] += MAJORITY_BONUS
-                lines.append(f"side {winner} has the majority of the card points ({won[winner]}): "
-                             f"{MAJORITY_BONUS} more game point (majority_bonus)")
+                lines.append(say("side {winner} has the majority of the card points ({won_winner}): {bonus} "
+                                 "more game point (majority_bonus)",
+                                 winner=winner, won_winner=won[winner], bonus=MAJORITY_BONUS))
     after = [b + h for b, h in zip(state.match_before, hand, strict=True)]
     champions = [s for s in range(n) if after[s] >= rules.match_to]
     if outcome == "all-120":
         champions = [winner]
-        lines.append("all 120 card points win the match")
+        lines.append(say("all 120 card points win the match"))
     over = bool(champions)
-    lines.append("match: " + ", ".join(f"side {s} {after[s]}" for s in range(n)) + f" (to {rules.match_to})"
-                 + (f"; side {champions[0]} wins the match" if over else ""))
+    lines.append(say("match: {scores} (to {match_to}){won}",
+                     scores=", ".join(f"side {s} {after[s]}" for s in range(n)),
+                     match_to=rules.match_to,
+                     won=say("; side {side} wins the match", side=champions[0]) if over else ""))
     amounts = _money(rules, hand, champions, table.stake)
     sides = tuple(Side(rules.sides[s], f"side {s}", won[s], taken[s]) for s in range(n))
     match = {"before": list(state.match_before), "hand": hand, "after": after, "game_over": over,

@@ -15,10 +15,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping
 
+from events.sentences import say
+
 from ..engine import seen
+from ..engine.base import Event
 from ..engine.cards import parse_card
 from ..engine.errors import RuleViolation
-from ..engine.base import Event
 
 
 def is_opened_empty(deal: Mapping) -> bool:
@@ -45,31 +47,35 @@ def decide_cards(state, data: Mapping, pack, hand: int, capixaba_cut_ok) -> Even
         return _trump(state, data, pack, capixaba_cut_ok)
     seat, n = data.get("seat"), state.rules.players
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
-        raise RuleViolation(f"a seat's cards are {{\"seat\", \"cards\"}} with a seat from 0 to {n - 1} (the trump "
-                            "card is {\"trump\": \"...\"})")
+        raise RuleViolation(say("a seat's cards are {{\"seat\", \"cards\"}} with a seat from 0 to {last} (the trump "
+                                "card is {{\"trump\": \"...\"}})",
+                                last=n - 1))
     if seat not in state.owed:
-        raise RuleViolation(f"seat {seat} owes no card now: after a trick each seat logs the one card it draws")
+        raise RuleViolation(say("seat {seat} owes no card now: after a trick each seat logs the one card it draws",
+                                seat=seat))
     first = not state.tricks and not state.held[seat]
     size = hand if first else 1
     last = state.trump_card and seat == state.owed[-1] and state.pile_left == len(state.owed)
     if not first and last:  # the last card to draw: the face-up trump card
         cards = [parse_card(c) for c in data["cards"]] if isinstance(data.get("cards"), list) else []
         if cards != [state.trump_card]:
-            raise RuleViolation(f"the last card to draw is the face-up trump card, {state.trump_card}")
+            raise RuleViolation(say("the last card to draw is the face-up trump card, {trump_card}",
+                                    trump_card=state.trump_card))
         return Event("seat_cards", {"seat": seat, "cards": cards})
     return Event("seat_cards", seen.seat_cards(data, state.rules.players, size, pack, known(state), "bisca"))
 
 
 def _trump(state, data: Mapping, pack, capixaba_cut_ok) -> Event:
     if state.trump_seen:
-        raise RuleViolation("the trump card was turned already")
+        raise RuleViolation(say("the trump card was turned already"))
     extra = sorted(set(data) - {"trump", "trump_suit"})
     if extra:
-        raise RuleViolation(f"the trump card is {{\"trump\": \"...\"}}, not {', '.join(extra)}")
+        raise RuleViolation(say("the trump card is {{\"trump\": \"...\"}}, not {extra}",
+                                extra=', '.join(extra)))
     if data.get("trump") is None:
         if state.rules.variant != "capixaba" or str(data.get("trump_suit", "")).upper() != "H":
-            raise RuleViolation("only capixaba plays without a trump card, by knocking for hearts: "
-                                "{\"trump\": null, \"trump_suit\": \"H\"}")
+            raise RuleViolation(say("only capixaba plays without a trump card, by knocking for hearts: {{\"trump\": "
+                                    "null, \"trump_suit\": \"H\"}}"))
         return Event("seat_cards", {"trump": None, "trump_suit": "H"})
     [card] = seen.of_the_pack([parse_card(data["trump"])], pack, "bisca")
     capixaba_cut_ok(state.rules, card)
@@ -93,8 +99,8 @@ def after_cards(state, d: Mapping):
 def waiting(state) -> str | None:
     """Why no card may be played yet, or None."""
     if not state.trump_seen:
-        return "the trump card is not logged yet"
+        return say("the trump card is not logged yet")
     if state.owed:
         owing = ", ".join(str(s) for s in state.owed)
-        return f"seat(s) {owing} have not logged the cards they hold yet"
+        return say("seat(s) {owing} have not logged the cards they hold yet", owing=owing)
     return None

@@ -8,16 +8,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from events.sentences import say
+
 from .errors import RuleViolation
 
 RULES_VERSION = 2
-"""The version of the rules every settlement is derived under; each settlement records it.
-
-1. Until 2026-11: Baśka bytow-2005 capped every payment at 64 times its contract's base, and
-   a gran or zolo 52-52 made no bok-runda due; classic let the wesele caller double first.
-2. The 64x bound is the most doubles, du and a bok-runda reach together, not a cap; any
-   52-52 makes a bok-runda due (bytow-2005); the classic wesele caller may not double first.
-"""
+say("The version of the rules every settlement is derived under; each settlement records it.\n\n1. Until 2026-11: "
+    "Baśka bytow-2005 capped every payment at 64 times its contract's base, and\n   a gran or zolo 52-52 made no "
+    "bok-runda due; classic let the wesele caller double first.\n2. The 64x bound is the most doubles, du and a "
+    "bok-runda reach together, not a cap; any\n   52-52 makes a bok-runda due (bytow-2005); the classic wesele caller "
+    "may not double first.\n")
 
 
 def named_rules(cls, raw: Mapping | None, game: str):
@@ -27,7 +27,8 @@ def named_rules(cls, raw: Mapping | None, game: str):
     names = list(cls.__dataclass_fields__)
     unknown = sorted(set(raw) - set(names))
     if unknown:
-        raise RuleViolation(f"{game} has no rule {', '.join(unknown)}; its rules are {', '.join(names)}")
+        raise RuleViolation(say("{game} has no rule {unknown}; its rules are {names}",
+                                game=game, unknown=', '.join(unknown), names=', '.join(names)))
     return cls(**raw)
 
 
@@ -100,4 +101,5 @@ class Settlement:
 
     def __post_init__(self):
         if sum(self.amounts) != 0:
-            raise ValueError(f"payouts must sum to zero, not {sum(self.amounts)}")
+            raise ValueError(say("payouts must sum to zero, not {sum_self_amounts}",
+                                 sum_self_amounts=sum(self.amounts)))

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from events.sentences import say
+
 from .errors import RuleViolation
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
@@ -30,20 +32,20 @@ def parse_card(text: object) -> str:
     if isinstance(text, str) and text in _CANONICAL:  # most cards arrive canonical (replay reads only such)
         return text
     if not isinstance(text, str) or not text.strip():
-        raise RuleViolation(f"{text!r} is not a card: write rank then suit, like 10H or QC")
+        raise RuleViolation(say("{text} is not a card: write rank then suit, like 10H or QC", text=repr(text)))
     raw = text.strip().upper()
     suit_part = _SUIT_SYMBOLS.get(raw[-1], raw[-1])
     rank_part = raw[:-1]
     if rank_part == "T":
         rank_part = "10"
     if rank_part not in RANKS or suit_part not in SUITS:
-        raise RuleViolation(f"{text!r} is not a card: write rank then suit, like 10H or QC")
+        raise RuleViolation(say("{text} is not a card: write rank then suit, like 10H or QC", text=repr(text)))
     return rank_part + suit_part
 
 
 def parse_cards(texts: object) -> list[str]:
     if not isinstance(texts, (list, tuple)):
-        raise RuleViolation("cards must be given as a list")
+        raise RuleViolation(say("cards must be given as a list"))
     return [parse_card(t) for t in texts]
 
 
@@ -58,31 +60,34 @@ def check_exact_pack(hands: list[list[str]], expected: frozenset[str], what: str
     for cards in hands:
         for card in cards:
             if card in seen:
-                raise RuleViolation(f"{card} is dealt twice")
+                raise RuleViolation(say("{card} is dealt twice", card=card))
             if card not in expected:
-                raise RuleViolation(f"{card} is not in the {what} pack")
+                raise RuleViolation(say("{card} is not in the {what} pack", card=card, what=what))
             seen.add(card)
     missing = sorted(expected - seen)
     if missing:
-        raise RuleViolation(f"the deal leaves out {', '.join(missing)}: it must be exactly the {what} pack")
+        raise RuleViolation(say("the deal leaves out {missing}: it must be exactly the {what} pack",
+                                missing=', '.join(missing), what=what))
 
 
 def dealt(raw: object, keys: tuple[str, ...], seats: int, size: int, game: str) -> tuple[int, list[list[str]]]:
     """The dealer and the hands of a deal, checked: an object with only ``keys``, a dealer
     seat, one hand per seat of ``size`` cards each (the pack is checked by the game)."""
     if not isinstance(raw, Mapping):
-        raise RuleViolation(f"deal must be an object with {', '.join(keys)}")
+        raise RuleViolation(say("deal must be an object with {keys}", keys=', '.join(keys)))
     extra = sorted(set(raw) - set(keys))
     if extra:
-        raise RuleViolation(f"a {game} deal has {', '.join(keys)}, not {', '.join(extra)}")
+        raise RuleViolation(say("a {game} deal has {keys}, not {extra}",
+                                game=game, keys=', '.join(keys), extra=', '.join(extra)))
     dealer = raw.get("dealer")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < seats:
-        raise RuleViolation(f"dealer must be a seat from 0 to {seats - 1}")
+        raise RuleViolation(say("dealer must be a seat from 0 to {last}", last=seats - 1))
     hands = raw.get("hands")
     if not isinstance(hands, list) or len(hands) != seats:
-        raise RuleViolation(f"hands must list {seats} hands, one per seat in seat order")
+        raise RuleViolation(say("hands must list {seats} hands, one per seat in seat order", seats=seats))
     parsed = [parse_cards(h) for h in hands]
     for seat, cards in enumerate(parsed):
         if len(cards) != size:
-            raise RuleViolation(f"seat {seat} is dealt {len(cards)} cards; {game} deals {size} to each seat")
+            raise RuleViolation(say("seat {seat} is dealt {cards_count} cards; {game} deals {size} to each seat",
+                                    seat=seat, cards_count=len(cards), game=game, size=size))
     return dealer, parsed

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from .base import Command, Event, Settlement, TableTerms
 from . import seen
+from .base import Command, Event, Settlement, TableTerms
 
 State = Any  # each game's own frozen state
 Rules = Any  # each game's own frozen rules

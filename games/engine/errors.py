@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from events.sentences import say
+
 
 class RuleViolation(Exception):
     """Raised by a game's ``decide`` with a sentence a player understands; ``extra`` carries
@@ -30,17 +32,19 @@ class Revealing(RuleViolation):
 def may_not_play(card: str, seat: int) -> str:
     """The one refusal of a card a reader may not see the holder of: the same whether the
     seat lacks it or holds it against the follow rules."""
-    return f"seat {seat} may not play {card} here"
+    return say("seat {seat} may not play {card} here", seat=seat, card=card)
 
 
 class Incomplete(Exception):
     """A result (or command) without fields it must have: a malformed request, not a rule.
     ``fields`` names them, in the order the form lists them."""
 
-    def __init__(self, fields: Iterable[str], what: str = "the result", ties: bool = False):
+    def __init__(self, fields: Iterable[str], what: str = say("the result"), ties: bool = False):
         self.fields = tuple(fields)
-        self.detail = (f"{what} is missing {_listed(self.fields)}: every field that applies to the hand is "
-                       "required" + (" (null is how a tie is said)" if ties else ""))
+        self.detail = (say("{what} is missing {fields}: every field that applies to the hand is "
+                           "required{ties}",
+                           what=what, fields=_listed(self.fields),
+                           ties=say(" (null is how a tie is said)") if ties else ""))
         super().__init__(self.detail)
 
 
@@ -55,7 +59,7 @@ class Malformed(Exception):
         self.detail = detail
 
 
-def require(raw, fields: Iterable[str], what: str = "the result", ties: bool = False) -> None:
+def require(raw, fields: Iterable[str], what: str = say("the result"), ties: bool = False) -> None:
     """Raise Incomplete naming each of ``fields`` that ``raw`` leaves out; ``ties`` when
     some of them say a tie with null."""
     missing = [f for f in fields if f not in raw]
@@ -63,10 +67,11 @@ def require(raw, fields: Iterable[str], what: str = "the result", ties: bool = F
         raise Incomplete(missing, what, ties)
 
 
-def whole_number(value, field: str, what: str = "a whole number") -> int:
+def whole_number(value, field: str, what: str = say("a whole number")) -> int:
     """``value`` when it is a JSON integer (not a boolean); else Malformed."""
     if not isinstance(value, int) or isinstance(value, bool):
-        raise Malformed(field, f"{field} must be {what}, not {_shown(value)}")
+        raise Malformed(field, say("{field} must be {what}, not {shown_value}",
+                                   field=field, what=what, shown_value=_shown(value)))
     return value
 
 
@@ -75,8 +80,9 @@ def _shown(value) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
-    return {str: "text", list: "a list", dict: "an object", float: "a fraction"}.get(type(value), "that")
+    return {str: "text", list: "a list", dict: say("an object"), float: "a fraction"}.get(type(value), "that")
 
 
 def _listed(names: tuple[str, ...]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return names[0] if len(names) == 1 else say("{all_but_last} and {last}",
+                                                all_but_last=", ".join(names[:-1]), last=names[-1])

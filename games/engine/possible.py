@@ -9,6 +9,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable
 
+from events.sentences import say
+
 
 @lru_cache(maxsize=64)
 def totals(values: tuple[int, ...], count: int) -> frozenset[int]:
@@ -29,15 +31,18 @@ def why_impossible(points: int, cards: int, values: tuple[int, ...], pack: str) 
     if points in possible:
         return None
     if not possible:
-        return f"the {pack} pack has no {cards} cards to take"
+        return say("the {pack} pack has no {cards} cards to take", pack=pack, cards=cards)
     low, high = min(possible), max(possible)
     if low == high:
-        return f"{cards} cards of the {pack} pack hold {low} card points, whichever they are"
+        return say("{cards} cards of the {pack} pack hold {low} card points, whichever they are",
+                   cards=cards, pack=pack, low=low)
     if not low <= points <= high:
-        return f"{cards} cards of the {pack} pack hold from {low} to {high} card points"
+        return say("{cards} cards of the {pack} pack hold from {low} to {high} card points",
+                   cards=cards, pack=pack, low=low, high=high)
     below = max(t for t in possible if t < points)
     above = min(t for t in possible if t > points)
-    return f"no {cards} cards of the {pack} pack add up to {points} (the nearest totals are {below} and {above})"
+    return say("no {cards} cards of the {pack} pack add up to {points} (the nearest totals are {below} and {above})",
+               cards=cards, pack=pack, points=points, below=below, above=above)
 
 
 def pack_values(cards: Iterable[str], points: dict[str, int]) -> tuple[int, ...]:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any, Collection, Iterable, Mapping, Sequence
 
+from events.sentences import say
+
 from .cards import RANKS, SUITS, parse_cards
 from .errors import RuleViolation
 
@@ -25,13 +27,16 @@ def seat_cards(raw: Mapping, seats: int, size: int | None, pack: Collection[str]
     (``size`` cards when given, each of the pack and seen nowhere else)."""
     extra = sorted(set(raw) - {"seat", "cards"})
     if extra:
-        raise RuleViolation(f"a {game} seat's cards are {{\"seat\", \"cards\"}}, not {', '.join(extra)}")
+        raise RuleViolation(say("a {game} seat's cards are {{\"seat\", \"cards\"}}, not {extra}",
+                                game=game, extra=', '.join(extra)))
     seat = raw.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
-        raise RuleViolation(f"seat must be a seat from 0 to {seats - 1}, not {seat!r}")
+        raise RuleViolation(say("seat must be a seat from 0 to {last}, not {seat}",
+                                last=seats - 1, seat=repr(seat)))
     cards = parse_cards(raw.get("cards"))
     if size is not None and len(cards) != size:
-        raise RuleViolation(f"seat {seat} logs {len(cards)} cards here; it holds {size} now")
+        raise RuleViolation(say("seat {seat} logs {cards_count} cards here; it holds {size} now",
+                                seat=seat, cards_count=len(cards), size=size))
     return {"seat": seat, "cards": fresh(cards, pack, seen, game)}
 
 
@@ -44,9 +49,9 @@ def of_the_pack(cards: list[str], pack: Collection[str], game: str) -> list[str]
     """``cards``, each of the pack and none twice: what a request can be told of its own cards."""
     for i, card in enumerate(cards):
         if card not in pack:
-            raise RuleViolation(f"{card} is not in the {game} pack")
+            raise RuleViolation(say("{card} is not in the {game} pack", card=card, game=game))
         if card in cards[:i]:
-            raise RuleViolation(f"{card} is named twice")
+            raise RuleViolation(say("{card} is named twice", card=card))
     return cards
 
 
@@ -58,7 +63,7 @@ def not_seen_yet(cards: list[str], seen: Collection[str]) -> list[str]:
     own card, never where it was seen."""
     for card in cards:
         if card in seen:
-            raise RuleViolation(f"{card} was already seen in this hand: a card can be seen only once")
+            raise RuleViolation(say("{card} was already seen in this hand: a card can be seen only once", card=card))
     return cards
 
 

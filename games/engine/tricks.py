@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
+from events.sentences import say
+
 from .cards import SUIT_NAMES
 
 TRUMP = "T"
@@ -98,13 +100,17 @@ def why_illegal(card: str, seat: int, hand: Sequence[str], trick: Sequence[str],
     led = ranking.suit_of(trick[0])
     same = [c for c in hand if ranking.suit_of(c) == led]
     if same and ranking.suit_of(card) != led:
-        return f"seat {seat} holds {_listing(same)} and must follow {suit_name(led)}"
+        return say("seat {seat} holds {listing_same} and must follow {suit_name_led}",
+                   seat=seat, listing_same=_listing(same), suit_name_led=suit_name(led))
     if rule == "beat":
-        return f"seat {seat} holds {_listing(legal)}, which beats {beaten}, and must play it to take the trick"
+        return say("seat {seat} holds {listing_legal}, which beats {beaten}, and must play it to take the trick",
+                   seat=seat, listing_legal=_listing(legal), beaten=beaten)
     if rule == "overtrump" and ranking.is_trump(card):
-        return f"seat {seat} holds {_listing(legal)}, which beats {beaten}, and must trump over it"
+        return say("seat {seat} holds {listing_legal}, which beats {beaten}, and must trump over it",
+                   seat=seat, listing_legal=_listing(legal), beaten=beaten)
     trumps = [c for c in hand if ranking.is_trump(c)]
-    return f"seat {seat} has no {suit_name(led)} but holds {_listing(trumps)} and must play a trump"
+    return say("seat {seat} has no {suit_name_led} but holds {listing_trumps} and must play a trump",
+               seat=seat, suit_name_led=suit_name(led), listing_trumps=_listing(trumps))
 
 
 def _listing(cards: Sequence[str]) -> str:

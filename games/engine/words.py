@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Callable, Mapping
 
+from events.sentences import say
+
 Who = Callable[[int], str]
 
 
@@ -13,19 +15,19 @@ def dealt(d: Mapping, who: Who, shown: str = "") -> str:
     it); ``shown`` adds what else the game deals (table cards, a stock, a trump card)."""
     dealer = who(d["dealer"])
     if not any(d["hands"]):
-        return f"{dealer} deals. The cards are logged seat by seat, as each seat sees them."
+        return say("{dealer} deals. The cards are logged seat by seat, as each seat sees them.", dealer=dealer)
     hands = "; ".join(f"{who(s)}: {' '.join(h)}" for s, h in enumerate(d["hands"]))
-    return f"{dealer} deals. {hands}{shown}"
+    return say("{dealer} deals. {hands}{shown}", dealer=dealer, hands=hands, shown=shown)
 
 
 def fact(key: str, value, who: Who) -> str:
     """One field of a result in words: seats by who sits there, a list as a list."""
     if value is None:
-        return f"{key}: a tie"
+        return say("{key}: a tie", key=key)
     if key in ("stare", "declarer", "partner") or (key == "doubles" and isinstance(value, list)):
         seats = value if isinstance(value, list) else [value]
         if not seats:
-            return f"{key}: none"
+            return say("{key}: none", key=key)
         return f"{key}: " + (" → " if key == "doubles" else " + ").join(who(s) for s in seats)
     if isinstance(value, list):  # one value per side, in side order
         return f"{key}: " + " / ".join(json.dumps(v) for v in value)
@@ -34,32 +36,39 @@ def fact(key: str, value, who: Who) -> str:
 
 def result(d: Mapping, who: Who) -> str:
     shown = ", ".join(fact(k, v, who) for k, v in d["result"].items())
-    return f"{who(d['dealer'])} deals {d['game']}; the hand is logged by its result alone, without its cards: {shown}"
+    return say("{dealer} deals {game}; the hand is logged by its result alone, without its cards: {shown}",
+               dealer=who(d['dealer']), game=d['game'], shown=shown)
 
 
 def call(d: Mapping, who: Who) -> str:
-    jack = f" with the holder of {d['jack']}" if d.get("jack") else ""
-    return f"{who(d['seat'])} calls {d['call']}{jack}"
+    jack = say(" with the holder of {jack}", jack=d['jack']) if d.get("jack") else ""
+    return say("{seat} calls {call}{jack}", seat=who(d['seat']), call=d['call'], jack=jack)
 
 
 def trick(d: Mapping, who: Who) -> str:
-    return (f"trick {d['trick']}: {who(d['leader'])} leads; cards {' '.join(d['cards'])}; "
-            f"{who(d['winner'])} wins {d['points']} card points")
+    return (say("trick {trick}: {leader} leads; cards {cards}; {winner} wins {points} card "
+                "points",
+                trick=d['trick'], leader=who(d['leader']), cards=' '.join(d['cards']),
+                winner=who(d['winner']), points=d['points']))
 
 
 def thrown_in(d: Mapping, who: Who) -> str:
-    counted = "; ".join(f"trick {t['trick']} {' '.join(t['cards'])}" for t in d["tricks"])
-    return (f"{who(d['seat'])} throws in: every legal way to play the last {len(d['tricks'])} trick(s) settles "
-            f"alike; counted as {counted} (not played)")
+    counted = "; ".join(say("trick {trick} {cards}",
+                            trick=t['trick'], cards=' '.join(t['cards'])) for t in d["tricks"])
+    return (say("{seat} throws in: every legal way to play the last {tricks} trick(s) settles alike; "
+                "counted as {counted} (not played)",
+                seat=who(d['seat']), tricks=len(d['tricks']), counted=counted))
 
 
 def seen(d: Mapping, who: Who) -> str:
     """Cards logged as they are seen: a seat's, the face-up ones, or the trump card."""
     if "table" in d:
-        return f"the face-up cards are turned: {' '.join(d['table'])}"
+        return say("the face-up cards are turned: {table}", table=' '.join(d['table']))
     if "trump" in d:
-        return f"the trump card is turned: {d['trump']}" if d["trump"] else "a knock: hearts are trump"
-    return f"{who(d['seat'])} logs the cards they see: {' '.join(d['cards'])}"
+        return say("the trump card is turned: {trump}",
+                   trump=d['trump']) if d["trump"] else say("a knock: hearts are trump")
+    return say("{seat} logs the cards they see: {cards}",
+               seat=who(d['seat']), cards=' '.join(d['cards']))
 
 
 def any_event(kind: str, d: Mapping, who: Who) -> str:
@@ -67,5 +76,5 @@ def any_event(kind: str, d: Mapping, who: Who) -> str:
     if kind == "seat_cards":
         return seen(d, who)
     if kind == "play" and "seat" in d and "card" in d:
-        return f"{who(d['seat'])} plays {d['card']}"
+        return say("{seat} plays {card}", seat=who(d['seat']), card=d['card'])
     return kind

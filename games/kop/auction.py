@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
+from events.sentences import say
+
 from ..engine.errors import Revealing, RuleViolation
 
 BLACK_QUEENS = ("QC", "QS")
@@ -67,17 +69,19 @@ def wesele_jack(hand: Sequence[str]) -> str:
 def parse_call(raw: Mapping, ladder: Ladder, seats: int) -> Call:
     seat = raw.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
-        raise RuleViolation(f"seat must be a seat number from 0 to {seats - 1}, not {seat!r}")
+        raise RuleViolation(say("seat must be a seat number from 0 to {last}, not {seat}",
+                                last=seats - 1, seat=repr(seat)))
     call = raw.get("call")
     if not isinstance(call, str):
-        raise RuleViolation("call must be a string such as 'pass', a contract or a double")
+        raise RuleViolation(say("call must be a string such as 'pass', a contract or a double"))
     name = ladder.aliases.get(call.strip().lower(), call.strip().lower())
     known = ("pass", *ladder.contracts, *ladder.doubles, ladder.extra_double)
     if name not in known:
-        raise RuleViolation(f"{call!r} is not a call of this game; calls are {', '.join(known)}")
+        raise RuleViolation(say("{call} is not a call of this game; calls are {known}",
+                                call=repr(call), known=', '.join(known)))
     jack = raw.get("jack")
     if jack is not None and not isinstance(jack, str):
-        raise RuleViolation("jack must be a card such as 'JH'")
+        raise RuleViolation(say("jack must be a card such as 'JH'"))
     return Call(seat, name, jack.strip().upper() if jack else None)
 
 
@@ -103,35 +107,43 @@ def _judge_contract(auction: Auction, call: Call, hands, ladder: Ladder, rules) 
     order = ladder.contracts
     if auction.contract and order.index(call.call) <= order.index(auction.contract):
         raise RuleViolation(
-            f"{call.call} does not outrank the standing {auction.contract}; "
-            f"contracts rank {' < '.join(order)}")
+            say("{call} does not outrank the standing {auction_contract}; contracts rank {order}",
+                call=call.call, auction_contract=auction.contract, order=' < '.join(order)))
     if not rules.wesele_may_raise and auction.wesele_by == call.seat:
-        raise RuleViolation(f"seat {call.seat} called wesele and, at this table, may not raise it")
+        raise RuleViolation(say("seat {seat} called wesele and, at this table, may not raise it",
+                                seat=call.seat))
     if call.call != "wesele":
         if call.jack:
-            raise RuleViolation(f"only wesele names a jack, not {call.call}")
+            raise RuleViolation(say("only wesele names a jack, not {call}", call=call.call))
         return Call(call.seat, call.call)
     hand = hands[call.seat]
     lacking = [q for q in BLACK_QUEENS if q not in hand]
     if lacking:
-        raise Revealing(f"only the holder of both black queens may call wesele; seat {call.seat} lacks "
-                        f"{' '.join(lacking)}", call.seat, f"seat {call.seat} may not call wesele with its cards")
+        raise Revealing(say("only the holder of both black queens may call wesele; seat {seat} lacks "
+                            "{lacking}",
+                            seat=call.seat,
+                            lacking=' '.join(lacking)), call.seat, say("seat {seat} may not call wesele with its cards",
+                                                               seat=call.seat))
     return Call(call.seat, "wesele", _partner_jack(call, hand, rules))
 
 
 def _partner_jack(call: Call, hand, rules) -> str:
     if rules.wesele == "any-jack":
         if call.jack not in JACKS_HIGH_TO_LOW:
-            raise RuleViolation("at this table wesele names the partner's jack: add \"jack\": one of JC JS JH JD")
+            raise RuleViolation(say("at this table wesele names the partner's jack: add \"jack\": one of JC JS JH JD"))
         if call.jack in hand:
-            raise Revealing(f"seat {call.seat} holds {call.jack}; name a jack another player holds", call.seat,
-                            f"seat {call.seat} may not name {call.jack} for its wesele")
+            raise Revealing(say("seat {seat} holds {called}; name a jack another player holds",
+                                seat=call.seat, called=call.jack), call.seat,
+                            say("seat {seat} may not name {called} for its wesele",
+                                seat=call.seat, called=call.jack))
         return call.jack
     jack = wesele_jack(hand)
     if call.jack and call.jack != jack:
-        raise Revealing(f"at this table the wesele partner holds the highest jack the caller lacks, {jack}, not "
-                        f"{call.jack}", call.seat, "at this table the wesele partner holds the highest jack the caller "
-                                                   "lacks, which bitka names: leave out \"jack\"")
+        raise Revealing(say("at this table the wesele partner holds the highest jack the caller lacks, {jack}, not "
+                            "{called}",
+                            jack=jack, called=call.jack),
+                        call.seat, say("at this table the wesele partner holds the highest jack the caller lacks, "
+                                       "which bitka names: leave out \"jack\""))
     # Recorded only if the caller said it: which jack it is tells what the caller holds
     # (JH: both higher jacks), so bitka works it out from the cards (``partnered``) and
     # keeps it out of the log.
@@ -141,19 +153,24 @@ def _partner_jack(call: Call, hand, rules) -> str:
 def _judge_double(auction: Auction, call: Call, hands, ladder: Ladder, rules) -> Call:
     count = len(auction.doubles)
     if rules.max_doubles is not None and count >= rules.max_doubles:
-        raise RuleViolation(f"this table allows at most {rules.max_doubles} doubles, and they have all been called")
+        raise RuleViolation(say("this table allows at most {max_doubles} doubles, and they have all been called",
+                                max_doubles=rules.max_doubles))
     expected = next_double_name(count, ladder)
     if call.call != expected:
-        raise RuleViolation(f"the next double is {expected!r}, not {call.call!r}")
+        raise RuleViolation(say("the next double is {expected}, not {call}",
+                                expected=repr(expected), call=repr(call.call)))
     if count == 0:
         if auction.contract is not None and call.seat == auction.declarer:
             if not rules.declarer_may_double_first(auction.contract):
                 raise RuleViolation(
-                    f"seat {call.seat} called {auction.contract} and may not give the first double; "
-                    "they may answer an opponent's double")
+                    say("seat {seat} called {auction_contract} and may not give the first double; they may "
+                        "answer an opponent's double",
+                        seat=call.seat, auction_contract=auction.contract))
         if auction.contract is None and black_queens_holder(hands) == call.seat:
-            raise Revealing(f"seat {call.seat} holds both black queens and plays cicha; they may not give the first "
-                            "double", call.seat, f"seat {call.seat} may not give the first double with its cards")
+            raise Revealing(say("seat {seat} holds both black queens and plays cicha; they may not give the "
+                                "first double",
+                                seat=call.seat),
+                            call.seat, say("seat {seat} may not give the first double with its cards", seat=call.seat))
     return Call(call.seat, call.call)
 
 

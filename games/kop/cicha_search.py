@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .pack import POINTS_OF as CARD_POINTS
 from ..engine.tricks import Ranking, legal_cards, winner_index
+from .pack import POINTS_OF as CARD_POINTS
 
 WIN = 53
 

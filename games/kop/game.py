@@ -9,22 +9,20 @@ from dataclasses import dataclass
 from functools import cached_property, partial
 from typing import Mapping
 
-from . import auction as auc
+from events.sentences import say
 
-from ..engine import seen
-
-from ..engine import words
+from ..engine import call_offers, seen, words
 from ..engine.base import Command, Event, TableTerms, named_rules
-from ..engine.contract import Capabilities, Game, Preset, RuleField, TableRules, Term
 from ..engine.cards import check_exact_pack, dealt, parse_card, parse_cards
+from ..engine.contract import Capabilities, Game, Preset, RuleField, TableRules, Term
 from ..engine.errors import Revealing, RuleViolation, may_not_play
-from ..engine.tricks import Ranking, legal_cards as follow_rules, why_illegal, winner_index
-from ..engine import call_offers
-from .offers import ladder_offers
-from . import glossary
+from ..engine.tricks import Ranking, why_illegal, winner_index
+from ..engine.tricks import legal_cards as follow_rules
+from . import auction as auc
+from . import glossary, throw_in
 from . import result as kop_result
 from . import scoring as kop_scoring
-from . import throw_in
+from .offers import ladder_offers
 from .pack import CARD_POINTS, PACK, SEATS, TRICKS  # the pack, shared with Baśka
 
 RANKINGS = {
@@ -79,14 +77,16 @@ class KopRules:
 def parse_rules(raw: Mapping | None) -> KopRules:
     rules = named_rules(KopRules, raw, "kop")
     if not isinstance(rules.ranking, str) or rules.ranking not in RANKINGS:
-        raise RuleViolation(f"ranking must be one of {', '.join(RANKINGS)}, not {rules.ranking!r}")
+        raise RuleViolation(say("ranking must be one of {rankings}, not {ranking}",
+                                rankings=', '.join(RANKINGS), ranking=repr(rules.ranking)))
     if not isinstance(rules.wesele, str) or rules.wesele not in ("highest-jack", "any-jack"):
-        raise RuleViolation(f"wesele must be 'highest-jack' or 'any-jack', not {rules.wesele!r}")
+        raise RuleViolation(say("wesele must be 'highest-jack' or 'any-jack', not {wesele}",
+                                wesele=repr(rules.wesele)))
     md = rules.max_doubles
     if md is not None and (not isinstance(md, int) or isinstance(md, bool) or not 0 <= md <= 16):
-        raise RuleViolation("max_doubles must be a whole number from 0 to 16, or null for unlimited")
+        raise RuleViolation(say("max_doubles must be a whole number from 0 to 16, or null for unlimited"))
     if not isinstance(rules.wesele_kontra, bool):
-        raise RuleViolation("wesele_kontra must be true or false")
+        raise RuleViolation(say("wesele_kontra must be true or false"))
     return rules
 
 
@@ -164,35 +164,38 @@ def new_hand(rules: KopRules, deal: Mapping) -> KopState:
 
 def decide(state: KopState, command: Command) -> list[Event]:
     if is_over(state):
-        raise RuleViolation("the hand is over: all four tricks are logged")
+        raise RuleViolation(say("the hand is over: all four tricks are logged"))
     if command.kind == "cards":
         return [_decide_cards(state, command.data)]
     if not state.complete:
         waiting = ", ".join(str(s) for s, hand in enumerate(state.deal) if len(hand) < TRICKS)
-        raise RuleViolation(f"the deal is not complete: seat(s) {waiting} have not logged their cards yet")
+        raise RuleViolation(say("the deal is not complete: seat(s) {waiting} have not logged their cards yet",
+                                waiting=waiting))
     match command:
         case Command(kind="bid", data=data):
             return [_decide_bid(state, data)]
         case Command(kind="trick", data=data):
             if state.current:
-                raise RuleViolation("this trick is being played a card at a time: play its other cards one by one")
+                raise RuleViolation(say("this trick is being played a card at a time: play its other cards one by one"))
             return [_decide_trick(state, data)]
         case Command(kind="play", data=data):
             return _decide_play(state, data)
         case Command(kind="claim", data=data):
             return [throw_in.decide_claim(state, data, evolve)]
-    raise RuleViolation(f"{state.rules.game} hands take cards, bids, tricks, plays and claims (throwing in), "
-                        f"not {command.kind}")
+    raise RuleViolation(say("{game} hands take cards, bids, tricks, plays and claims (throwing in), not "
+                            "{command_kind}",
+                            game=state.rules.game, command_kind=command.kind))
 
 
 def _decide_cards(state: KopState, data: Mapping) -> Event:
     """A seat's own four cards, logged by that seat when it sees them."""
     if "table" in data or "trump" in data:
-        raise RuleViolation(f"a {state.rules.game} hand has no table or trump cards: each seat logs its own four "
-                            "as {\"seat\", \"cards\"}")
+        raise RuleViolation(say("a {game} hand has no table or trump cards: each seat logs its own four "
+                                "as {{\"seat\", \"cards\"}}",
+                                game=state.rules.game))
     seat = data.get("seat")
     if isinstance(seat, int) and 0 <= seat < SEATS and state.deal[seat]:
-        raise RuleViolation(f"seat {seat} has logged its cards already")
+        raise RuleViolation(say("seat {seat} has logged its cards already", seat=seat))
     seen_so_far = {c for hand in state.deal for c in hand}
     return Event("seat_cards", seen.seat_cards(data, SEATS, TRICKS, PACK, seen_so_far, state.rules.game))
 
@@ -201,21 +204,26 @@ def _decide_play(state: KopState, data: Mapping) -> list[Event]:
     """One card, by the seat whose turn it is; the trick's event comes with its last card."""
     extra = sorted(set(data) - {"seat", "card"})
     if extra:
-        raise RuleViolation(f"a card played is {{\"seat\", \"card\"}}, not {', '.join(extra)}")
+        raise RuleViolation(say("a card played is {{\"seat\", \"card\"}}, not {extra}",
+                                extra=', '.join(extra)))
     seat, card = data.get("seat", state.turn), parse_card(data.get("card"))
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < SEATS:
-        raise RuleViolation(f"seat must be a seat from 0 to {SEATS - 1}, not {seat!r}")
+        raise RuleViolation(say("seat must be a seat from 0 to {last}, not {seat}",
+                                last=SEATS - 1, seat=repr(seat)))
     played = {c: s for s, c in state.current} | {c: (t.leader + t.cards.index(c)) % SEATS
                                                   for t in state.tricks for c in t.cards}
     if card in played:
-        return _refuse(f"{card} was already played, by seat {played[card]}")
+        return _refuse(say("{card} was already played, by seat {played_card}", card=card, played_card=played[card]))
     if seat != state.turn:
-        return _refuse(f"it is seat {state.turn}'s turn to play, not seat {seat}'s")
+        return _refuse(say("it is seat {turn}'s turn to play, not seat {seat}'s",
+                           turn=state.turn, seat=seat))
     hand, trick = state.held[seat], tuple(c for _, c in state.current)
     if card not in PACK:
-        return _refuse(f"{card} is not in the {state.rules.game} pack (A, 10, Q, J of each suit)")
+        return _refuse(say("{card} is not in the {game} pack (A, 10, Q, J of each suit)",
+                           card=card, game=state.rules.game))
     if card not in hand:
-        raise Revealing(f"{card} is not in seat {seat}'s hand", None, may_not_play(card, seat))
+        raise Revealing(say("{card} is not in seat {seat}'s hand",
+                            card=card, seat=seat), None, may_not_play(card, seat))
     if card not in follow_rules(hand, trick, state.ranking):
         raise Revealing(why_illegal(card, seat, hand, trick, state.ranking), seat, may_not_play(card, seat))
     events = [Event("play", {"seat": seat, "card": card})]
@@ -230,12 +238,13 @@ def _refuse(detail: str) -> list[Event]:
 
 def _decide_bid(state: KopState, data: Mapping) -> Event:
     if state.tricks or state.current:
-        raise RuleViolation("the auction closed when the first card was played")
+        raise RuleViolation(say("the auction closed when the first card was played"))
     ladder = state.rules.ladder
     call = auc.parse_call(data, ladder, SEATS)
     extra = sorted(set(data) - {"seat", "call", "jack"})
     if extra:
-        raise RuleViolation(f"a call has seat, call and (for wesele) jack, not {', '.join(extra)}")
+        raise RuleViolation(say("a call has seat, call and (for wesele) jack, not {extra}",
+                                extra=', '.join(extra)))
     judged = auc.judge_call(state.auction, call, state.deal, ladder, state.rules)
     return Event("bid", judged.to_data())
 
@@ -243,10 +252,11 @@ def _decide_bid(state: KopState, data: Mapping) -> Event:
 def _decide_trick(state: KopState, data: Mapping) -> Event:
     extra = sorted(set(data) - {"cards"})
     if extra:
-        raise RuleViolation(f"a trick has only cards, not {', '.join(extra)}")
+        raise RuleViolation(say("a trick has only cards, not {extra}", extra=', '.join(extra)))
     cards = parse_cards(data.get("cards"))
     if len(cards) != SEATS:
-        raise RuleViolation(f"a trick is {SEATS} cards in play order, starting with the leader; got {len(cards)}")
+        raise RuleViolation(say("a trick is {seats} cards in play order, starting with the leader; got {cards_count}",
+                                seats=SEATS, cards_count=len(cards)))
     leader, ranking = state.leader, state.ranking
     for i, card in enumerate(cards):
         seat = (leader + i) % SEATS
@@ -274,15 +284,17 @@ def _not_held(state: KopState, card: str, seat: int, index: int, earlier: list[s
     """Why ``seat`` cannot play ``card``, which is not in its hand, and whether that says
     who holds it."""
     if card not in PACK:
-        return f"{card} is not in the {state.rules.game} pack (A, 10, Q, J of each suit)", False
+        return say("{card} is not in the {game} pack (A, 10, Q, J of each suit)",
+                   card=card, game=state.rules.game), False
     if card in earlier:
-        return f"{card} is played twice in this trick", False
+        return say("{card} is played twice in this trick", card=card), False
     for trick in state.tricks:
         if card in trick.cards:
-            return f"{card} was already played in trick {trick.number}", False
+            return say("{card} was already played in trick {trick_number}", card=card, trick_number=trick.number), False
     owner = auc.holder(state.held, card)
-    return (f"{card} is held by seat {owner}, but card {index + 1} of this trick "
-            f"is seat {seat}'s to play (seat {state.leader} leads)"), True
+    return (say("{card} is held by seat {owner}, but card {position} of this trick is seat {seat}'s to play (seat "
+                "{leader} leads)",
+                card=card, owner=owner, position=index + 1, seat=seat, leader=state.leader)), True
 
 
 def evolve(state: KopState, event: Event) -> KopState:
@@ -449,7 +461,7 @@ def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, sup
     engine = kop_result.Engine(new_hand, decide_, evolve)
     return Game(
         name=name, title=title, capabilities=Capabilities(deal_on_page=True, claims=True,
-                                  claim_says="Throw in: the rest cannot change the result"), table=table,
+                                  claim_says=say("Throw in: the rest cannot change the result")), table=table,
         parse_rules=rules_of, seat_count=seat_count, parse_deal=deal_event, initial_state=new_hand,
         decide=decide_, evolve=evolve, is_terminal=is_over_, settle=settle_,
         parse_result=partial(kop_result.result_event, engine), result_state=partial(kop_result.result_state, engine),
@@ -457,18 +469,18 @@ def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, sup
         superseded=superseded_,
         result_fields=kop_result.result_fields, visible=visible, played=played, conceal=conceal,
         pack=lambda rules: PACK, owed=owed,
-        docs={"claim": "throwing in: when every legal way to play the remaining tricks settles alike, the hand is "
-                       "settled at once (the tricks not played are counted as one such way, marked \"played\": "
-                       "false); otherwise a 422 names a card after which it would end otherwise"},
+        docs={"claim": say("throwing in: when every legal way to play the remaining tricks settles alike, the hand is "
+                           "settled at once (the tricks not played are counted as one such way, marked \"played\": "
+                           "false); otherwise a 422 names a card after which it would end otherwise")},
         presets=presets, rule_fields=rule_fields, glossary=terms)
 
 
 ENGINE = kop_result.Engine(new_hand, decide, evolve)
 PRESETS = (
-    Preset("Kop", {}, 4, "Four players, sixteen cards (A, 10, Q, J); the two who hold the black queens play "
-                         "together unless someone calls wesele or zolo; 53 card points win, up to four doubles."),
-    Preset("Kop, three tens high", {"ranking": "as-trzy-dychy"}, 4,
-           "As Kop, but the tens of clubs and spades are trumps too, just below the ace of hearts."),
+    Preset("Kop", {}, 4, say("Four players, sixteen cards (A, 10, Q, J); the two who hold the black queens play "
+                             "together unless someone calls wesele or zolo; 53 card points win, up to four doubles.")),
+    Preset(say("Kop, three tens high"), {"ranking": "as-trzy-dychy"}, 4,
+           say("As Kop, but the tens of clubs and spades are trumps too, just below the ace of hearts.")),
 )
 RULE_FIELDS = (
     RuleField("ranking", "which cards are trumps: as-dycha (AH 10H, the queens and jacks, AD 10D) or as-trzy-dychy "

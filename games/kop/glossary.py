@@ -3,45 +3,46 @@ pages say the meaning in the reader's language and the word as it is; ``Term.spo
 language of the word itself, for the pages' lang attributes)."""
 from __future__ import annotations
 
+from events.sentences import say
+
 from ..engine.contract import Term
 
 TERMS = (
     Term("stare",
-         "The two players who hold the queen of clubs and the queen of spades: they play together "
-         "against the other two (the “old” ones).",
+         say("The two players who hold the queen of clubs and the queen of spades: they play together against the "
+             "other two (the “old” ones)."),
          "pl"),
     Term("młodzi",
-         "The other two players, who play against the stare (the “young” ones).",
+         say("The other two players, who play against the stare (the “young” ones)."),
          "pl"),
     Term("wesele",
-         "A call by the holder of both black queens: the holder of the highest jack they lack becomes "
-         "their partner (the “wedding”).",
+         say("A call by the holder of both black queens: the holder of the highest jack they lack becomes their "
+             "partner (the “wedding”)."),
          "pl"),
     Term("cicha",
-         "Holding both black queens and calling nothing: that player plays alone against three, "
-         "silently.",
+         say("Holding both black queens and calling nothing: that player plays alone against three, silently."),
          "pl"),
     Term("zolo",
-         "A solo contract: one player against three, winning with 53 card points.",
+         say("A solo contract: one player against three, winning with 53 card points."),
          "pl"),
     Term("zolo-du",
-         "A solo contract that wins only by taking all four tricks, for twice the money.",
+         say("A solo contract that wins only by taking all four tricks, for twice the money."),
          "pl"),
     Term("kontra, re, bok, slup",
-         "The doubles, in the order they are given: each doubles the payment, but doubles given one "
-         "after another by the same side count once.",
+         say("The doubles, in the order they are given: each doubles the payment, but doubles given one after another "
+             "by the same side count once."),
          "pl"),
     Term("boki",
-         "52 card points each: the side that gave the last counted double loses, or the stare when "
-         "nobody doubled.",
+         say("52 card points each: the side that gave the last counted double loses, or the stare when nobody "
+             "doubled."),
          "pl"),
     Term("wyjście",
-         "The losers took 26 card points or more: they pay the least.",
+         say("The losers took 26 card points or more: they pay the least."),
          "pl"),
     Term("bez wyjścia",
-         "The losers took a trick but 25 card points or fewer: they pay double.",
+         say("The losers took a trick but 25 card points or fewer: they pay double."),
          "pl"),
     Term("bez bitki",
-         "The losers took no trick at all: they pay three times.",
+         say("The losers took no trick at all: they pay three times."),
          "pl"),
 )

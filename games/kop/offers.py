@@ -4,6 +4,8 @@ phone offers them, before the rules judge them (``call_offers.accepted`` keeps t
 next double."""
 from __future__ import annotations
 
+from events.sentences import say
+
 from ..engine.contract import Offer
 from . import auction as auc
 
@@ -20,7 +22,7 @@ def ladder_offers(state, seat: int) -> list[Offer]:
             offers.append(Offer({"call": contract}, _contract_says(contract)))
     double = auc.next_double_name(len(state.auction.doubles), ladder)
     word = double.capitalize()
-    offers.append(Offer({"call": double}, f"{word}: you double what this hand pays"))
+    offers.append(Offer({"call": double}, say("{word}: you double what this hand pays", word=word)))
     return offers
 
 
@@ -29,22 +31,24 @@ def _wesele(rules, hand) -> list[Offer]:
         return []  # only the holder of both black queens calls it
     if rules.wesele != "any-jack":  # the rules choose the jack: the call leaves it out, unsaid
         jack = auc.wesele_jack(hand)
-        return [Offer({"call": "wesele"}, f"Wesele: the holder of {jack} plays with you against the other two")]
+        return [Offer({"call": "wesele"}, say("Wesele: the holder of {jack} plays with you against the other two",
+                                              jack=jack))]
     return [Offer({"call": "wesele", "jack": jack},
-                  f"Wesele: the holder of {jack} plays with you against the other two")
+                  say("Wesele: the holder of {jack} plays with you against the other two", jack=jack))
             for jack in auc.JACKS_HIGH_TO_LOW if jack not in hand]
 
 
 def _contract_says(contract: str) -> str:
     match contract:
         case "zolo":
-            return "Zolo: you play alone against three and win with 53 card points"
+            return say("Zolo: you play alone against three and win with 53 card points")
         case "zolo-du":
-            return "Zolo-du: you play alone against three and must take all four tricks"
+            return say("Zolo-du: you play alone against three and must take all four tricks")
         case "gran":
-            return "Gran: you play alone against three, only the jacks are trumps, and win with 53 card points"
+            return say("Gran: you play alone against three, only the jacks are trumps, and win with 53 card points")
         case "gran-du":
-            return "Gran-du: you play alone against three, only the jacks are trumps, and must take all four tricks"
+            return say("Gran-du: you play alone against three, only the jacks are trumps, and must take all four "
+                       "tricks")
         case "baska":
-            return "Baska: you hold all four queens and win the hand at once"
-    return f"{contract}: a contract of this game"
+            return say("Baska: you hold all four queens and win the hand at once")
+    return say("{contract}: a contract of this game", contract=contract)

@@ -14,12 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from . import auction as auc
+from events.sentences import say
+
 from ..engine.base import Command, Event
 from ..engine.contract import ResultField
 from ..engine.errors import Malformed, RuleViolation, require, whole_number
-from .pack import CARD_POINTS, PACK
 from ..engine.possible import pack_values, why_impossible
+from . import auction as auc
+from .pack import CARD_POINTS, PACK
 
 QUEENS = ("QC", "QS", "QH", "QD")
 MIN_TRICK = 8  # the four jacks: no trick of four cards is worth less
@@ -47,35 +49,37 @@ class Engine:
 def result_event(module: Engine, rules, dealer: int, raw: Mapping) -> Event:
     """Check a result and return it, normalised, as the ``result`` event."""
     if not isinstance(raw, Mapping):
-        raise Malformed("", "result must be an object with contract, points and tricks")
+        raise Malformed("", say("result must be an object with contract, points and tricks"))
     unknown = sorted(set(raw) - set(FIELDS))
     if unknown:
-        raise RuleViolation(f"a {rules.game} result has {', '.join(FIELDS)}, not {', '.join(unknown)}")
+        raise RuleViolation(say("a {game} result has {fields}, not {unknown}",
+                                game=rules.game, fields=', '.join(FIELDS), unknown=', '.join(unknown)))
     require(raw, ("contract",))
     contract = raw["contract"]
     if not isinstance(contract, str):
-        raise Malformed("contract", "contract must be the name of a contract, such as \"normal\"")
+        raise Malformed("contract", say("contract must be the name of a contract, such as \"normal\""))
     known = ("normal", "cicha", *rules.ladder.contracts)
     if contract not in known:
-        raise RuleViolation(f"contract must be one of {', '.join(known)}")
+        raise RuleViolation(say("contract must be one of {known}", known=', '.join(known)))
     require(raw, applies(contract))
     foreign = [f for f in FIELDS if f not in ("contract", *applies(contract)) and raw.get(f) not in (None, [])]
     if foreign:
-        raise RuleViolation(f"a {contract} result has no {' or '.join(foreign)}: it names "
-                            f"{', '.join(applies(contract))}")
+        raise RuleViolation(say("a {contract} result has no {foreign}: it names {applies}",
+                                contract=contract, foreign=' or '.join(foreign),
+                                applies=', '.join(applies(contract))))
     doubled = "doubles" in applies(contract)
     result = {"contract": contract, "doubles": _seats(raw["doubles"], "doubles") if doubled else []}
     if contract == "normal":
         stare = _seats(raw.get("stare"), "stare")
         if len(stare) != 2 or stare[0] == stare[1]:
-            raise RuleViolation("a normal game names the two seats that held QC and QS: \"stare\": [seat, seat]")
+            raise RuleViolation(say("a normal game names the two seats that held QC and QS: \"stare\": [seat, seat]"))
         result["stare"] = stare
     else:
         result["declarer"] = _seat(raw.get("declarer"), "declarer")
     if contract == "wesele":
         partner = _seat(raw.get("partner"), "partner")
         if partner == result["declarer"]:
-            raise RuleViolation("the wesele partner is another seat than the caller")
+            raise RuleViolation(say("the wesele partner is another seat than the caller"))
         result["partner"] = partner
     if contract != "baska":
         result["points"], result["tricks"] = _points_and_tricks(raw)
@@ -85,27 +89,28 @@ def result_event(module: Engine, rules, dealer: int, raw: Mapping) -> Event:
 
 
 def _seat(value, name: str) -> int:
-    if not 0 <= whole_number(value, name, "a seat from 0 to 3") < 4:
-        raise RuleViolation(f"{name} must be a seat from 0 to 3")
+    if not 0 <= whole_number(value, name, say("a seat from 0 to 3")) < 4:
+        raise RuleViolation(say("{name} must be a seat from 0 to 3", name=name))
     return value
 
 
 def _seats(value, name: str) -> list[int]:
     if not isinstance(value, list):
-        raise Malformed(name, f"{name} must be a list of seats ([] for none)")
+        raise Malformed(name, say("{name} must be a list of seats ([] for none)", name=name))
     return [_seat(v, name) for v in value]
 
 
 def _points_and_tricks(raw: Mapping) -> tuple[int, int]:
-    points = whole_number(raw["points"], "points", "a whole number from 0 to 104")
-    tricks = whole_number(raw["tricks"], "tricks", "a whole number from 0 to 4")
+    points = whole_number(raw["points"], "points", say("a whole number from 0 to 104"))
+    tricks = whole_number(raw["tricks"], "tricks", say("a whole number from 0 to 4"))
     if not 0 <= tricks <= 4:
-        raise RuleViolation("tricks (the declaring side's) must be from 0 to 4")
+        raise RuleViolation(say("tricks (the declaring side's) must be from 0 to 4"))
     if not 0 <= points <= 104:
-        raise RuleViolation("points (the declaring side's) must be from 0 to 104: there are 104 in the pack")
+        raise RuleViolation(say("points (the declaring side's) must be from 0 to 104: there are 104 in the pack"))
     why = possible(points, tricks)
     if why:
-        raise RuleViolation(f"{points} card points in {tricks} trick(s) is impossible: {why}")
+        raise RuleViolation(say("{points} card points in {tricks} trick(s) is impossible: {why}",
+                                points=points, tricks=tricks, why=why))
     return points, tricks
 
 
@@ -167,7 +172,8 @@ def _built(module: Engine, rules, data: Mapping, judged: bool):
         try:
             events = module.decide(state, Command("bid", call)) if judged else [Event("bid", call)]
         except RuleViolation as e:
-            raise RuleViolation(f"{call['call']} by seat {call['seat']}: {e.detail}") from None
+            raise RuleViolation(say("{call} by seat {seat}: {why}",
+                                    call=call['call'], seat=call['seat'], why=e.detail)) from None
         for event in events:
             state = module.evolve(state, event)
     if result["contract"] == "baska":
@@ -187,7 +193,7 @@ def _with_tricks(module: Engine, state, result: Mapping):
     return state
 
 
-CONTRACT_WORDS = {"normal": "normal game (no call)", "cicha": "cicha (black queens, silent)"}
+CONTRACT_WORDS = {"normal": say("normal game (no call)"), "cicha": say("cicha (black queens, silent)")}
 
 
 def result_fields(rules) -> tuple[ResultField, ...]:
@@ -201,14 +207,14 @@ def result_fields(rules) -> tuple[ResultField, ...]:
     return (
         ResultField("contract", "choice", "Contract", options=tuple((c, CONTRACT_WORDS.get(c, c)) for c in contracts),
                     default="normal"),
-        ResultField("stare", "seats", "Normal game: who held QC and QS (stare)? Tick two.", count=2,
+        ResultField("stare", "seats", say("Normal game: who held QC and QS (stare)? Tick two."), count=2,
                     when=applies_to("stare")),
-        ResultField("declarer", "seat", "Any other contract: who called it (or plays cicha)?",
+        ResultField("declarer", "seat", say("Any other contract: who called it (or plays cicha)?"),
                     when=applies_to("declarer")),
-        ResultField("partner", "seat", "Wesele: who was the partner?", when=applies_to("partner")),
-        ResultField("doubles", "doubles", "Doubles, in the order they were given", options=tuple(doubles),
+        ResultField("partner", "seat", say("Wesele: who was the partner?"), when=applies_to("partner")),
+        ResultField("doubles", "doubles", say("Doubles, in the order they were given"), options=tuple(doubles),
                     when=applies_to("doubles")),
-        ResultField("points", "number", "Card points of the declaring side (stare), 0 to 104", high=104,
+        ResultField("points", "number", say("Card points of the declaring side (stare), 0 to 104"), high=104,
                     when=applies_to("points")),
-        ResultField("tricks", "number", "Tricks they took, 0 to 4", high=4, when=applies_to("tricks")),
+        ResultField("tricks", "number", say("Tricks they took, 0 to 4"), high=4, when=applies_to("tricks")),
     )

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import auction as auc
+from events.sentences import say
+
 from ..engine.base import Factor, Settlement, Side, TableTerms
+from . import auction as auc
 
 WIN_POINTS = 53
 WYJSCIE_POINTS = 26
@@ -16,9 +18,9 @@ PAIR_OUTCOME_UNITS = {"wyjscie": 1, "bez-wyjscia": 2, "bez-bitki": 3}
 SOLO_UNITS = {"cicha": 4, "zolo": 5, "zolo-du": 10}
 ALL_TRICKS_CONTRACTS = frozenset({"zolo-du"})
 OUTCOME_WORDS = {
-    "wyjscie": "took 26 or more card points: wyjście",
-    "bez-wyjscia": "took a trick but 25 or fewer card points: bez wyjścia",
-    "bez-bitki": "took no trick: bez bitki",
+    "wyjscie": say("took 26 or more card points: wyjście"),
+    "bez-wyjscia": say("took a trick but 25 or fewer card points: bez wyjścia"),
+    "bez-bitki": say("took no trick: bez bitki"),
 }
 
 
@@ -52,19 +54,23 @@ def teams(state) -> Teams:
         partner = auc.holder(hands, a.jack)
         pair = tuple(sorted((a.declarer, partner)))
         return Teams("wesele", a.declarer, pair, _others(*pair),
-                     f"seat {a.declarer} called wesele with both black queens; seat {partner} holds {a.jack}")
+                     say("seat {declarer} called wesele with both black queens; seat {partner} holds {jack}",
+                         declarer=a.declarer, partner=partner, jack=a.jack))
     if a.contract is not None:
         return Teams(a.contract, a.declarer, (a.declarer,), _others(a.declarer),
-                     f"seat {a.declarer} called {a.contract} and plays alone against three")
+                     say("seat {declarer} called {contract} and plays alone against three",
+                         declarer=a.declarer, contract=a.contract))
     pair = tuple(sorted(auc.holder(hands, q) for q in auc.BLACK_QUEENS))
     if pair[0] == pair[1]:
         both = pair[0]
         return Teams("cicha", both, (both,), _others(both),
-                     f"seat {both} holds both black queens and called nothing: cicha, alone against three")
+                     say("seat {both} holds both black queens and called nothing: cicha, alone against three",
+                         both=both))
     young = _others(*pair)
     return Teams("normal", None, pair, young,
-                 f"seats {pair[0]} and {pair[1]} hold QC and QS (stare) "
-                 f"against seats {young[0]} and {young[1]} (młodzi)")
+                 say("seats {stare} and {stara} hold QC and QS (stare) against seats {mlody} and {mloda} "
+                     "(młodzi)",
+                     stare=pair[0], stara=pair[1], mlody=young[0], mloda=young[1]))
 
 
 def _others(*seats: int) -> tuple[int, ...]:
@@ -91,9 +97,11 @@ def counted_doubles(state, t: Teams) -> tuple[list[Factor], int, int | None]:
     factors = []
     for d, new_run in zip(doubles, starts, strict=True):
         if new_run:
-            why = f"{d.call} by seat {d.seat} ({t.side_of(d.seat)}) doubles the payment"
+            why = say("{call} by seat {seat} ({side_of_d_seat}) doubles the payment",
+                      call=d.call, seat=d.seat, side_of_d_seat=t.side_of(d.seat))
         else:
-            why = f"{d.call} by seat {d.seat} follows a double by the same side and counts once with it"
+            why = say("{call} by seat {seat} follows a double by the same side and counts once with it",
+                      call=d.call, seat=d.seat)
         factors.append(Factor(d.call, 2 if new_run else 1, why, d.seat))
     return factors, sum(starts), (doubles[-1].seat if doubles else None)
 
@@ -101,17 +109,22 @@ def counted_doubles(state, t: Teams) -> tuple[list[Factor], int, int | None]:
 def _decide_winner(stare: Side, mlodzi: Side, t: Teams, last_double: int | None) -> tuple[Side, Side, str]:
     if t.contract in ALL_TRICKS_CONTRACTS:
         if stare.tricks == 4:
-            return stare, mlodzi, f"seat {t.declarer} took all four tricks and wins {t.contract}"
-        return mlodzi, stare, f"{t.contract} needs all four tricks; seat {t.declarer} took {stare.tricks}"
+            return stare, mlodzi, say("seat {declarer} took all four tricks and wins {contract}",
+                                      declarer=t.declarer, contract=t.contract)
+        return mlodzi, stare, say("{contract} needs all four tricks; seat {declarer} took {stare_tricks}",
+                                  contract=t.contract, declarer=t.declarer, stare_tricks=stare.tricks)
     if stare.points >= WIN_POINTS:
-        return stare, mlodzi, f"{stare.role} reach {stare.points} card points (53 wins)"
+        return stare, mlodzi, say("{stare_role} reach {stare_points} card points (53 wins)",
+                                  stare_role=stare.role, stare_points=stare.points)
     if mlodzi.points >= WIN_POINTS:
-        return mlodzi, stare, f"{mlodzi.role} reach {mlodzi.points} card points (53 wins)"
+        return mlodzi, stare, say("{mlodzi_role} reach {mlodzi_points} card points (53 wins)",
+                                  mlodzi_role=mlodzi.role, mlodzi_points=mlodzi.points)
     if last_double is not None:
         loser = stare if last_double in stare.seats else mlodzi
         winner = mlodzi if loser is stare else stare
-        return winner, loser, f"52-52 (boki): seat {last_double} made the last counted double, so {loser.role} lose"
-    return mlodzi, stare, f"52-52 (boki) with no double: {stare.role} lose"
+        return winner, loser, say("52-52 (boki): seat {last_double} made the last counted double, so {loser_role} lose",
+                                  last_double=last_double, loser_role=loser.role)
+    return mlodzi, stare, say("52-52 (boki) with no double: {stare_role} lose", stare_role=stare.role)
 
 
 def settle(state, table: TableTerms) -> Settlement:
@@ -123,24 +136,30 @@ def settle(state, table: TableTerms) -> Settlement:
     factors = list(doubles)
     if t.solo:
         units = SOLO_UNITS[t.contract]
-        paying = f"{t.contract} is worth {units} stakes from each of the three; nothing extra for the outcome"
+        paying = say("{contract} is worth {units} stakes from each of the three; nothing extra for the outcome",
+                     contract=t.contract, units=units)
     else:
         units, extra = 1, PAIR_OUTCOME_UNITS[outcome]
         if extra > 1:
-            factors.insert(0, Factor(outcome, extra, f"{outcome} multiplies the payment by {extra}"))
-        paying = "in a game of pairs each loser pays one stake to a winner"
+            factors.insert(0, Factor(outcome, extra, say("{outcome} multiplies the payment by {extra}",
+                                                         outcome=outcome, extra=extra)))
+        paying = say("in a game of pairs each loser pays one stake to a winner")
     multiplier = 1
     for f in factors:
         multiplier *= f.factor
     lines = [t.why, *thrown_in(state),
-             f"card points: {stare.role} {stare.points} in {stare.tricks} tricks, "
-             f"{mlodzi.role} {mlodzi.points} in {mlodzi.tricks} tricks",
+             say("card points: {stare_role} {stare_points} in {stare_tricks} tricks, {mlodzi_role} {mlodzi_points} in "
+                 "{mlodzi_tricks} tricks",
+                 stare_role=stare.role, stare_points=stare.points, stare_tricks=stare.tricks, mlodzi_role=mlodzi.role,
+                 mlodzi_points=mlodzi.points, mlodzi_tricks=mlodzi.tricks),
              why_won, f"{loser.role} {OUTCOME_WORDS[outcome]}", paying,
              *(f.reason for f in factors)]
     if doubles:
-        lines.append(f"the doubles make {runs} run(s) of sides, so they multiply by {2 ** runs}")
+        lines.append(say("the doubles make {runs} run(s) of sides, so they multiply by {factor}",
+                         runs=runs, factor=2 ** runs))
     product = " x ".join(f"{f.factor} ({f.name})" for f in factors if f.factor > 1)
-    lines.append(f"multiplier {multiplier}" + (f" = {product}" if product else ""))
+    lines.append(say("multiplier {multiplier}{product}",
+                     multiplier=multiplier, product=f" = {product}" if product else ""))
     paid = amounts(winner, loser, units * multiplier * table.stake)
     return Settlement(outcome, t.contract, (stare, mlodzi), winner.role, multiplier, units,
                       tuple(factors), paid, table.members, tuple(lines))
@@ -151,10 +170,13 @@ def thrown_in(state) -> list[str]:
     if state.thrown_in_by is None:
         return []
     counted = [t for t in state.tricks if not t.played]
-    shown = "; ".join(f"trick {t.number} {' '.join(t.cards)}" for t in counted)
-    return [f"seat {state.thrown_in_by} threw in after {len(state.tricks) - len(counted)} trick(s): every legal way "
-            f"to play the other {len(counted)} settles alike, so they are counted as one of those ways went, each "
-            f"player playing the first card the rules allowed ({shown})"]
+    shown = "; ".join(say("trick {number} {cards}",
+                          number=t.number, cards=' '.join(t.cards)) for t in counted)
+    return [say("seat {thrown_in_by} threw in after {played} trick(s): every legal way to "
+                "play the other {counted} settles alike, so they are counted as one of those ways went, each "
+                "player playing the first card the rules allowed ({shown})",
+                thrown_in_by=state.thrown_in_by, played=len(state.tricks) - len(counted),
+                counted=len(counted), shown=shown)]
 
 
 def amounts(winner: Side, loser: Side, each: int) -> tuple[int, ...]:

@@ -16,11 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
-from . import scoring as kop_scoring
+from events.sentences import say
+
 from ..engine.base import Event, TableTerms
 from ..engine.errors import Revealing, RuleViolation
-from .pack import POINTS_OF, SEATS
 from ..engine.tricks import Ranking, legal_cards, winner_index
+from . import scoring as kop_scoring
+from .pack import POINTS_OF, SEATS
 
 LIMIT = 100_000  # positions; thrown in before the first trick, a hand reaches 4,000 (median) to 35,000
 Ending = tuple[int, int]  # the declaring side's card points and tricks, from here to the end
@@ -32,7 +34,7 @@ class TooManyWays(Revealing):
     who may not see them all is told what any refused claim tells."""
 
     def __init__(self, detail: str):
-        super().__init__(detail, None, "throwing in is refused: the rest of the hand can still end differently")
+        super().__init__(detail, None, say("throwing in is refused: the rest of the hand can still end differently"))
 
 
 @dataclass
@@ -50,8 +52,8 @@ class Search:
             return found
         self.positions += 1
         if self.positions > LIMIT:
-            raise TooManyWays("there are too many ways to play the rest of this hand to check a throw-in; "
-                              "play another trick first")
+            raise TooManyWays(say("there are too many ways to play the rest of this hand to check a throw-in; play "
+                                  "another trick first"))
         found = self.seen[key] = self._search(held, leader, trick)
         return found
 
@@ -81,10 +83,11 @@ def decide_claim(state, data: Mapping, evolve) -> Event:
     way counted (each player's first legal card, in the deal's order)."""
     extra = sorted(set(data) - {"seat"})
     if extra:
-        raise RuleViolation(f"a claim (throwing in) has only seat, not {', '.join(extra)}")
+        raise RuleViolation(say("a claim (throwing in) has only seat, not {extra}", extra=', '.join(extra)))
     seat = data.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < SEATS:
-        raise RuleViolation(f"seat must be a seat from 0 to {SEATS - 1}, not {seat!r}")
+        raise RuleViolation(say("seat must be a seat from 0 to {last}, not {seat}",
+                                last=SEATS - 1, seat=repr(seat)))
     ranking, leader, first = state.ranking, state.leader, len(state.tricks) + 1
     prefix = tuple(card for _, card in state.current)
 
@@ -159,10 +162,13 @@ def judge(endings: dict[Ending, Way], settle_way: Callable[[Way], object], leade
         other = settle_way(way)
         if _money(other) != _money(first):
             at = next(i for i, (a, b) in enumerate(zip(ways[0], way, strict=False)) if a != b)
-            raise Revealing("throwing in is refused: the rest of the hand can still end differently. "
-                            f"If {_move(way, at, leader, ranking)}, {_said(other)}; "
-                            f"if {_move(ways[0], at, leader, ranking)}, {_said(first)}", None,
-                            "throwing in is refused: the rest of the hand can still end differently")
+            raise Revealing(say("throwing in is refused: the rest of the hand can still end differently. If "
+                                "{one_way}, {said_other}; if {other_way}, "
+                                "{said_first}",
+                                one_way=_move(way, at, leader, ranking), said_other=_said(other),
+                                other_way=_move(ways[0], at, leader, ranking),
+                                said_first=_said(first)), None,
+                            say("throwing in is refused: the rest of the hand can still end differently"))
     return ways[0], first
 
 
@@ -173,9 +179,11 @@ def _money(settlement) -> tuple:
 
 def _said(s) -> str:
     loser = next(side for side in s.sides if side.role != s.winner)
-    due = ", and a bok-runda falls due" if s.extra.get("bok_due") else ""
-    return (f"{s.winner} win and {loser.role} end with {loser.points} card points in {loser.tricks} trick(s): "
-            f"{s.outcome}, multiplier {s.multiplier}{due}")
+    due = say(", and a bok-runda falls due") if s.extra.get("bok_due") else ""
+    return (say("{winner} win and {loser_role} end with {loser_points} card points in {loser_tricks} trick(s): "
+                "{outcome}, multiplier {multiplier}{due}",
+                winner=s.winner, loser_role=loser.role, loser_points=loser.points, loser_tricks=loser.tricks,
+                outcome=s.outcome, multiplier=s.multiplier, due=due))
 
 
 def _move(way: Way, at: int, leader: int, ranking: Ranking) -> str:

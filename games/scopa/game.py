@@ -13,18 +13,17 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Mapping, Sequence
 
-from . import glossary
+from events.sentences import say
 
-from . import result as scopa_result
-
-from . import scoring as scopa_scoring
-
-from . import seen as scopa_seen
 from ..engine import words
 from ..engine.base import Command, Event, TableTerms, named_rules
-from ..engine.contract import DEALT, Capabilities, DealField, Game, Preset, RuleField, TableRules
 from ..engine.cards import check_exact_pack, dealt, pack, parse_card, parse_cards
+from ..engine.contract import DEALT, Capabilities, DealField, Game, Preset, RuleField, TableRules
 from ..engine.errors import Revealing, RuleViolation, may_not_play
+from . import glossary
+from . import result as scopa_result
+from . import scoring as scopa_scoring
+from . import seen as scopa_seen
 
 PACK = pack(("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"))
 VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "J": 8, "Q": 9, "K": 10}
@@ -64,18 +63,19 @@ class ScopaRules:
 def parse_rules(raw: Mapping | None) -> ScopaRules:
     rules = named_rules(ScopaRules, raw, "scopa")
     if rules.players not in (2, 3, 4) or isinstance(rules.players, bool):
-        raise RuleViolation("players must be 2, 3 or 4")
+        raise RuleViolation(say("players must be 2, 3 or 4"))
     if not isinstance(rules.deal, str) or rules.deal not in DEALS:
-        raise RuleViolation(f"deal must be one of {', '.join(DEALS)}")
+        raise RuleViolation(say("deal must be one of {deals}", deals=', '.join(DEALS)))
     if rules.deal != "standard" and rules.players != 4:
-        raise RuleViolation(f"the {rules.deal} deal is for four players")
+        raise RuleViolation(say("the {deal} deal is for four players", deal=rules.deal))
     if not isinstance(rules.target, int) or isinstance(rules.target, bool) or rules.target not in TARGETS:
-        raise RuleViolation(f"target must be a whole number of points from {TARGETS[0]} to {TARGETS[-1]} "
-                            f"(11, 16 and 21 are usual; 31 or 41 for a longer game), not {rules.target!r}")
+        raise RuleViolation(say("target must be a whole number of points from {lowest} to {highest} (11, 16 and "
+                                "21 are usual; 31 or 41 for a longer game), not {target}",
+                                lowest=TARGETS[0], highest=TARGETS[-1], target=repr(rules.target)))
     if not isinstance(rules.claims, bool):
-        raise RuleViolation("claims must be true or false")
+        raise RuleViolation(say("claims must be true or false"))
     if rules.stake_per not in ("game", "point"):
-        raise RuleViolation("stake_per must be 'game' or 'point'")
+        raise RuleViolation(say("stake_per must be 'game' or 'point'"))
     return rules
 
 
@@ -147,15 +147,16 @@ def deal_event(rules: ScopaRules, raw: Mapping) -> Event:
         return Event("deal", {"dealer": dealer, "hands": [[] for _ in range(rules.players)], "table": [],
                               "stock": []})
     dealer, parsed = dealt(raw, ("dealer", "hands", "table", "stock"), rules.players, in_hand,
-                           f"scopa ({rules.deal})")
+                           say("scopa ({deal})", deal=rules.deal))
     table = parse_cards(raw.get("table", []))
     if len(table) != face_up:
-        raise RuleViolation(f"the {rules.deal} deal puts {face_up} cards face up on the table, not {len(table)}")
+        raise RuleViolation(say("the {deal} deal puts {face_up} cards face up on the table, not {face_up_count}",
+                                deal=rules.deal, face_up=face_up, face_up_count=len(table)))
     stock = parse_cards(raw.get("stock", []))
-    check_exact_pack([*parsed, table, stock], PACK, "40-card scopa (no 8, 9, 10)")
+    check_exact_pack([*parsed, table, stock], PACK, say("40-card scopa (no 8, 9, 10)"))
     kings = sum(1 for c in table if c[:-1] == "K")
     if kings >= 3:
-        raise RuleViolation(f"the table shows {kings} kings: this deal must be redealt")
+        raise RuleViolation(say("the table shows {kings} kings: this deal must be redealt", kings=kings))
     return Event("deal", {"dealer": dealer, "hands": parsed, "table": table, "stock": stock})
 
 
@@ -181,7 +182,7 @@ def captures(card: str, table: Sequence[str]) -> tuple[str, list[tuple[str, ...]
 
 def decide(state: ScopaState, command: Command) -> list[Event]:
     if is_over(state):
-        raise RuleViolation("the hand is over")
+        raise RuleViolation(say("the hand is over"))
     match command:
         case Command(kind="cards", data=data):
             return [scopa_seen.decide_cards(state, data, *DEALS[state.rules.deal], PACK)]
@@ -192,24 +193,26 @@ def decide(state: ScopaState, command: Command) -> list[Event]:
             return [Event("play", _decide_play(state, data).to_data())]
         case Command(kind="claim", data=data):
             return [_decide_claim(state, data)]
-    raise RuleViolation(f"scopa hands take plays and claims, not {command.kind}s")
+    raise RuleViolation(say("scopa hands take plays and claims, not {command_kind}s", command_kind=command.kind))
 
 
 def _decide_play(state: ScopaState, data: Mapping) -> Play:
     extra = sorted(set(data) - {"seat", "card", "capture"})
     if extra:
-        raise RuleViolation(f"a play has seat, card and capture, not {', '.join(extra)}")
+        raise RuleViolation(say("a play has seat, card and capture, not {extra}", extra=', '.join(extra)))
     card, seat = parse_card(data.get("card")), state.turn
     before = next((p for p in state.plays if p.card == card), None)
     if before is not None:
-        raise RuleViolation(f"{card} was already played, by seat {before.seat}")
+        raise RuleViolation(say("{card} was already played, by seat {before_seat}", card=card, before_seat=before.seat))
     if "seat" in data and data["seat"] != seat:
-        raise RuleViolation(f"it is seat {seat}'s turn to play, not seat {data['seat']}'s")
+        raise RuleViolation(say("it is seat {seat}'s turn to play, not seat {data_seat}'s",
+                                seat=seat, data_seat=data['seat']))
     if card not in state.held[seat]:
         if card not in PACK:
-            raise RuleViolation(f"{card} is not in the scopa pack (no 8, 9, 10)")
+            raise RuleViolation(say("{card} is not in the scopa pack (no 8, 9, 10)", card=card))
         if card in state.table or any(card in taken for taken in state.captured):
-            raise RuleViolation(f"{card} is on the table or captured: seat {seat} does not hold it")
+            raise RuleViolation(say("{card} is on the table or captured: seat {seat} does not hold it",
+                                    card=card, seat=seat))
         raise Revealing(_not_held(state, card, seat), None, may_not_play(card, seat))
     by, options = captures(card, state.table)
     try:
@@ -236,30 +239,34 @@ def _chosen(card: str, options: list[tuple[str, ...]], raw, by: str) -> tuple[st
     legal = [list(o) for o in options]
     if raw is None:
         if len(options) > 1:
-            raise RuleViolation(f"{card} can capture {listed}: say which in capture", legal=legal)
+            raise RuleViolation(say("{card} can capture {listed}: say which in capture",
+                                    card=card, listed=listed), legal=legal)
         return options[0] if options else ()
     chosen = parse_cards(raw)
     if not options:
         if chosen:
-            raise RuleViolation(f"{card} ({value(card)}) captures nothing: no table card or sum of cards makes "
-                                f"{value(card)}")
+            raise RuleViolation(say("{card} ({value}) captures nothing: no table card or sum of cards makes "
+                                    "{value}",
+                                    card=card, value=value(card)))
         return ()
     for option in options:
         if sorted(option) == sorted(chosen):
             return option
     if not chosen:
-        raise RuleViolation(f"a card that can capture must capture: {card} can take {listed}", legal=legal)
-    rule = ("a card matching a single table card must take one such card, never a sum" if by == "match"
-            else "the captured cards must sum to the card's value")
-    raise RuleViolation(f"{card} may capture {listed}, not {'+'.join(chosen)}: {rule}", legal=legal)
+        raise RuleViolation(say("a card that can capture must capture: {card} can take {listed}",
+                                card=card, listed=listed), legal=legal)
+    rule = (say("a card matching a single table card must take one such card, never a sum") if by == "match"
+            else say("the captured cards must sum to the card's value"))
+    raise RuleViolation(say("{card} may capture {listed}, not {chosen}: {rule}",
+                            card=card, listed=listed, chosen='+'.join(chosen), rule=rule), legal=legal)
 
 
 def _not_held(state: ScopaState, card: str, seat: int) -> str:
     """Where a card the seat to play does not hold is, for a reader who may see it."""
     holder = next((s for s, h in enumerate(state.held) if card in h), None)
     if holder is not None:
-        return f"{card} is held by seat {holder}, but it is seat {seat}'s turn"
-    return f"{card} is not in seat {seat}'s hand (it is still in the stock, or not seen yet)"
+        return say("{card} is held by seat {holder}, but it is seat {seat}'s turn", card=card, holder=holder, seat=seat)
+    return say("{card} is not in seat {seat}'s hand (it is still in the stock, or not seen yet)", card=card, seat=seat)
 
 
 def _next_round(state: ScopaState) -> tuple[tuple[str, ...], ...]:
@@ -274,13 +281,14 @@ def _next_round(state: ScopaState) -> tuple[tuple[str, ...], ...]:
 
 def _decide_claim(state: ScopaState, data: Mapping) -> Event:
     if not state.rules.claims:
-        raise RuleViolation("this table plays without chiamarsi fuori")
+        raise RuleViolation(say("this table plays without chiamarsi fuori"))
     extra = sorted(set(data) - {"seat"})
     if extra:
-        raise RuleViolation(f"a claim has only seat, not {', '.join(extra)}")
+        raise RuleViolation(say("a claim has only seat, not {extra}", extra=', '.join(extra)))
     seat = data.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.rules.players:
-        raise RuleViolation(f"seat must be a seat from 0 to {state.rules.players - 1}")
+        raise RuleViolation(say("seat must be a seat from 0 to {last}",
+                                last=state.rules.players - 1))
     side = state.rules.side_of(seat)
     certain = scopa_scoring.certain_points(state, side)
     return Event("claim", {"seat": seat, "side": side, "certain": certain, "points": sum(certain.values())})
@@ -403,50 +411,57 @@ def superseded(state, version: int) -> list[str]:
 
 
 _WHY_CAPTURE = {
-    "match": "a table card of the same value must be taken, before any sum",
-    "sum": "no table card has its value, so it takes cards summing to it",
+    "match": say("a table card of the same value must be taken, before any sum"),
+    "sum": say("no table card has its value, so it takes cards summing to it"),
 }
 
 
 def describe(kind: str, d: Mapping, who) -> str:
     match kind:
         case "deal":
-            return words.dealt(d, who, f"; table: {' '.join(d['table']) or 'empty'}; stock: {len(d['stock'])} cards")
+            return words.dealt(d, who, say("; table: {table}; stock: {stock} cards",
+                                           table=' '.join(d['table']) or 'empty',
+                                           stock=len(d['stock'])))
         case "result":
             return words.result(d, who)
         case "play":
             return _play_words(d, who)
         case "claim":
             certain = ", ".join(f"{k} {v}" for k, v in sorted(d["certain"].items())) or "nothing"
-            return f"{who(d['seat'])} calls itself out (chiamarsi fuori); certain points: {certain}"
+            return say("{seat} calls itself out (chiamarsi fuori); certain points: {certain}",
+                       seat=who(d['seat']), certain=certain)
     return words.any_event(kind, d, who)
 
 
 def _play_words(d: Mapping, who) -> str:
     if d["capture"]:
-        text = f"{who(d['seat'])} plays {d['card']} and takes {'+'.join(d['capture'])} ({_WHY_CAPTURE[d['by']]})"
+        text = say("{seat} plays {card} and takes {capture} ({why})",
+                   seat=who(d['seat']), card=d['card'], capture='+'.join(d['capture']),
+                   why=_WHY_CAPTURE[d['by']])
         if d["scopa"]:
             text += ": scopa"
     else:
-        text = f"{who(d['seat'])} plays {d['card']}, which captures nothing, to the table"
+        text = say("{seat} plays {card}, which captures nothing, to the table",
+                   seat=who(d['seat']), card=d['card'])
     if "dealt" in d:
-        text += "; every hand is empty, so 3 more cards go to each seat from the stock"
+        text += say("; every hand is empty, so 3 more cards go to each seat from the stock")
     if "sweep" in d:
-        text += (f"; the hand is over and {who(d['sweep']['seat'])}, the last to capture, takes "
-                 f"{' '.join(d['sweep']['cards'])} (never a scopa)")
+        text += (say("; the hand is over and {sweep_seat}, the last to capture, takes {sweep_cards} "
+                     "(never a scopa)",
+                     sweep_seat=who(d['sweep']['seat']), sweep_cards=' '.join(d['sweep']['cards'])))
     return text
 
 
 PRESETS = (
-    Preset("Scopa for two", {"players": 2}, 2, "Forty cards, three each and four face up; take cards by matching "
-                                                "or adding up, a sweep is a scopa; the first to 11 points wins the "
-                                                "game."),
-    Preset("Scopa for three", {"players": 3}, 3, "As Scopa for two, each for themselves; the winner takes a stake "
-                                                  "from each of the others."),
-    Preset("Scopa for four, in pairs", {"players": 4}, 4, "Partners sit opposite (seats 0 and 2 against 1 and 3); "
-                                                          "three cards each, four face up."),
-    Preset("Scopone scientifico", {"players": 4, "deal": "scientifico"}, 4,
-           "Four in pairs, all forty cards dealt (ten each), nothing face up to start."),
+    Preset(say("Scopa for two"), {"players": 2}, 2,
+           say("Forty cards, three each and four face up; take cards by matching or adding up, a sweep is a scopa; the "
+               "first to 11 points wins the game.")),
+    Preset(say("Scopa for three"), {"players": 3}, 3,
+           say("As Scopa for two, each for themselves; the winner takes a stake from each of the others.")),
+    Preset(say("Scopa for four, in pairs"), {"players": 4}, 4,
+           say("Partners sit opposite (seats 0 and 2 against 1 and 3); three cards each, four face up.")),
+    Preset(say("Scopone scientifico"), {"players": 4, "deal": "scientifico"}, 4,
+           say("Four in pairs, all forty cards dealt (ten each), nothing face up to start.")),
 )
 RULE_FIELDS = (
     RuleField("players", "2 or 3 each for themselves, or 4 in pairs (seats 0 and 2 against 1 and 3)",
@@ -461,7 +476,7 @@ RULE_FIELDS = (
 )
 GAME = Game(
     name="scopa", title="Scopa", capabilities=Capabilities(logged_by="plays", claims=True,
-                                                    claim_says="Call myself out (chiamarsi fuori)"),
+                                                    claim_says=say("Call myself out (chiamarsi fuori)")),
     table=TableRules(target=lambda rules: rules.target, sides=lambda rules: rules.sides),
     parse_rules=parse_rules, seat_count=seat_count, parse_deal=deal_event, initial_state=new_hand, decide=decide,
     evolve=evolve, is_terminal=is_over, settle=settle, parse_result=result_event, result_state=result_state,
@@ -471,9 +486,10 @@ GAME = Game(
     visible=visible, played=played, pack=lambda rules: PACK, owed=owed,
     deal_fields=(*DEALT, DealField("table", "cards", "the cards dealt face up (empty for scientifico)"),
                  DealField("stock", "cards", "the undealt cards, top first: later rounds are dealt from it")),
-    docs={"play": "the player to move puts a card down: {\"card\": \"QD\", \"capture\": [\"4C\", \"5S\"]} (capture "
-                  "left out: the only legal one; a 422 lists them when several)",
-          "claim": "chiamarsi fuori: a true claim wins the game at once, a false one loses it",
-          "cards": "the dealer's member turns the face-up cards, {\"table\": [...]}; each seat logs its first cards, "
-                   "and each later round of three once every hand is empty, {\"seat\": 1, \"cards\": [...]}"},
+    docs={"play": say("the player to move puts a card down: {{\"card\": \"QD\", \"capture\": [\"4C\", \"5S\"]}} "
+                      "(capture left out: the only legal one; a 422 lists them when several)"),
+          "claim": say("chiamarsi fuori: a true claim wins the game at once, a false one loses it"),
+          "cards": say("the dealer's member turns the face-up cards, {{\"table\": [...]}}; each seat logs its first "
+                       "cards, and each later round of three once every hand is empty, {{\"seat\": 1, \"cards\": "
+                       "[...]}}")},
     presets=PRESETS, rule_fields=RULE_FIELDS, glossary=glossary.TERMS)

@@ -3,28 +3,29 @@ pages say the meaning in the reader's language and the word as it is; ``Term.spo
 language of the word itself, for the pages' lang attributes)."""
 from __future__ import annotations
 
+from events.sentences import say
+
 from ..engine.contract import Term
 
 TERMS = (
     Term("scopa",
-         "A capture that sweeps every card off the table: one point (not on the very last play of the "
-         "hand).",
+         say("A capture that sweeps every card off the table: one point (not on the very last play of the hand)."),
          "it"),
     Term("settebello",
-         "The seven of coins: whoever captures it scores one point.",
+         say("The seven of coins: whoever captures it scores one point."),
          "it"),
     Term("primiera",
-         "Each side's best card in each suit, counted 7 = 21, 6 = 18, ace = 16, 5 = 15, 4 = 14, 3 = "
-         "13, 2 = 12, figures 10: the highest total scores one point.",
+         say("Each side's best card in each suit, counted 7 = 21, 6 = 18, ace = 16, 5 = 15, 4 = 14, 3 = 13, 2 = 12, "
+             "figures 10: the highest total scores one point."),
          "it"),
     Term("denari",
-         "Coins, the suit of diamonds here: whoever captures most of them scores one point.",
+         say("Coins, the suit of diamonds here: whoever captures most of them scores one point."),
          "it"),
     Term("carte",
-         "The cards: whoever captures the most scores one point.",
+         say("The cards: whoever captures the most scores one point."),
          "it"),
     Term("chiamarsi fuori",
-         "Claiming, during a hand, to have reached the target already: right, that side wins the game "
-         "at once; wrong, it loses it at once.",
+         say("Claiming, during a hand, to have reached the target already: right, that side wins the game at once; "
+             "wrong, it loses it at once."),
          "it"),
 )

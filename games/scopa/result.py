@@ -12,6 +12,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Mapping, Sequence
 
+from events.sentences import say
+
 from ..engine.base import Event
 from ..engine.contract import ResultField
 from ..engine.errors import Malformed, RuleViolation, require, whole_number
@@ -25,10 +27,11 @@ def result_data(rules, dealer: int, raw: Mapping, face_up: int) -> dict:
     """The result as the ``result`` event keeps it, checked; ``face_up`` is how many cards
     the table's deal puts face up (every other card is played once)."""
     if not isinstance(raw, Mapping):
-        raise Malformed("", "result must be an object with cards, coins, primiera, settebello and scopas")
+        raise Malformed("", say("result must be an object with cards, coins, primiera, settebello and scopas"))
     unknown = sorted(set(raw) - set(FIELDS))
     if unknown:
-        raise RuleViolation(f"a scopa result has {', '.join(FIELDS)}, not {', '.join(unknown)}")
+        raise RuleViolation(say("a scopa result has {fields}, not {unknown}",
+                                fields=', '.join(FIELDS), unknown=', '.join(unknown)))
     require(raw, FIELDS, ties=True)
     sides = len(rules.sides)
     result: dict = {}
@@ -37,16 +40,20 @@ def result_data(rules, dealer: int, raw: Mapping, face_up: int) -> dict:
         if side is None and category != "settebello":
             result[category] = None  # a tie: nobody scores it
             continue
-        said = "a side" + (", or null for a tie" if category != "settebello" else " (the settebello never ties)")
+        said = "a side" + (say(", or null for a tie") if category != "settebello"
+                           else say(" (the settebello never ties)"))
         if not 0 <= whole_number(side, category, said) < sides:
-            raise RuleViolation(f"{category} names the side that took it, from 0 to {sides - 1}"
-                                + (", or null for a tie" if category != "settebello" else ""))
+            raise RuleViolation(say("{category} names the side that took it, from 0 to "
+                                    "{last}{or_tie}",
+                                    category=category, last=sides - 1,
+                                    or_tie=say(", or null for a tie") if category != "settebello" else ""))
         result[category] = side
     scopas = raw["scopas"]
     if not isinstance(scopas, list) or len(scopas) != sides:
-        raise Malformed("scopas", f"scopas must list {sides} counts, one per side")
-    if any(not 0 <= whole_number(n, "scopas", f"a list of {sides} whole numbers") <= 36 for n in scopas):
-        raise RuleViolation(f"scopas must list {sides} counts, one per side, each from 0 to 36")
+        raise Malformed("scopas", say("scopas must list {sides} counts, one per side", sides=sides))
+    if any(not 0 <= whole_number(n, "scopas", say("a list of {sides} whole numbers",
+                                                  sides=sides)) <= 36 for n in scopas):
+        raise RuleViolation(say("scopas must list {sides} counts, one per side, each from 0 to 36", sides=sides))
     result["scopas"] = scopas
     order = play_order(rules, dealer, face_up)
     why = (why_not_scopas(scopas, order, face_up > 0) or why_not_cards(scopas, result["cards"])
@@ -96,9 +103,11 @@ def why_not_scopas(scopas: Sequence[int], order: Sequence[int], first_can_sweep:
     sides = len(scopas)
     alone = [max(n for n in range(37) if scopas_possible(_only(s, n, sides), order, first_can_sweep))
              for s in range(sides)]
-    return (f"scopas {list(scopas)} cannot happen in a hand of {len(order)} plays: a scopa clears the table, so the "
-            "play after it takes nothing, and the last play never is one; side by side the most each can make is "
-            f"{alone}, and all together {(len(order) - (0 if first_can_sweep else 1)) // 2}")
+    return (say("scopas {scopas} cannot happen in a hand of {plays} plays: a scopa clears the table, so the "
+                "play after it takes nothing, and the last play never is one; side by side the most each can make is "
+                "{alone}, and all together {most}",
+                scopas=list(scopas), plays=len(order), alone=alone,
+                most=(len(order) - (0 if first_can_sweep else 1)) // 2))
 
 
 def empty_handed(scopas: Sequence[int], order: Sequence[int], first_can_sweep: bool) -> list[int]:
@@ -139,10 +148,14 @@ def why_not_taken(result: Mapping, order: Sequence[int], first_can_sweep: bool) 
     for category in CATEGORIES:
         named = result[category]
         if named in idle or (named is None and len(takers) < 2):
-            held = f"side {takers[0]} took every card" if len(takers) == 1 else "they took no card"
-            return (f"with scopas {list(result['scopas'])}, side(s) {', '.join(map(str, idle))} only ever played "
-                    f"onto an empty table (each play straight after a scopa), so {held}: "
-                    f"{category} cannot be {'a tie' if named is None else f'side {named}'}")
+            held = say("side {side} took every card",
+                       side=takers[0]) if len(takers) == 1 else say("they took no card")
+            return (say("with scopas {result_scopas}, side(s) {idle} only ever played onto an empty "
+                        "table (each play straight after a scopa), so {held}: {category} cannot be "
+                        "{named}",
+                        result_scopas=list(result['scopas']), idle=', '.join(map(str, idle)),
+                        held=held, category=category,
+                        named='a tie' if named is None else f'side {named}'))
     return None
 
 
@@ -157,8 +170,10 @@ def why_not_cards(scopas: Sequence[int], cards: int | None) -> str | None:
     if cards_possible(least, cards):
         return None
     if cards is None:
-        return f"with scopas {list(scopas)} (two cards or more each) the cards cannot end in a tie"
-    return f"with scopas {list(scopas)} (two cards or more each) side {cards} cannot have taken the most cards"
+        return say("with scopas {scopas} (two cards or more each) the cards cannot end in a tie",
+                   scopas=list(scopas))
+    return say("with scopas {scopas} (two cards or more each) side {cards} cannot have taken the most cards",
+               scopas=list(scopas), cards=cards)
 
 
 def cards_possible(least: Sequence[int], winner: int | None, total: int = PACK_SIZE) -> bool:
@@ -182,5 +197,5 @@ def cards_possible(least: Sequence[int], winner: int | None, total: int = PACK_S
 def result_fields(rules) -> tuple[ResultField, ...]:
     """The score sheet of a Scopa hand: who took each category (a tie for cards, coins and
     primiera), and each side's scopas."""
-    return (*(ResultField(c, "side", f"Who took the {c}", tie=c != "settebello") for c in CATEGORIES),
-            ResultField("scopas", "per-side", "Scopas made by", high=36, default="0"))
+    return (*(ResultField(c, "side", say("Who took the {c}", c=c), tie=c != "settebello") for c in CATEGORIES),
+            ResultField("scopas", "per-side", say("Scopas made by"), high=36, default="0"))

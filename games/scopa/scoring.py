@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from events.sentences import say
+
 from ..engine.base import Factor, Settlement, Side, TableTerms
 from ..engine.cards import pack
 
@@ -63,37 +65,37 @@ def hand_score(state) -> tuple[list[int], list[str]]:
             points[winner] += 1
         parts = []
         for s in sides:
-            extra = f" ({' '.join(shown[s][1])})" if shown and shown[s] else (" (a suit missing)" if shown else "")
+            extra = f" ({' '.join(shown[s][1])})" if shown and shown[s] else (say(" (a suit missing)") if shown else "")
             parts.append(f"{names[s]} {'-' if counts[s] is None else counts[s]}{extra}")
         lines.append(f"{category}: {' v '.join(parts)}: " + (f"{names[winner]}" if winner is not None
-                                                            else "a tie, nobody scores"))
+                                                            else say("a tie, nobody scores")))
     holder = next((s for s in sides if SETTEBELLO in cards[s]), None)
     if holder is not None:
         points[holder] += 1
-        lines.append(f"settebello: {names[holder]}")
+        lines.append(say("settebello: {holder}", holder=names[holder]))
     for s in sides:
         scopas = sum(state.scopas[seat] for seat in state.rules.sides[s])
         points[s] += scopas
         if scopas:
-            lines.append(f"scopas: {names[s]} {scopas}")
+            lines.append(say("scopas: {side} {scopas}", side=names[s], scopas=scopas))
     return points, lines
 
 
 def result_score(state) -> tuple[list[int], list[str]]:
     """The same points from a hand logged by its result alone (no cards were logged)."""
     result, n = state.result, len(state.rules.sides)
-    points, lines = [0] * n, ["the cards of this hand were not logged: scored from its result"]
+    points, lines = [0] * n, [say("the cards of this hand were not logged: scored from its result")]
     for category in ("cards", "coins", "primiera", "settebello"):
         side = result[category]
         if side is None:
-            lines.append(f"{category}: a tie, nobody scores")
+            lines.append(say("{category}: a tie, nobody scores", category=category))
             continue
         points[side] += 1
         lines.append(f"{category}: {_name(state, side)}")
     for side, scopas in enumerate(result["scopas"]):
         points[side] += scopas
         if scopas:
-            lines.append(f"scopas: {_name(state, side)} {scopas}")
+            lines.append(say("scopas: {name_state_side} {scopas}", name_state_side=_name(state, side), scopas=scopas))
     return points, lines
 
 
@@ -135,8 +137,9 @@ def settle(state, table: TableTerms) -> Settlement:
         after = [b + p for b, p in zip(before, points, strict=True)]
         winners, losers, outcome = _game_end(after, rules.target)
     over = bool(winners)
-    lines.append("game score: " + ", ".join(f"{_name(state, s)} {after[s]}" for s in range(n))
-                 + (f" (to {rules.target})" if not over else ""))
+    lines.append(say("game score: {scores}{target}",
+                     scores=", ".join(f"{_name(state, s)} {after[s]}" for s in range(n)),
+                     target=say(" (to {target})", target=rules.target) if not over else ""))
     amounts, factors, margin_lines = _money(state, winners, losers, after, table.stake)
     lines += margin_lines
     sides = tuple(Side(rules.sides[s], f"side {s}", points[s], len(side_cards(state, s))) for s in range(n))
@@ -162,14 +165,16 @@ def _judge_claim(state, before: list[int]):
     side, certain = claim["side"], claim["certain"]
     points = [sum(certain.values()) if s == side else 0 for s in range(n)]
     total = before[side] + points[side]
-    shown = ", ".join(f"{k} {v}" for k, v in sorted(certain.items())) or "nothing yet"
-    lines = [f"seat {claim['seat']} called itself out (chiamarsi fuori): certain points {shown}; "
-             f"game score {before[side]} + {points[side]} = {total} against a target of {state.rules.target}"]
+    shown = ", ".join(f"{k} {v}" for k, v in sorted(certain.items())) or say("nothing yet")
+    lines = [say("seat {claim_seat} called itself out (chiamarsi fuori): certain points {shown}; game score "
+                 "{before_side} + {points_side} = {total} against a target of {target}",
+                 claim_seat=claim['seat'], shown=shown, before_side=before[side], points_side=points[side], total=total,
+                 target=state.rules.target)]
     others = [s for s in range(n) if s != side]
     if total >= state.rules.target:
-        lines.append("the claim is true: that side wins the game at once")
+        lines.append(say("the claim is true: that side wins the game at once"))
         return points, lines, [side], others, "claim-true"
-    lines.append("the claim is false: that side loses the game at once")
+    lines.append(say("the claim is false: that side loses the game at once"))
     return points, lines, others, [side], "claim-false"
 
 
@@ -182,8 +187,10 @@ def _money(state, winners: list[int], losers: list[int], after: list[int], stake
         for lo in losers:
             margin = max(1, after[w] - after[lo]) if rules.stake_per == "point" else 1
             if margin > 1:
-                factors.append(Factor("margin", margin, f"{_name(state, w)} won by {margin} points over "
-                                                        f"{_name(state, lo)}: the stake per point"))
+                factors.append(Factor("margin", margin, say("{name_state_w} won by {margin} points over "
+                                                            "{name_state_lo}: the stake per point",
+                                                            name_state_w=_name(state, w), margin=margin,
+                                                            name_state_lo=_name(state, lo))))
             for payer, payee in zip(rules.sides[lo], rules.sides[w], strict=True):
                 amounts[payer] -= stake * margin
                 amounts[payee] += stake * margin

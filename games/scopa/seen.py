@@ -12,9 +12,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping
 
+from events.sentences import say
+
 from ..engine import seen
-from ..engine.cards import parse_cards
 from ..engine.base import Event
+from ..engine.cards import parse_cards
 from ..engine.errors import RuleViolation
 
 PACK_SIZE = 40
@@ -38,19 +40,23 @@ def decide_cards(state, data: Mapping, in_hand: int, face_up: int, pack) -> Even
     if "table" in data:
         extra = sorted(set(data) - {"table"})
         if extra or state.table_seen:
-            raise RuleViolation("the face-up cards are logged once, as {\"table\": [...]}" if not extra
-                                else f"the face-up cards are {{\"table\": [...]}}, not {', '.join(extra)}")
+            raise RuleViolation(say("the face-up cards are logged once, as {{\"table\": [...]}}") if not extra
+                                else say("the face-up cards are {{\"table\": [...]}}, not {extra}",
+                                         extra=', '.join(extra)))
         cards = seen.of_the_pack(parse_cards(data["table"]), pack, "scopa")
         if len(cards) != face_up:
-            raise RuleViolation(f"the {state.rules.deal} deal puts {face_up} cards face up, not {len(cards)}")
+            raise RuleViolation(say("the {deal} deal puts {face_up} cards face up, not {cards_count}",
+                                    deal=state.rules.deal, face_up=face_up, cards_count=len(cards)))
         kings = sum(1 for c in cards if c[:-1] == "K")
         if kings >= 3:
-            raise RuleViolation(f"the table shows {kings} kings: this deal must be redealt (void the hand and deal "
-                                "again)")
+            raise RuleViolation(say("the table shows {kings} kings: this deal must be redealt (void the hand and deal "
+                                    "again)",
+                                    kings=kings))
         return Event("seat_cards", {"table": seen.not_seen_yet(cards, known)})
     seat = data.get("seat")
     if isinstance(seat, int) and not isinstance(seat, bool) and seat not in state.owed:
-        raise RuleViolation(f"seat {seat} owes no cards now: it logs a round's cards once every hand is empty")
+        raise RuleViolation(say("seat {seat} owes no cards now: it logs a round's cards once every hand is empty",
+                                seat=seat))
     size = in_hand if not state.plays else 3
     return Event("seat_cards", seen.seat_cards(data, state.rules.players, size, pack, known, "scopa"))
 
@@ -68,7 +74,7 @@ def after_cards(state, d: Mapping):
 def waiting(state) -> str | None:
     """Why the seat to play cannot play yet, or None."""
     if not state.table_seen:
-        return "the face-up cards are not logged yet"
+        return say("the face-up cards are not logged yet")
     if state.turn in state.owed:
-        return f"seat {state.turn} has not logged its cards yet"
+        return say("seat {turn} has not logged its cards yet", turn=state.turn)
     return None

@@ -24,10 +24,11 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from babel.lists import format_list
-from babel.numbers import get_decimal_symbol
 from babel.messages.catalog import Catalog
+from babel.numbers import get_decimal_symbol
 
 from projections.typed import restored, set_aside
+
 from .extract import CONTEXT
 from .languages import catalog, translations
 from .money import money
@@ -76,7 +77,7 @@ def _fields(source: str) -> tuple[re.Pattern, frozenset[str], frozenset[str], tu
     """The regular expression that reads a sentence made from ``source``, which of its
     fields name a seat ("seat {x}", "seats {x} and {y}") or a side ("side {x}"), and its
     text between the fields."""
-    out, seats, sides, words = ["^"], set(), set(), []
+    out, seats, sides, words, named = ["^"], set(), set(), [], set()
     position, previous_seat = 0, False
     text = source.replace("{{", "\0").replace("}}", "\1")
     for match in _FIELD.finditer(text):
@@ -91,10 +92,13 @@ def _fields(source: str) -> tuple[re.Pattern, frozenset[str], frozenset[str], tu
             previous_seat = False
         if before.endswith("side "):
             sides.add(name)
-        if name in seats or name in sides or _NUMBER.search(name):
+        if name in named:
+            out.append(f"(?P={name})")  # the same value said again
+        elif name in seats or name in sides or _NUMBER.search(name):
             out.append(f"(?P<{name}>-?[0-9]+)")  # a seat, a side, a count: a number, never words
         else:
             out.append(f"(?P<{name}>.*?)")  # a value may be empty (a clause left out)
+        named.add(name)
         position = match.end()
     words.append(text[position:].replace("\0", "{").replace("\1", "}"))
     out.append(re.escape(words[-1]) + "$")
