@@ -15,7 +15,7 @@ from typing import Mapping
 
 from events.sentences import say
 
-from ..engine import words
+from ..engine import one_card, words
 from ..engine.base import Command, Event, TableTerms, named_rules
 from ..engine.call_offers import accepted
 from ..engine.cards import SUIT_NAMES, check_exact_pack, dealt, pack, parse_card, parse_cards
@@ -287,40 +287,25 @@ def decide(state: BiscaState, command: Command) -> list[Event]:
                             command_kind=command.kind))
 
 
-def _decide_play(state: BiscaState, data: Mapping) -> list[Event]:
-    """One card, by the seat whose turn it is; the trick's event comes with its last card."""
+def in_play(state: BiscaState) -> one_card.InPlay:
+    """The hand as judging its next card sees it."""
     n = state.rules.players
-    extra = sorted(set(data) - {"seat", "card"})
-    if extra:
-        raise RuleViolation(say("a card played is {{\"seat\", \"card\"}}, not {extra}",
-                                extra=', '.join(extra)))
-    seat, card = data.get("seat", state.turn), parse_card(data.get("card"))
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
-        raise RuleViolation(say("seat must be a seat from 0 to {last}, not {seat}", last=n - 1, seat=repr(seat)))
     played = {c: s for s, c in state.current} | {c: (t.leader + t.cards.index(c)) % n
                                                   for t in state.tricks for c in t.cards}
-    if card in played:
-        raise RuleViolation(say("{card} was already played, by seat {played_card}",
-                                card=card, played_card=played[card]))
-    if seat != state.turn:
-        raise RuleViolation(say("it is seat {turn}'s turn to play, not seat {seat}'s",
-                                turn=state.turn, seat=seat))
     trick = tuple(c for _, c in state.current)
-    if card not in PACKS[VARIANTS[state.rules.variant].pack]:
-        raise RuleViolation(say("{card} is not in the {variant} pack",
-                                card=card, variant=state.rules.variant))
-    if card not in state.held[seat]:
-        raise Revealing(say("{card} is not in seat {seat}'s hand",
-                            card=card, seat=seat), None, may_not_play(card, seat))
-    if card not in legal_cards(state, seat, trick):
-        raise Revealing(say("seat {seat} holds a trump and must answer the trump lead with one: nothing is left to "
-                            "draw",
-                            seat=seat),
-                        seat, may_not_play(card, seat))
-    events = [Event("play", {"seat": seat, "card": card})]
-    if len(trick) == n - 1:
-        events.append(Event("trick", _trick_of(state, [*trick, card]).to_data()))
-    return events
+    return one_card.InPlay(
+        n, state.turn, played, PACKS[VARIANTS[state.rules.variant].pack],
+        lambda card: say("{card} is not in the {variant} pack", card=card, variant=state.rules.variant),
+        lambda seat: state.held[seat],
+        lambda seat, card: (None if card in legal_cards(state, seat, trick) else
+                            say("seat {seat} holds a trump and must answer the trump lead with one: nothing is left "
+                                "to draw", seat=seat)))
+
+
+def _decide_play(state: BiscaState, data: Mapping) -> list[Event]:
+    """One card, by the seat whose turn it is; the trick's event comes with its last card."""
+    return one_card.trick_card(in_play(state), data, tuple(c for _, c in state.current),
+                               lambda cards: Event("trick", _trick_of(state, cards).to_data()))
 
 
 def _decide_swap(state: BiscaState, data: Mapping) -> Event:

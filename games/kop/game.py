@@ -11,9 +11,9 @@ from typing import Mapping
 
 from events.sentences import say
 
-from ..engine import call_offers, seen, words
+from ..engine import call_offers, one_card, seen, words
 from ..engine.base import Command, Event, TableTerms, named_rules
-from ..engine.cards import check_exact_pack, dealt, parse_card, parse_cards
+from ..engine.cards import check_exact_pack, dealt, parse_cards
 from ..engine.contract import Capabilities, Game, Preset, RuleField, TableRules, Term
 from ..engine.errors import Revealing, RuleViolation, may_not_play
 from ..engine.tricks import Ranking, why_illegal, winner_index
@@ -200,40 +200,24 @@ def _decide_cards(state: KopState, data: Mapping) -> Event:
     return Event("seat_cards", seen.seat_cards(data, SEATS, TRICKS, PACK, seen_so_far, state.rules.game))
 
 
-def _decide_play(state: KopState, data: Mapping) -> list[Event]:
-    """One card, by the seat whose turn it is; the trick's event comes with its last card."""
-    extra = sorted(set(data) - {"seat", "card"})
-    if extra:
-        raise RuleViolation(say("a card played is {{\"seat\", \"card\"}}, not {extra}",
-                                extra=', '.join(extra)))
-    seat, card = data.get("seat", state.turn), parse_card(data.get("card"))
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < SEATS:
-        raise RuleViolation(say("seat must be a seat from 0 to {last}, not {seat}",
-                                last=SEATS - 1, seat=repr(seat)))
+def in_play(state: KopState) -> one_card.InPlay:
+    """The hand as judging its next card sees it."""
     played = {c: s for s, c in state.current} | {c: (t.leader + t.cards.index(c)) % SEATS
                                                   for t in state.tricks for c in t.cards}
-    if card in played:
-        return _refuse(say("{card} was already played, by seat {played_card}", card=card, played_card=played[card]))
-    if seat != state.turn:
-        return _refuse(say("it is seat {turn}'s turn to play, not seat {seat}'s",
-                           turn=state.turn, seat=seat))
-    hand, trick = state.held[seat], tuple(c for _, c in state.current)
-    if card not in PACK:
-        return _refuse(say("{card} is not in the {game} pack (A, 10, Q, J of each suit)",
-                           card=card, game=state.rules.game))
-    if card not in hand:
-        raise Revealing(say("{card} is not in seat {seat}'s hand",
-                            card=card, seat=seat), None, may_not_play(card, seat))
-    if card not in follow_rules(hand, trick, state.ranking):
-        raise Revealing(why_illegal(card, seat, hand, trick, state.ranking), seat, may_not_play(card, seat))
-    events = [Event("play", {"seat": seat, "card": card})]
-    if len(trick) == SEATS - 1:
-        events.append(_trick(state, [*trick, card]))
-    return events
+    trick = tuple(c for _, c in state.current)
+    return one_card.InPlay(
+        SEATS, state.turn, played, PACK,
+        lambda card: say("{card} is not in the {game} pack (A, 10, Q, J of each suit)", card=card,
+                         game=state.rules.game),
+        lambda seat: state.held[seat],
+        lambda seat, card: (None if card in follow_rules(state.held[seat], trick, state.ranking)
+                            else why_illegal(card, seat, state.held[seat], trick, state.ranking)))
 
 
-def _refuse(detail: str) -> list[Event]:
-    raise RuleViolation(detail)
+def _decide_play(state: KopState, data: Mapping) -> list[Event]:
+    """One card, by the seat whose turn it is; the trick's event comes with its last card."""
+    return one_card.trick_card(in_play(state), data, tuple(c for _, c in state.current),
+                               lambda cards: _trick(state, cards))
 
 
 def _decide_bid(state: KopState, data: Mapping) -> Event:

@@ -15,9 +15,9 @@ from typing import Mapping, Sequence
 
 from events.sentences import say
 
-from ..engine import words
+from ..engine import one_card, words
 from ..engine.base import Command, Event, TableTerms, named_rules
-from ..engine.cards import check_exact_pack, dealt, pack, parse_card, parse_cards
+from ..engine.cards import check_exact_pack, dealt, pack, parse_cards
 from ..engine.contract import DEALT, Capabilities, DealField, Game, Preset, RuleField, TableRules
 from ..engine.errors import Revealing, RuleViolation, may_not_play
 from . import glossary
@@ -196,24 +196,23 @@ def decide(state: ScopaState, command: Command) -> list[Event]:
     raise RuleViolation(say("scopa hands take plays and claims, not {command_kind}s", command_kind=command.kind))
 
 
+def in_play(state: ScopaState) -> one_card.InPlay:
+    """The hand as judging its next card sees it: any card held may be played."""
+    def not_held(seat: int, card: str) -> RuleViolation:
+        if card in state.table or any(card in taken for taken in state.captured):
+            return RuleViolation(say("{card} is on the table or captured: seat {seat} does not hold it",
+                                     card=card, seat=seat))
+        return Revealing(_not_held(state, card, seat), None, may_not_play(card, seat))
+    return one_card.InPlay(len(state.held), state.turn, {p.card: p.seat for p in state.plays}, PACK,
+                           lambda card: say("{card} is not in the scopa pack (no 8, 9, 10)", card=card),
+                           lambda seat: state.held[seat], not_held=not_held)
+
+
 def _decide_play(state: ScopaState, data: Mapping) -> Play:
     extra = sorted(set(data) - {"seat", "card", "capture"})
     if extra:
         raise RuleViolation(say("a play has seat, card and capture, not {extra}", extra=', '.join(extra)))
-    card, seat = parse_card(data.get("card")), state.turn
-    before = next((p for p in state.plays if p.card == card), None)
-    if before is not None:
-        raise RuleViolation(say("{card} was already played, by seat {before_seat}", card=card, before_seat=before.seat))
-    if "seat" in data and data["seat"] != seat:
-        raise RuleViolation(say("it is seat {seat}'s turn to play, not seat {data_seat}'s",
-                                seat=seat, data_seat=data['seat']))
-    if card not in state.held[seat]:
-        if card not in PACK:
-            raise RuleViolation(say("{card} is not in the scopa pack (no 8, 9, 10)", card=card))
-        if card in state.table or any(card in taken for taken in state.captured):
-            raise RuleViolation(say("{card} is on the table or captured: seat {seat} does not hold it",
-                                    card=card, seat=seat))
-        raise Revealing(_not_held(state, card, seat), None, may_not_play(card, seat))
+    seat, card = one_card.judged(in_play(state), data, keys=("seat", "card", "capture"))
     by, options = captures(card, state.table)
     try:
         taken = _chosen(card, options, data.get("capture"), by)

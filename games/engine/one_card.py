@@ -1,0 +1,74 @@
+"""The one-card move: a seat plays one card of the trick (or the play) in progress.
+
+Every game played a card at a time judges the card the same way and in the same order,
+so that the same mistake gets the same refusal in every game: the card must not have been
+played already, it must be the seat's turn, the card must be of the game's pack, the seat
+must hold it, and the game's follow rules must allow it. The last two tell what a seat
+holds, so they are ``Revealing``: a reader who may not see that hand is told only that the
+seat may not play the card. A trick game then logs the card and, with the trick's last
+card, the trick (``trick_card``); Scopa judges its capture after the card.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Collection, Mapping, Sequence
+
+from events.sentences import say
+
+from .base import Event
+from .cards import parse_card
+from .errors import Revealing, RuleViolation, may_not_play
+
+Why = Callable[[int, str], str | None]  # why a seat may not play a card it holds (None: it may)
+
+
+@dataclass(frozen=True)
+class InPlay:
+    """What judging one card needs to know of a hand in play."""
+    seats: int
+    turn: int | None  # the seat to play next
+    played: Mapping[str, int]  # each card played so far, by the seat that played it
+    pack: Collection[str]
+    not_in_pack: Callable[[str], str]  # the refusal of a card of another pack, in the game's words
+    held: Callable[[int], Sequence[str]]  # a seat's cards not played yet
+    why_not: Why = lambda seat, card: None
+    # The refusal of a card the seat does not hold, when the game can say more than that it
+    # is not in the hand (Scopa: it lies on the table); None: it says only that.
+    not_held: Callable[[int, str], RuleViolation | None] = lambda seat, card: None
+
+
+def judged(hand: InPlay, data: Mapping, keys: Collection[str] = ("seat", "card")) -> tuple[int, str]:
+    """The seat and card of a play the rules allow now, or the refusal. ``seat`` may be left
+    out (the seat whose turn it is); ``keys`` are the fields a play may have."""
+    extra = sorted(set(data) - set(keys))
+    if extra:
+        raise RuleViolation(say("a card played is {{\"seat\", \"card\"}}, not {extra}", extra=", ".join(extra)))
+    seat, card = data.get("seat", hand.turn), parse_card(data.get("card"))
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < hand.seats:
+        raise RuleViolation(say("seat must be a seat from 0 to {last}, not {seat}", last=hand.seats - 1,
+                                seat=repr(seat)))
+    if card in hand.played:
+        raise RuleViolation(say("{card} was already played, by seat {player}", card=card,
+                                player=hand.played[card]))
+    if seat != hand.turn:
+        raise RuleViolation(say("it is seat {turn}'s turn to play, not seat {seat}'s", turn=hand.turn, seat=seat))
+    if card not in hand.pack:
+        raise RuleViolation(hand.not_in_pack(card))
+    if card not in hand.held(seat):
+        raise hand.not_held(seat, card) or Revealing(say("{card} is not in seat {seat}'s hand", card=card, seat=seat),
+                                                     None, may_not_play(card, seat))
+    why = hand.why_not(seat, card)
+    if why is not None:
+        raise Revealing(why, seat, may_not_play(card, seat))
+    return seat, card
+
+
+def trick_card(hand: InPlay, data: Mapping, trick: Sequence[str],
+               trick_of: Callable[[list[str]], Event]) -> list[Event]:
+    """A card played to the trick in progress (``trick``, its cards so far): its ``play``
+    event and, with the trick's last card, the trick's event (``trick_of`` the four cards)."""
+    seat, card = judged(hand, data)
+    events = [Event("play", {"seat": seat, "card": card})]
+    if len(trick) == hand.seats - 1:
+        events.append(trick_of([*trick, card]))
+    return events
