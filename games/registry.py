@@ -8,8 +8,9 @@ from .bisca import GAME as BISCA
 from .engine.contract import Game
 from .kop import GAME as KOP
 from .scopa import GAME as SCOPA
+from .sueca import GAME as SUECA
 
-GAMES: dict[str, Game] = {game.name: game for game in (KOP, BASKA, SCOPA, BISCA)}
+GAMES: dict[str, Game] = {game.name: game for game in (KOP, BASKA, SCOPA, BISCA, SUECA)}
 
 
 def game(name: str) -> Game:

@@ -1,0 +1,66 @@
+"""Sueca hands logged by their score sheet alone: card points and tricks per side (0+2, 1+3),
+refused when no ten tricks of the pack could end that way.
+
+The card points add up to 120 and the tricks to 10. A side that took ``k`` tricks holds
+``4k`` cards of the pack, whose card points are the side's; the other side holds the rest.
+So a side with no trick has no card points, a side with every trick has all 120, and, say,
+one trick cannot hold more than 42 (games/engine/possible.py).
+"""
+from __future__ import annotations
+
+from typing import Collection, Mapping
+
+from events.sentences import say
+
+from ..engine.base import Event
+from ..engine.contract import ResultField
+from ..engine.errors import Malformed, RuleViolation, require, whole_number
+from ..engine.possible import pack_values, why_impossible
+
+FIELDS = ("points", "tricks")
+TOTAL_POINTS = 120
+SIDES = 2
+PER_TRICK = 4  # cards in a trick
+
+
+def result_event(rules, dealer: int, raw: Mapping, pack: Collection[str], points_of: Mapping[str, int],
+                 tricks_in_hand: int) -> Event:
+    """The ``result`` event of a checked score sheet; ``pack`` is the game's cards and
+    ``points_of`` their card points by rank."""
+    if not isinstance(raw, Mapping):
+        raise Malformed("", say("result must be an object with points and tricks"))
+    unknown = sorted(set(raw) - set(FIELDS))
+    if unknown:
+        raise RuleViolation(say("a sueca result has points and tricks, not {unknown}", unknown=', '.join(unknown)))
+    require(raw, FIELDS)
+    points, tricks = _counts(raw, "points"), _counts(raw, "tricks")
+    if sum(points) != TOTAL_POINTS:
+        raise RuleViolation(say("the card points must add up to {total}, not {sum_points}",
+                                total=TOTAL_POINTS, sum_points=sum(points)))
+    if sum(tricks) != tricks_in_hand:
+        raise RuleViolation(say("a {variant} hand has {tricks_in_hand} tricks, not {sum_tricks}",
+                                variant=rules.game, tricks_in_hand=tricks_in_hand, sum_tricks=sum(tricks)))
+    values = pack_values(pack, dict(points_of))
+    for side in range(SIDES):
+        why = why_impossible(points[side], PER_TRICK * tricks[side], values, f"{len(pack)}-card")
+        if why:
+            raise RuleViolation(say("side {side} cannot take {points_side} card points in {tricks_side} trick(s): "
+                                    "{why}",
+                                    side=side, points_side=points[side], tricks_side=tricks[side], why=why))
+    return Event("result", {"dealer": dealer, "result": {"points": points, "tricks": tricks}})
+
+
+def _counts(raw: Mapping, name: str) -> list[int]:
+    value = raw.get(name)
+    if not isinstance(value, list) or len(value) != SIDES:
+        raise Malformed(name, say("{name} must list {n} whole numbers, one per side", name=name, n=SIDES))
+    for v in value:
+        if whole_number(v, name, say("a list of {n} whole numbers", n=SIDES)) < 0:
+            raise RuleViolation(say("{name} cannot be negative: {value}", name=name, value=value))
+    return list(value)
+
+
+def result_fields(rules) -> tuple[ResultField, ...]:
+    """The score sheet of a Sueca hand: card points and tricks, for each side."""
+    return (ResultField("points", "per-side", say("Card points"), high=TOTAL_POINTS),
+            ResultField("tricks", "per-side", "Tricks", high=10))
