@@ -46,7 +46,7 @@ from games.kop import game as kop  # noqa: E402
 from games.engine.autoplay import play_out  # noqa: E402
 from projections.projector import project  # noqa: E402
 from cli.checks import replay_store, verify_store  # noqa: E402
-from service import ledger  # noqa: E402
+from service import handlers  # noqa: E402
 from service.commands import AddMember, CreateGroup, NewHand, OpenTable, VoidHand  # noqa: E402
 
 TARGETS = {"store appends": 0.50, "replay": 0.40, "verify": 0.60, "flat": 0.80, "HTTP appends": 0.60,
@@ -72,9 +72,9 @@ def hand_bodies(rng: random.Random, per_dealer: int) -> dict[int, list[dict]]:
 
 def new_group(store: Store, name: str) -> tuple[str, str, str]:
     with store.writing() as w:
-        g = ledger.handle(CreateGroup(name, "PLN", "off"), w)  # results count at once, as a confirmed evening
-        members = [ledger.handle(AddMember(g.id, "admin", n), w).id for n in "NESW"]
-        t = ledger.handle(OpenTable(g.id, "admin", {"game": "kop", "seats": members, "stake": "0.50"}), w)
+        g = handlers.handle(CreateGroup(name, "PLN", "off"), w)  # results count at once, as a confirmed evening
+        members = [handlers.handle(AddMember(g.id, "admin", n), w).id for n in "NESW"]
+        t = handlers.handle(OpenTable(g.id, "admin", {"game": "kop", "seats": members, "stake": "0.50"}), w)
     return g.id, t["id"], g.admin_token
 
 
@@ -86,7 +86,7 @@ def fill(store: Store, events: int, pool) -> tuple[int, str, str]:
         with store.writing() as w:
             for _ in range(batch):
                 body = pool[hands % 4][(hands // 4) % len(pool[0])]
-                ledger.handle(NewHand(group, "admin", table, body), w)
+                handlers.handle(NewHand(group, "admin", table, body), w)
                 hands += 1
                 written += 6
     return written, group, table
@@ -117,7 +117,7 @@ def store_appends(store: Store, pool, hands: int, where: tuple[str, str] | None 
     for i in range(hands):
         body = pool[0][i % len(pool[0])]  # each hand is voided below, so seat 0 deals again
         with store.writing() as w:
-            hand = ledger.handle(NewHand(group, "admin", table, {"deal": body["deal"]}), w).hand.id
+            hand = handlers.handle(NewHand(group, "admin", table, {"deal": body["deal"]}), w).hand.id
         for number, trick in enumerate(body["tricks"], 1):
             data = {"trick": number, "cards": trick["cards"], "leader": 0, "winner": 0, "points": 0}
             start = time.perf_counter()
@@ -127,7 +127,7 @@ def store_appends(store: Store, pool, hands: int, where: tuple[str, str] | None 
             rows.append((group, env.seq, "trick", hand, table, json.dumps(data), "admin",
                          env.recorded_at, env.prev_hash, env.hash))
         with store.writing() as w:  # void it so the next hand may be dealt (not timed)
-            ledger.handle(VoidHand(group, "admin", hand, "bench"), w)
+            handlers.handle(VoidHand(group, "admin", hand, "bench"), w)
     return len(rows) / elapsed, rows
 
 

@@ -16,7 +16,7 @@ from games.scopa import game as scopa
 from games.engine.autoplay import play_out, play_scopa
 from games.engine.base import Command
 from projections.hands import waiting_for
-from service import ledger
+from service import handlers
 from service.commands import AddMember, Confirm, CreateGroup, NewHand, OpenTable
 
 from . import output
@@ -103,14 +103,14 @@ def _new_hand(store, gid: str, table: dict, body: dict):
     """A whole hand logged at ``table`` by the admin, and confirmed by every member who pays
     in it (the admin is no payer, so it waits for them): the hand's model, settled."""
     with store.writing() as w:
-        hand = ledger.handle(NewHand(gid, "admin", table["id"], body), w).hand
+        hand = handlers.handle(NewHand(gid, "admin", table["id"], body), w).hand
         for payer in waiting_for(hand):
-            hand = ledger.handle(Confirm(gid, payer, hand.id), w).hand
+            hand = handlers.handle(Confirm(gid, payer, hand.id), w).hand
         return hand
 
 
 def _open_table(w, gid: str, body: dict) -> dict:
-    return ledger.handle(OpenTable(gid, "admin", body), w)
+    return handlers.handle(OpenTable(gid, "admin", body), w)
 
 
 def _scopa_deal(rng: random.Random, dealer: int) -> dict:
@@ -199,9 +199,9 @@ def demo(obj, seed):
     store = obj.store(create=True)
     rng = random.Random(seed)
     with store.writing() as w:
-        group = ledger.handle(CreateGroup("Demo: Thursday cards", "PLN"), w)
+        group = handlers.handle(CreateGroup("Demo: Thursday cards", "PLN"), w)
         gid = group.id
-        seats = [ledger.handle(AddMember(gid, "admin", name), w).id for name in MEMBERS]
+        seats = [handlers.handle(AddMember(gid, "admin", name), w).id for name in MEMBERS]
         kop_table = _open_table(w, gid, {"game": "kop", "rules": {}, "stake": "0.50", "seats": seats})
         baska_table = _open_table(w, gid, {"game": "baska", "rules": {"variant": "bytow-2005"}, "stake": "0.10",
                                            "seats": seats})

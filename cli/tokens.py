@@ -24,12 +24,12 @@ def rotate_token(obj, group, member):
       bitka rotate-token --group g_3f9a1c2b7d10
       bitka rotate-token --group g_3f9a1c2b7d10 --member m_0a1b2c3d4e5f
     """
-    from service import ledger
+    from service import handlers
     from service.commands import RotateToken
     with obj.store().reading() as r:
         if r.row("group", group, "") is None:
             raise click.UsageError(f"there is no group {group!r} in {obj.shown}")
     with obj.store().writing(group) as w:  # an unknown member is the store's 404, said as a sentence
-        made = ledger.handle(RotateToken(group, member), w)
+        made = handlers.handle(RotateToken(group, member), w)
     who = "the admin" if member == "admin" else f"{made.name} ({made.id})"
     click.echo(f"every earlier token of {who} stopped working; the new one (shown only this once): {made.token}")

@@ -53,7 +53,7 @@ def correct(obj, group, hand, reason, void, result_json):
     from marshmallow import ValidationError
 
     from projections.groups import member_name
-    from service import ledger
+    from service import handlers
     from service.commands import Correct
     from service.schemas import DisputeIn
     if void == (result_json is not None):
@@ -73,7 +73,7 @@ def correct(obj, group, hand, reason, void, result_json):
     if grow is None:
         raise click.UsageError(f"there is no group {group!r} in {obj.shown}")
     with obj.store().writing(group) as w:  # a refusal is the store's 4xx, said as a sentence
-        moved = ledger.handle(Correct(group, "admin", hand, reason, result), w)
+        moved = handlers.handle(Correct(group, "admin", hand, reason, result), w)
     data = moved.first("correction")
     click.echo(f"corrected hand {hand}: " + ("voided: it counts as never played" if void else
                                              "result " + json.dumps(data["result"], ensure_ascii=False)))

@@ -1,4 +1,4 @@
-"""What a client can ask of a group's ledger, as values: the commands ``ledger.handle`` takes,
+"""What a client can ask of a group's ledger, as values: the commands ``handlers.handle`` takes,
 and the domain results it gives back (routes, pages and ``bitka demo`` make their answers
 from these; nothing here knows HTTP)."""
 from __future__ import annotations

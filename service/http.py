@@ -17,8 +17,9 @@ from events.canonical import canonical_bytes
 from events.database import StoreBase
 from events.errors import DomainError, Invalid, Unprocessable
 from events.store import Reader, Writer, precondition
-from . import auth, ledger, seating
-from .ledger import group_row
+from . import auth, seating
+from .handlers import planning
+from .handlers.lookups import group_row
 from .evidence import signed_head
 from .schemas import Problem
 
@@ -194,12 +195,12 @@ class Ahead:
 
 def hand_ahead(command: Callable[[auth.Principal], Any], answer: Callable[[Any, frozenset], Any]):
     """The ``ahead`` of a write that deals or moves a hand: the game decides on the snapshot
-    (ledger.decide), and the answer is ``answer(moved, hidden)`` as its writer may see it."""
+    (planning.decide), and the answer is ``answer(moved, hidden)`` as its writer may see it."""
     def ahead(r: Reader, principal: auth.Principal) -> Ahead:
-        decided = ledger.decide(command(principal), r)
+        decided = planning.decide(command(principal), r)
 
         def carry_out(w: Writer):
-            moved = ledger.carry_out(decided, w)
+            moved = planning.carry_out(decided, w)
             return Later(lambda: answer(moved, seating.hidden(moved.hand, decided.table, principal.subject)))
         return Ahead(decided.version, principal.subject, carry_out)
     return ahead

@@ -16,7 +16,8 @@ from events.errors import Gone, Invalid, NotFound, Unprocessable
 from events.sentences import say
 from events.store import Writer
 
-from . import auth, ledger
+from . import auth, handlers
+from .handlers import lookups
 from .commands import AddMember
 
 VALID_FOR = timedelta(days=7)
@@ -52,12 +53,12 @@ def _stamp(moment: datetime) -> str:
 def invite(w: Writer, group: str, actor: str, body: dict) -> Invitation:
     """A one-time link for ``{"member": id}`` (in the group) or ``{"name": ...}`` (added to
     the group first, as POST .../members would)."""
-    row = ledger.group_row(w, group)
+    row = lookups.group_row(w, group)
     if ("member" in body) == ("name" in body):
         raise Invalid(say("an invitation names an existing member (\"member\") or a new one (\"name\"), one of them"),
                       errors={"member": [say("Give member or name.")]})
     if "name" in body:
-        member = ledger.handle(AddMember(group, actor, body["name"]), w).id
+        member = handlers.handle(AddMember(group, actor, body["name"]), w).id
     else:
         member = body["member"]
         if member not in {m["id"] for m in row["members"]}:
@@ -70,7 +71,7 @@ def invite(w: Writer, group: str, actor: str, body: dict) -> Invitation:
 def admin_link(w: Writer, group: str) -> Invitation:
     """The admin's own link, replacing any earlier one: it signs in as the admin each time it
     is opened (on a new phone, or when a browser forgot), and does not expire."""
-    ledger.group_row(w, group)
+    lookups.group_row(w, group)
     w.drop_invitations(group, auth.ADMIN)
     code = secrets.token_urlsafe(24)
     w.add_invitation(code_hash(code), group, auth.ADMIN, None)

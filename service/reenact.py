@@ -4,7 +4,7 @@ Anyone can recompute hashes, so an imported event is kept only if the API would 
 appended it. Each event is rebuilt as the request its actor would have sent (a payment's
 from, to and amount; a trick's cards; the confirmation of a hand; a correction's reason and
 outcome...), put to the same authorization the routes and the admin's pages apply (what is
-the admin's is the admin's) and to the same handler (service/ledger.py, which lets the
+the admin's is the admin's) and to the same handler (service/handlers/, which lets the
 games decide), and the events that handler appends must be exactly the recorded ones: type,
 hand, table, data and actor. What the API draws at random the log fixes: the id of a new
 group, member, table or hand (it must be well-formed and new to the group), and a salt
@@ -33,8 +33,8 @@ from events.errors import DomainError, Refused
 from events.store import Envelope, NewEvent, Writer
 from games.engine.seen import cards_in
 from projections.integrity import well_formed
-from projections.redecide import COMMANDS, RECORDED_BY_THE_TABLE, SALT
-from . import auth, ledger
+from projections.redecide import COMMANDS, RECORDED_BY_THE_TABLE, SALT, every_field
+from . import auth, handlers
 from .commands import (AddMember, AssertBalance, Confirm, Correct, CreateGroup, Dispute, NewHand, OpenTable, Pay,
                        Play, UpdateGroup, VoidHand)
 
@@ -147,7 +147,7 @@ class Reenactment:
         self._asked = env
         play = env.type in HAND_PLAY
         try:
-            ledger.handle(command, self._api)
+            handlers.handle(command, self._api)
         except Fault:
             raise
         except Refused as e:
@@ -193,9 +193,8 @@ class Reenactment:
             case "deal" | "result":
                 return NewHand(g, actor, env.table, _hand_body(env))
             case "seat_cards" | "bid" | "trick" | "play" | "claim":
-                kind, fields = COMMANDS[env.type]
-                body = {k: d[k] for k in fields if d.get(k) is not None}
-                return Play(g, actor, env.hand, kind, body)
+                body = {k: d[k] for k in every_field(env.type) if d.get(k) is not None}
+                return Play(g, actor, env.hand, COMMANDS[env.type][0], body)
             case "hand_voided":
                 return VoidHand(g, actor, env.hand, d.get("reason"))
             case "confirmation":

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from flask import current_app, request
 
-from .. import auth, ledger, schemas as s, views
+from .. import auth, handlers, schemas as s, views
+from ..handlers import lookups
 from ..commands import AddMember, CreateGroup, RotateToken, UpdateGroup
 from ..http import READ, WRITE, Blueprint, json_response, read, store, write
 from ..openapi import OPTIONAL_BEARER, reads, writes
@@ -31,7 +32,7 @@ def create_group(body):
     if not setup:
         current_app.extensions["bitka.group_limit"].take(request.remote_addr or "")
     with store().writing() as w:
-        created = ledger.handle(CreateGroup(body["name"], body["currency"], body["confirmations"]), w)
+        created = handlers.handle(CreateGroup(body["name"], body["currency"], body["confirmations"]), w)
         version = w.version(created.id)
     response = json_response(views.group_created(created), 201, version)
     response.headers["Location"] = f"/v1/groups/{created.id}"
@@ -45,7 +46,7 @@ def create_group(body):
 def get_group(group):
     """The group with its version, members and tables."""
     def view(r, _):
-        grow = ledger.group_row(r, group)
+        grow = lookups.group_row(r, group)
         return group_view(grow, [r.row("table", group, t["id"]) for t in grow["tables"]], r.version(group))
     return read(group, view)
 
@@ -59,7 +60,7 @@ def update_group(body, group):
     """The group's settings (admin only): `{"confirmations": "payers" | "off"}`. A setting the
     group already has appends nothing."""
     def act(w, p):
-        grow = ledger.handle(UpdateGroup(group, p.subject, body), w)
+        grow = handlers.handle(UpdateGroup(group, p.subject, body), w)
         return group_view(grow, [w.row("table", group, t["id"]) for t in grow["tables"]], w.version(group))
     return write(group, act, admin=True, status=200)
 
@@ -81,7 +82,7 @@ def rotate_token(group, member):
     this write, the admin's link too, and the answer is `{"id": "admin", "name": "admin",
     "token"}` with the one new admin token. Either way the old tokens get 401 at once, the
     browsers signed in with them are signed out, and nothing is appended to the log."""
-    return write(group, lambda w, p: views.credential(ledger.handle(RotateToken(group, member), w)), admin=True)
+    return write(group, lambda w, p: views.credential(handlers.handle(RotateToken(group, member), w)), admin=True)
 
 
 @blp.route("/<group>/members", methods=["POST"])
@@ -91,5 +92,5 @@ def rotate_token(group, member):
 @blp.doc(**writes())
 def add_member(body, group):
     """Add a member (admin only)."""
-    return write(group, lambda w, p: views.credential(ledger.handle(AddMember(group, p.subject, body["name"]), w)),
+    return write(group, lambda w, p: views.credential(handlers.handle(AddMember(group, p.subject, body["name"]), w)),
                  admin=True)

@@ -4,7 +4,8 @@ from __future__ import annotations
 from flask import Response, request
 
 from projections import audit
-from .. import ledger, schemas as s, steady
+from .. import handlers, schemas as s, steady
+from ..handlers import lookups
 from ..evidence import checkpoint, inclusions
 from ..http import READ, WRITE, Blueprint, hand_ahead, json_response, read, write
 from ..openapi import media, reads, writes
@@ -25,7 +26,7 @@ SEALED = ("While the hand is in play a member sees, of the cards nobody has play
 def get_hand(group, hand):
     """The hand's state: phase, who leads, calls, tricks, sides, settlement when done."""
     def view(r, p):
-        model = ledger.hand_model(r, group, hand)
+        model = lookups.hand_model(r, group, hand)
         return hand_view(model, sealed_for(r, group, model, p.subject))
     return read(group, view)
 
@@ -126,7 +127,7 @@ def dispute_hand(body, group, hand):
 
 def _verdict(group: str, command):
     def act(w, p):
-        moved = ledger.handle(command(p), w)
+        moved = handlers.handle(command(p), w)
         return hand_view(moved.hand, sealed_for(w, group, moved.hand, p.subject))
     return write(group, act)
 
@@ -147,7 +148,8 @@ def correct_hand(body, group, hand):
     match scores); one `correction` event lists each changed hand's new settlement and what it
     now pays more or less (adjustments, each summing to zero)."""
     def act(w, p):
-        moved = ledger.handle(Correct(group, p.subject, hand, body["reason"], body.get("result"), body.get("cards")), w)
+        moved = handlers.handle(Correct(group, p.subject, hand, body["reason"], body.get("result"), body.get("cards")),
+                                w)
         return {"correction": moved.first("correction"), "hand": hand_view(moved.hand)}
     return write(group, act, admin=True)
 
@@ -159,8 +161,8 @@ def correct_hand(body, group, hand):
 @blp.doc(**writes())
 def void_hand(body, group, hand):
     """Void the table's latest hand (admin only); a settled hand's payouts are taken back."""
-    return write(group, lambda w, p: hand_view(ledger.handle(VoidHand(group, p.subject, hand, body["reason"]),
-                                                            w).hand), admin=True)
+    return write(group, lambda w, p: hand_view(handlers.handle(VoidHand(group, p.subject, hand, body["reason"]),
+                                                              w).hand), admin=True)
 
 
 @blp.route("/<hand>/audit", methods=["GET"])
@@ -173,8 +175,8 @@ def get_audit(group, hand):
     def view(r, p):
         events = audit.events_of(r, group, hand)
         if not events:
-            ledger.hand_model(r, group, hand)  # raises the 404
-        trail = audit.trail(events, ledger.table_row(r, group, events[0].table), ledger.group_row(r, group),
+            lookups.hand_model(r, group, hand)  # raises the 404
+        trail = audit.trail(events, lookups.table_row(r, group, events[0].table), lookups.group_row(r, group),
                             marked=True)  # what members typed is kept as typed by phrases.trail
         trail_as_seen(trail, events, hidden_in(r, group, hand, p.subject))
         # Each event's inclusion proof against the group's signed checkpoint: the hand can be

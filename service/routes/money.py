@@ -5,7 +5,8 @@ from flask import Response
 
 from events.types import EVENT_TYPES
 from projections.ledger_views import MONEY_EVENTS, ledger_csv, statistics
-from .. import ledger, schemas as s
+from .. import handlers, schemas as s
+from ..handlers import lookups, money
 from ..http import READ, WRITE, Blueprint, read, write
 from ..openapi import media, reads, writes
 from ..commands import AssertBalance, Pay
@@ -21,7 +22,7 @@ blp = Blueprint("money", __name__, url_prefix="/v1/groups/<group>", description=
 @blp.doc(**reads())
 def balances(group):
     """What each member is up (+) or down (-); the total is always zero."""
-    return read(group, lambda r, _: balances_view(ledger.group_row(r, group), r.row("balances", group, "")))
+    return read(group, lambda r, _: balances_view(lookups.group_row(r, group), r.row("balances", group, "")))
 
 
 @blp.route("/payments", methods=["POST"])
@@ -32,8 +33,8 @@ def balances(group):
 def pay(body, group):
     """Cash handed over at the table: `from` pays `to`, raising `from`'s balance."""
     body = {"from": body["from_"], "to": body["to"], "amount": body["amount"]}
-    return write(group, lambda w, p: recorded(ledger.handle(Pay(group, p.subject, body), w)),
-                 permit=lambda p: ledger.may_record_payment(p.subject, body))
+    return write(group, lambda w, p: recorded(handlers.handle(Pay(group, p.subject, body), w)),
+                 permit=lambda p: money.may_record_payment(p.subject, body))
 
 
 @blp.route("/assertions", methods=["POST"])
@@ -43,7 +44,7 @@ def pay(body, group):
 @blp.doc(**writes())
 def assert_balance(body, group):
     """Record that the group agreed a member's balance at this point: `{"member", "balance"}`."""
-    return write(group, lambda w, p: recorded(ledger.handle(AssertBalance(group, p.subject, body), w)))
+    return write(group, lambda w, p: recorded(handlers.handle(AssertBalance(group, p.subject, body), w)))
 
 
 @blp.route("/stats", methods=["GET"])
@@ -53,7 +54,7 @@ def assert_balance(body, group):
 def stats(group):
     """Per member: hands played and won, by contract, best and worst hand, balance over time."""
     def view(r, _):
-        names = {m["id"]: m["name"] for m in ledger.group_row(r, group)["members"]}
+        names = {m["id"]: m["name"] for m in lookups.group_row(r, group)["members"]}
         return statistics(r.scan(group, unread=UNREAD), names)
     return read(group, view)
 
@@ -67,7 +68,7 @@ def stats(group):
 def ledger_csv_export(group):
     """One row per payout, payment and taken-back payout, with the member's running balance."""
     def view(r, _):
-        names = {m["id"]: m["name"] for m in ledger.group_row(r, group)["members"]}
+        names = {m["id"]: m["name"] for m in lookups.group_row(r, group)["members"]}
         text = "".join(ledger_csv(r.scan(group, unread=UNREAD), names))
         return Response(text, mimetype="text/csv")
     return read(group, view)
@@ -79,4 +80,4 @@ def ledger_csv_export(group):
 @blp.doc(**reads())
 def settle_up(group):
     """Transfers that zero every balance (greedy: largest debtor pays largest creditor)."""
-    return read(group, lambda r, _: settle_up_view(ledger.group_row(r, group), r.row("balances", group, "")))
+    return read(group, lambda r, _: settle_up_view(lookups.group_row(r, group), r.row("balances", group, "")))

@@ -1,7 +1,8 @@
 """Tables: a game, its rules, who sits where, the stake; and new hands at a table."""
 from __future__ import annotations
 
-from .. import ledger, schemas as s
+from .. import handlers, schemas as s
+from ..handlers import lookups
 from ..http import READ, WRITE, Blueprint, hand_ahead, read, write
 from ..openapi import reads, writes
 from ..commands import ConfirmTable, NewHand, OpenTable
@@ -18,7 +19,7 @@ blp = Blueprint("tables", __name__, url_prefix="/v1/groups/<group>/tables", desc
 def open_table(body, group):
     """Open a table (admin only): `{"game": <a game>, "rules": {}, "seats": [member ids], "stake": "0.50"}`."""
     def opened(w, p):
-        return table_view(ledger.handle(OpenTable(group, p.subject, body), w), ledger.group_row(w, group), [])
+        return table_view(handlers.handle(OpenTable(group, p.subject, body), w), lookups.group_row(w, group), [])
     return write(group, opened, admin=True, location=lambda t: f"/v1/groups/{group}/tables/{t['id']}")
 
 
@@ -28,7 +29,7 @@ def open_table(body, group):
 @blp.doc(**reads())
 def get_table(group, table):
     """The table: seats, rules, next dealer, hands."""
-    return read(group, lambda r, _: table_view(ledger.table_row(r, group, table), ledger.group_row(r, group),
+    return read(group, lambda r, _: table_view(lookups.table_row(r, group, table), lookups.group_row(r, group),
                                                r.table_hands(group, table)))
 
 
@@ -51,4 +52,4 @@ def new_hand(body, group, table):
 def confirm_table(group, table):
     """Confirm, in one tap, every pending settlement at this table that waits for you (a member who pays in
     it): one `confirmation` event each. `{"confirmed": []}` when nothing waited for you."""
-    return write(group, lambda w, p: {"confirmed": ledger.handle(ConfirmTable(group, p.subject, table), w)})
+    return write(group, lambda w, p: {"confirmed": handlers.handle(ConfirmTable(group, p.subject, table), w)})

@@ -17,7 +17,8 @@ from events.errors import DomainError, Invalid, Refused
 from events.money import MoneyError
 from games.registry import GAMES
 from projections.groups import confirmations, member_name
-from .. import invitations, ledger
+from .. import handlers, invitations
+from ..handlers import lookups, money
 from ..commands import Correct, OpenTable, Pay, UpdateGroup, VoidHand
 from ..http import store
 from ..problems import status_of
@@ -126,7 +127,7 @@ def _table_body(values: dict) -> dict:
 
 def _opened(w, group: str, principal, body: dict) -> str:
     try:
-        trow = ledger.handle(OpenTable(group, principal.subject, body), w)
+        trow = handlers.handle(OpenTable(group, principal.subject, body), w)
     except MoneyError as e:
         raise Invalid(str(e), errors={"stake": [str(e)]}) from None
     return url_for("web.table_page", group=group, table=trow["id"])
@@ -142,7 +143,7 @@ def settings(group):
     body = {"confirmations": request.form.get("confirmations", "")}
 
     def update(w):
-        ledger.handle(UpdateGroup(group, principal.subject, body), w)
+        handlers.handle(UpdateGroup(group, principal.subject, body), w)
         return url_for("web.group_page", group=group)
     return once.write(group, "settings", body, update)
 
@@ -156,10 +157,10 @@ def mark_paid(group):
         return redirect(url_for("web.sign_in_page"))
     body = {"from": request.form.get("from", ""), "to": request.form.get("to", ""),
             "amount": request.form.get("amount", "")}
-    ledger.may_record_payment(principal.subject, body)
+    money.may_record_payment(principal.subject, body)
 
     def pay(w):
-        ledger.handle(Pay(group, principal.subject, body), w)
+        handlers.handle(Pay(group, principal.subject, body), w)
         return url_for("web.group_page", group=group)
     return once.write(group, "payment", body, pay)
 
@@ -179,15 +180,15 @@ def hand_admin(group, hand):
 
     def act(w):
         if action == "void":
-            ledger.handle(VoidHand(group, principal.subject, hand, reason), w)
+            handlers.handle(VoidHand(group, principal.subject, hand, reason), w)
         elif action == "correct":
             from .sheet import _fields, result_body
             values = {k: [v.strip() for v in request.form.getlist(k)] for k in request.form}
-            model = ledger.hand_model(w, group, hand)
-            fields = _fields(ledger.table_row(w, group, model.table))
-            ledger.handle(Correct(group, principal.subject, hand, reason, result_body(fields, values)), w)
+            model = lookups.hand_model(w, group, hand)
+            fields = _fields(lookups.table_row(w, group, model.table))
+            handlers.handle(Correct(group, principal.subject, hand, reason, result_body(fields, values)), w)
         elif action == "correct-void":
-            ledger.handle(Correct(group, principal.subject, hand, reason, None), w)
+            handlers.handle(Correct(group, principal.subject, hand, reason, None), w)
         else:
             raise Invalid(_("choose what to do with the hand"),
                           # Translators: the values a form's field takes (its keys); they stay as they are.

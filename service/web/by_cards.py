@@ -22,7 +22,7 @@ from games.engine import again
 from projections import corrections
 from projections.groups import member_name
 from projections.hands import game_of, parsed_rules
-from .. import ledger
+from ..handlers import lookups
 from ..commands import Correct
 from ..http import store
 from ..i18n.languages import current
@@ -57,13 +57,13 @@ def carded(group: str, hand: str) -> bool:
 
 
 def _past(r, group: str, hand: str) -> corrections.PastHand:
-    model = ledger.hand_model(r, group, hand)
+    model = lookups.hand_model(r, group, hand)
     return next(h for h in corrections.history(r.table_events(group, model.table)) if h.id == hand)
 
 
 def _logged(r, group: str, hand: str) -> Logged:
     past = _past(r, group, hand)
-    trow = ledger.table_row(r, group, ledger.hand_model(r, group, hand).table)
+    trow = lookups.table_row(r, group, lookups.hand_model(r, group, hand).table)
     game, rules = game_of(trow["game"]), parsed_rules(trow["game"], trow["rules"])
     cards = past.cards or again.cards_of(game, rules, [(e.type, e.data) for e in past.events])
     return Logged(game, rules, trow, past.opened, dict(cards) if cards is not None else None)
@@ -117,8 +117,8 @@ def correct_page(group: str, hand: str):
 
 def _names_of(group: str, hand: str) -> list[str]:
     with store().reading() as r:
-        grow = ledger.group_row(r, group)
-        trow = ledger.table_row(r, group, ledger.hand_model(r, group, hand).table)
+        grow = lookups.group_row(r, group)
+        trow = lookups.table_row(r, group, lookups.hand_model(r, group, hand).table)
     return [member_name(grow, m) for m in trow["seats"]]
 
 

@@ -8,7 +8,7 @@ import hashlib
 from flask import url_for
 
 from events.canonical import canonical_bytes
-from .. import ledger
+from .. import handlers
 from ..commands import Correct
 from ..http import store
 from .pages import Preview
@@ -23,12 +23,12 @@ def what_it_would_do(group: str, command: Correct) -> dict:
     """The correction decided inside a write that is then rolled back: its adjustments."""
     try:
         with store().writing(group) as w:
-            raise Preview(ledger.handle(command, w).first("correction"))
+            raise Preview(handlers.handle(command, w).first("correction"))
     except Preview as done:
         return done.outcome
 
 
 def corrected(w, group: str, hand: str, command: Correct) -> str:
     """Log the correction; the hand's page is where the browser goes next."""
-    ledger.handle(command, w)
+    handlers.handle(command, w)
     return url_for("web.hand_page", group=group, hand=hand)

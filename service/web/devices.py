@@ -15,7 +15,7 @@ from flask import g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from events.errors import Refused
-from .. import auth, invitations, ledger
+from .. import auth, handlers, invitations
 from ..commands import RotateToken
 from ..http import store
 from ..routes.invitations import public_url
@@ -101,7 +101,7 @@ def replace_admin_token(group):
         if not session.live(w, who):  # signed out meanwhile (from another device)
             raise Refused(_("this browser is not signed in to that group: open the invitation link its admin "
                             "gave you, or choose one of your groups"))
-        made = ledger.handle(RotateToken(group, auth.ADMIN), w)
+        made = handlers.handle(RotateToken(group, auth.ADMIN), w)
         session.rebound(w, who, made.token)
         link = invitations.admin_link(w, group)
     address = public_url(url_for("web.join_page", code=link.code))

@@ -17,7 +17,8 @@ from projections import corrections
 from projections.balances import pending_view
 from projections.groups import member_name
 from projections.hands import game_of
-from .. import ledger
+from .. import handlers
+from ..handlers import lookups
 from ..commands import ConfirmTable, NewHand
 from ..i18n.languages import current
 from ..i18n.money import amount as said_amount
@@ -97,7 +98,7 @@ def _notes(hand, s: dict | None, seats: list[str]) -> list[str]:
 @bp.get("/g/<group>/tables/<table>")
 def table_page(group, table):
     def view(r, grow, principal, form_token):
-        trow = ledger.table_row(r, group, table)
+        trow = lookups.table_row(r, group, table)
         game = game_of(trow["game"])
         seats = [member_name(grow, m) for m in trow["seats"]]
         hands = corrections.history(r.table_events(group, table))
@@ -126,7 +127,7 @@ def table_confirm(group, table):
         return redirect(url_for("web.sign_in_page"))
 
     def confirm(w):
-        ledger.handle(ConfirmTable(group, principal.subject, table), w)
+        handlers.handle(ConfirmTable(group, principal.subject, table), w)
         return url_for("web.table_page", group=group, table=table)
     return once.write(group, f"confirm {table}", {"table": table}, confirm)
 
@@ -140,8 +141,8 @@ def start_hand(group, table):
         return redirect(url_for("web.sign_in_page"))
 
     def deal(w):
-        dealer = ledger.table_row(w, group, table)["next_dealer"]
-        made = ledger.handle(NewHand(group, principal.subject, table, {"deal": {"dealer": dealer}}), w)
+        dealer = lookups.table_row(w, group, table)["next_dealer"]
+        made = handlers.handle(NewHand(group, principal.subject, table, {"deal": {"dealer": dealer}}), w)
         return url_for("web.hand_page", group=group, hand=made.hand.id)
     return once.write(group, f"start {table}", {"table": table}, deal)
 

@@ -19,7 +19,8 @@ from projections.balances import pending_entry, pending_view, waiting as balance
 from projections.groups import member_name
 from projections.ledger_views import MONEY_EVENTS, balance_steps
 from projections.hands import game_of
-from .. import auth, ledger
+from .. import auth, handlers
+from ..handlers import lookups
 from ..commands import NewHand, Play
 from ..problems import status_of
 from ..evidence import checkpoint, inclusions, public_key
@@ -108,7 +109,7 @@ def _page(group: str, view: Callable) -> Response | str:
                 raise Refused(_("this browser is not signed in to that group: open the invitation link its admin "
                                 "gave you, or choose one of your groups"))
             return redirect(url_for("web.sign_in_page", next=request.path))
-        grow = ledger.group_row(r, group)
+        grow = lookups.group_row(r, group)
         g.viewer = viewer(r, grow, who)
         return view(r, grow, who.principal, session.form_token(who))
 
@@ -299,7 +300,7 @@ def hand_context(r, group: str, hand: str, grow: dict, principal, form_token: st
     if not events:
         raise NotFound(_("there is no hand %(hand)s in this group", hand=repr(hand)))
     trow = r.row("table", group, events[0].table)
-    model = ledger.hand_model(r, group, hand)
+    model = lookups.hand_model(r, group, hand)
     hidden = sealed_for(r, group, model, principal.subject)
     g.sealed = bool(hidden) or not model.ended  # what one player sees of a hand in play is theirs alone
     trail = trail_as_seen(audit_trail.trail(events, trow, grow, marked=True), events, hidden)  # words: said
@@ -363,9 +364,9 @@ def deal_page(group, table):
         values = {f"seat{i}": request.form.get(f"seat{i}", "") for i in range(8)}
         hands = [v.replace(",", " ").split() for k, v in sorted(values.items()) if k in request.form]
         def deal(w):
-            dealer = ledger.table_row(w, group, table)["next_dealer"]
-            made = ledger.handle(NewHand(group, principal.subject, table, {"deal": {"dealer": dealer, "hands": hands}}),
-                                 w)
+            dealer = lookups.table_row(w, group, table)["next_dealer"]
+            made = handlers.handle(NewHand(group, principal.subject, table,
+                                           {"deal": {"dealer": dealer, "hands": hands}}), w)
             return url_for("web.play_page", group=group, hand=made.hand.id)
         try:
             return once.write(group, f"deal {table}", hands, deal)
@@ -373,7 +374,7 @@ def deal_page(group, table):
             problem, errors = e.detail, _deal_errors(e.detail, hands)
 
     def view(r, grow, principal, form_token):
-        trow = ledger.table_row(r, group, table)
+        trow = lookups.table_row(r, group, table)
         if entry_of(trow) == "seats":  # each phone logs its own cards there: no one types a deal
             return redirect(url_for("web.table_page", group=group, table=table))
         if not game_of(trow["game"]).capabilities.deal_on_page:
@@ -399,14 +400,14 @@ def play_page(group, hand):
                 bid = {"seat": whole("seat", request.form.get("seat", "")), "call": request.form["call"]}
                 if request.form.get("jack"):
                     bid["jack"] = request.form["jack"]
-                ledger.handle(Play(group, principal.subject, hand, "bid", bid), w)
+                handlers.handle(Play(group, principal.subject, hand, "bid", bid), w)
                 return url_for("web.play_page", group=group, hand=hand)
             if "card" in request.form:  # one card of a trick already being played a card at a time
-                after = ledger.handle(Play(group, principal.subject, hand, "play", {"card": request.form["card"]}),
-                                      w).hand
+                after = handlers.handle(Play(group, principal.subject, hand, "play", {"card": request.form["card"]}),
+                                        w).hand
             else:
                 cards = [c for c in request.form.get("cards", "").split(",") if c]
-                after = ledger.handle(Play(group, principal.subject, hand, "trick", {"cards": cards}), w).hand
+                after = handlers.handle(Play(group, principal.subject, hand, "trick", {"cards": cards}), w).hand
             done = after.phase not in ("auction", "play")
             return url_for("web.hand_page" if done else "web.play_page", group=group, hand=hand)
         try:
@@ -415,8 +416,8 @@ def play_page(group, hand):
             problem = e.detail
 
     def view(r, grow, principal, form_token):
-        model = ledger.hand_model(r, group, hand)
-        trow = ledger.table_row(r, group, model.table)
+        model = lookups.hand_model(r, group, hand)
+        trow = lookups.table_row(r, group, model.table)
         game, state = model.rules, model.state
         if game.capabilities.logged_by != "tricks":
             raise NotFound(_("%(game)s hands are logged play by play through the API, not on this page",

@@ -13,7 +13,8 @@ from flask_babel import gettext as _
 from events.errors import DomainError, Invalid
 from games.engine.seen import cards_in
 from projections.groups import member_name
-from .. import ledger, steady
+from .. import handlers, steady
+from ..handlers import lookups
 from ..commands import Confirm, Dispute, Play
 from ..http import store
 from ..sealed import sealed_for
@@ -63,7 +64,7 @@ def seat_view(model, shown: dict, seat: int | None, trow: dict, principal) -> di
 
 def context(r, group: str, grow: dict, model, principal) -> dict:
     """Everything the hand's live part needs, for the page and for the fragment alike."""
-    trow = ledger.table_row(r, group, model.table)
+    trow = lookups.table_row(r, group, model.table)
     hidden = sealed_for(r, group, model, principal.subject)
     shown = hand_view(model, hidden)
     seats = [member_name(grow, m) for m in trow["seats"]]
@@ -83,7 +84,7 @@ def hand_live(group, hand):
         version = r.version(group)
         if f'"{version}"' in request.headers.get("If-None-Match", ""):
             return Response(status=304, headers={"ETag": f'"{version}"'})
-        grow = ledger.group_row(r, group)
+        grow = lookups.group_row(r, group)
         shown = hand_context(r, group, hand, grow, who.principal, session.form_token(who), None)
         page = render_template("_hand_body.html", **shown)
     g.sealed = True  # a hand's live part is one player's view of it
@@ -100,11 +101,11 @@ def hand_move(group, hand):
     action = request.form.get("action", "")
 
     def move(w):
-        model = ledger.hand_model(w, group, hand)
-        trow = ledger.table_row(w, group, model.table)
+        model = lookups.hand_model(w, group, hand)
+        trow = lookups.table_row(w, group, model.table)
         seat = trow["seats"].index(principal.subject) if principal.subject in trow["seats"] else None
         kind, body = _command(action, seat, model)
-        ledger.handle(Play(group, principal.subject, hand, kind, body), w)
+        handlers.handle(Play(group, principal.subject, hand, kind, body), w)
         return url_for("web.hand_page", group=group, hand=hand) + "#live"
     try:
         with steady.no_sooner_than(steady.CLAIM if action == "claim" else 0):
@@ -156,11 +157,11 @@ def hand_verdict(group, hand):
 
     def act(w):
         if action == "confirm":
-            ledger.handle(Confirm(group, principal.subject, hand), w)
+            handlers.handle(Confirm(group, principal.subject, hand), w)
         elif action == "dispute":
             if not reason:
                 raise Invalid(_("say what is wrong with the hand"), errors={"reason": [_("Give a reason.")]})
-            ledger.handle(Dispute(group, principal.subject, hand, reason), w)
+            handlers.handle(Dispute(group, principal.subject, hand, reason), w)
         else:
             # Translators: what a member may do with a result that waits: confirm it, or dispute it.
             raise Invalid(_("confirm or dispute"),

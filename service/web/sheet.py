@@ -15,7 +15,8 @@ from flask_babel import gettext as _, ngettext
 from events.errors import DomainError, Invalid, Refused
 from projections.groups import member_name
 from projections.hands import game_of, parsed_rules
-from .. import ledger
+from .. import handlers
+from ..handlers import lookups, planning
 from ..commands import Correct, NewHand
 from ..http import store
 from ..problems import status_of
@@ -35,7 +36,7 @@ def result_page(group, table):
         if principal is None:
             return redirect(url_for("web.sign_in_page"))
         with store().reading() as r:
-            trow = ledger.table_row(r, group, table)
+            trow = lookups.table_row(r, group, table)
         fields = _fields(trow)
         try:
             if "double" in request.form or "undo" in request.form:
@@ -46,14 +47,14 @@ def result_page(group, table):
                 if request.form.get("confirm") == "yes" and request.form.get("previewed") == seen:
                     return once.write(group, f"result {table}", body, lambda w: _log(w, group, principal, table, body))
                 with store().reading() as r:  # shown again if edited since
-                    _made, preview = ledger.plan_hand(r, group, table, body, "preview")
+                    _made, preview = planning.plan_hand(r, group, table, body, "preview")
                 values["previewed"] = [seen]
         except DomainError as e:
             problem, status = e.detail, status_of(e)[0]
             errors = _errors(e, fields)
 
     def view(r, grow, principal, form_token):
-        trow = ledger.table_row(r, group, table)
+        trow = lookups.table_row(r, group, table)
         game, rules = game_of(trow["game"]), parsed_rules(trow["game"], trow["rules"])
         seats = [member_name(grow, m) for m in trow["seats"]]
         sides = [together(seats[i] for i in side) for side in game.table.sides(rules)]
@@ -111,7 +112,7 @@ def _shown_doubles(values: dict, seats: int) -> list[int]:
 
 
 def _log(w, group: str, principal, table: str, body: dict) -> str:
-    made = ledger.handle(NewHand(group, principal.subject, table, body), w)
+    made = handlers.handle(NewHand(group, principal.subject, table, body), w)
     return url_for("web.hand_page", group=group, hand=made.hand.id)
 
 
@@ -175,7 +176,7 @@ def correct_page(group, hand):
         if principal is None:
             return redirect(url_for("web.sign_in_page"))
         with store().reading() as r:
-            trow = ledger.table_row(r, group, ledger.hand_model(r, group, hand).table)
+            trow = lookups.table_row(r, group, lookups.hand_model(r, group, hand).table)
         fields = _fields(trow)
         try:
             if not principal.is_admin:
@@ -201,8 +202,8 @@ def correct_page(group, hand):
     def view(r, grow, principal, form_token):
         if not principal.is_admin:
             raise Refused(_("only the group's admin corrects a hand"))
-        model = ledger.hand_model(r, group, hand)
-        trow = ledger.table_row(r, group, model.table)
+        model = lookups.hand_model(r, group, hand)
+        trow = lookups.table_row(r, group, model.table)
         game, rules = game_of(trow["game"]), parsed_rules(trow["game"], trow["rules"])
         seats = [member_name(grow, m) for m in trow["seats"]]
         sides = [together(seats[i] for i in side) for side in game.table.sides(rules)]

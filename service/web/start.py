@@ -9,7 +9,8 @@ from flask_babel import gettext as _
 
 from events.errors import DomainError, Invalid
 from events.money import MINOR_DIGITS
-from .. import auth, invitations, ledger
+from .. import auth, handlers, invitations
+from ..handlers import lookups
 from ..commands import CreateGroup
 from ..http import store
 from ..routes.invitations import public_url
@@ -52,7 +53,7 @@ def _created(values: dict):
                       # Translators: the values a form's field takes (its keys); they stay as they are.
                       errors={"confirmations": [_("%(one)s or %(other)s", one="payers", other="off")]})
     with store().writing() as w:
-        made = ledger.handle(CreateGroup(values["name"], values["currency"], values["confirmations"]), w)
+        made = handlers.handle(CreateGroup(values["name"], values["currency"], values["confirmations"]), w)
     with store().writing(made.id) as w:
         link = invitations.admin_link(w, made.id)
     welcome = redirect(url_for("web.welcome_page", group=made.id, code=link.code), 303)
@@ -83,7 +84,7 @@ def join_page(code):
     g.sealed = True
     with store().reading() as r:
         group, member = invitations.found(r, code)  # a 404 or 410 page otherwise
-        grow = ledger.group_row(r, group)
+        grow = lookups.group_row(r, group)
     # Translators: whom an invitation is for, when it is the admin's link ("This invitation is for the
     # admin.", "I am the admin: sign me in on this phone").
     name = _("the admin") if member == auth.ADMIN else next(m["name"] for m in grow["members"] if m["id"] == member)

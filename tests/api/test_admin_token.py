@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from service import handlers
 from tests.api.test_sessions import PHONE, Browser, _hidden
 from tests.command import run
 
@@ -118,12 +119,11 @@ def _sessions(app):
 def test_the_operator_rotates_the_admin_token_from_the_command_line(db_url, tmp_path):
     from events.database import open_store
     from projections.projector import project
-    from service import ledger
     from service.auth import resolve, token_hash
     from service.commands import CreateGroup
     store = open_store(db_url, projector=project).setup()
     with store.writing() as w:
-        made = ledger.handle(CreateGroup("Czwartek", "PLN", "payers"), w)
+        made = handlers.handle(CreateGroup("Czwartek", "PLN", "payers"), w)
     store.close()
     result = run("--db", db_url, "rotate-token", "--group", made.id)
     assert result.exit_code == 0, result.output

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from service import ledger
+from service import handlers
+from service.handlers import planning
 from service.commands import Play
 from tests.conftest import KOP_HANDS, KOP_TRICKS
 
@@ -21,18 +22,18 @@ def hand(kop_table):
 
 
 def _racing(monkeypatch, app, group, hand, cards):
-    """Make ledger.decide let another member's trick land right after each decision."""
-    decide = ledger.decide
+    """Make planning.decide let another member's trick land right after each decision."""
+    decide = planning.decide
     landed = []
 
     def decide_then_race(command, reader):
         decided = decide(command, reader)
         if not landed:
             with app.extensions["bitka.store"].writing(group) as w:
-                ledger.handle(Play(group, "admin", hand, "trick", {"cards": cards}), w)
+                handlers.handle(Play(group, "admin", hand, "trick", {"cards": cards}), w)
             landed.append(True)
         return decided
-    monkeypatch.setattr(ledger, "decide", decide_then_race)
+    monkeypatch.setattr(planning, "decide", decide_then_race)
     return landed
 
 
@@ -62,14 +63,14 @@ def test_the_next_trick_decided_before_the_first_landed_follows_it(app, kop_tabl
 def test_a_rotated_token_appends_nothing_though_its_move_was_decided(app, kop_table, hand, monkeypatch):
     t = kop_table
     member = t["members"][0]
-    decide = ledger.decide
+    decide = planning.decide
 
     def decide_then_rotate(command, reader):
         decided = decide(command, reader)
         r = t["admin"].post(f"{t['base']}/members/{member['id']}/token")
         assert r.status_code in (200, 201), r.json
         return decided
-    monkeypatch.setattr(ledger, "decide", decide_then_rotate)
+    monkeypatch.setattr(planning, "decide", decide_then_rotate)
     r = t["member"].post(f"{t['base']}/hands/{hand}/tricks", {"cards": KOP_TRICKS[0]})
     assert r.status_code == 401, r.json
     assert t["admin"].get(f"{t['base']}/hands/{hand}").json["tricks"] == []

@@ -1,6 +1,7 @@
 """Bad input gets a clear 4xx problem and leaves the log as it was."""
 import pytest
 
+from service import handlers
 from tests.conftest import KOP_HANDS, KOP_TRICKS
 
 
@@ -151,7 +152,6 @@ def test_a_keyed_replay_is_authorized_before_it_answers(kop_table):
 def test_a_token_rotated_while_a_write_waited_for_the_lock_appends_nothing(kop_table, app):
     import threading
     import time
-    from service import ledger
     from service.commands import RotateToken
     t = kop_table
     a, b = t["members"][0], t["members"][1]
@@ -162,7 +162,7 @@ def test_a_token_rotated_while_a_write_waited_for_the_lock_appends_nothing(kop_t
     with store.writing(t["group"]) as w:
         waiting.start()
         time.sleep(0.5)  # the payment passed the check before the lock, and now waits for it
-        ledger.handle(RotateToken(t["group"], b["id"]), w)
+        handlers.handle(RotateToken(t["group"], b["id"]), w)
         before = w.version(t["group"])
     waiting.join(timeout=30)
     assert answers[0].status_code == 401, answers[0].json

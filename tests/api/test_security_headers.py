@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from service import headers
+from service.handlers import lookups
 from tests.api.test_pages import _signed_in
 from tests.conftest import KOP_HANDS, KOP_TRICKS
 
@@ -82,11 +83,9 @@ def test_api_answers_problems_static_files_and_404s_run_nothing(client, kop_tabl
 
 
 def test_an_error_bitka_did_not_expect_is_guarded_too(client, kop_table, monkeypatch):
-    from service import ledger
-
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
-    monkeypatch.setattr(ledger, "group_row", broken)
+    monkeypatch.setattr(lookups, "group_row", broken)
     answer = kop_table["member"].get(kop_table["base"])
     assert answer.status_code == 500 and answer.mimetype == "application/problem+json"
     _runs_nothing(answer)

@@ -6,7 +6,7 @@ from tests.command import run
 from events.database import Store
 from projections.projector import project
 from events.money import format_amount
-from service import ledger
+from service import handlers
 from service.commands import AssertBalance
 from tests.tampering import rewrite_log
 
@@ -20,8 +20,8 @@ def test_an_assertion_that_no_longer_holds_is_found_by_verify_and_replay(tmp_pat
         member = r.row("group", group, "")["members"][0]["id"]
         balance = r.row("balances", group, "")["members"][member]
     with store.writing() as w:
-        agreed = ledger.handle(AssertBalance(group, "admin", {"member": member,
-                                                              "balance": format_amount(balance, 2)}), w)
+        agreed = handlers.handle(AssertBalance(group, "admin", {"member": member,
+                                                                "balance": format_amount(balance, 2)}), w)
     assert run("--db", db, "verify").exit_code == 0 and run("--db", db, "replay").exit_code == 0
     # Rewrite one earlier payment (and every hash after it): the chain holds again, the assertion does not.
     with store.reading() as r:

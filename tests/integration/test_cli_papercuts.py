@@ -13,7 +13,7 @@ from cli import output
 from cli.main import bitka
 from events.database import open_store
 from projections.projector import project
-from service import ledger
+from service import handlers
 from service.commands import CreateGroup
 from tests.command import demo_store, run
 
@@ -29,7 +29,7 @@ def demo_db(tmp_path):
 def test_groups_lists_each_group_with_its_members_and_last_activity(demo_db):
     db, demo = demo_db
     with open_store(db, projector=project).writing() as w:
-        friday = ledger.handle(CreateGroup("Piątek", "EUR"), w).id
+        friday = handlers.handle(CreateGroup("Piątek", "EUR"), w).id
     listed = run("--db", db, "groups")
     assert listed.exit_code == 0, listed.output
     lines = listed.output.splitlines()

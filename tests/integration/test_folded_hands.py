@@ -10,7 +10,8 @@ import pytest
 from games.kop import game as kop
 from games.engine.autoplay import play_out
 from projections import folded, hands as hand_fold
-from service import ledger
+from service import handlers
+from service.handlers import lookups
 from service.commands import AddMember, CreateGroup, NewHand, OpenTable, Play, VoidHand
 
 
@@ -26,9 +27,9 @@ def _hand(rng: random.Random, dealer: int = 0):
 @pytest.fixture
 def table(store):
     with store.writing() as w:
-        g = ledger.handle(CreateGroup("folded", "PLN", "off"), w)
-        seats = [ledger.handle(AddMember(g.id, "admin", n), w).id for n in "NESW"]
-        t = ledger.handle(OpenTable(g.id, "admin", {"game": "kop", "seats": seats, "stake": "0.50"}), w)
+        g = handlers.handle(CreateGroup("folded", "PLN", "off"), w)
+        seats = [handlers.handle(AddMember(g.id, "admin", n), w).id for n in "NESW"]
+        t = handlers.handle(OpenTable(g.id, "admin", {"game": "kop", "seats": seats, "stake": "0.50"}), w)
     return g.id, t["id"]
 
 
@@ -36,13 +37,13 @@ def _dealt(store, group, table, seed):
     """A hand dealt at ``table`` by its next dealer (a random legal Kop deal): its id, and
     its tricks to play."""
     with store.writing() as w:
-        deal, tricks = _hand(random.Random(seed), ledger.table_row(w, group, table)["next_dealer"])
-        return ledger.handle(NewHand(group, "admin", table, {"deal": deal}), w).hand.id, tricks
+        deal, tricks = _hand(random.Random(seed), lookups.table_row(w, group, table)["next_dealer"])
+        return handlers.handle(NewHand(group, "admin", table, {"deal": deal}), w).hand.id, tricks
 
 
 def _play(store, group, hand, cards):
     with store.writing() as w:
-        ledger.handle(Play(group, "admin", hand, "trick", {"cards": cards}), w)
+        handlers.handle(Play(group, "admin", hand, "trick", {"cards": cards}), w)
 
 
 def _from_scratch(store, group, hand):
@@ -71,12 +72,12 @@ def test_a_kept_hand_whose_last_event_was_rolled_back_is_folded_again(store, tab
     kept = folded.FoldedHands()
     with pytest.raises(RuntimeError):
         with store.writing() as w:
-            ledger.handle(Play(group, "admin", hand, "trick", {"cards": tricks[0]}), w)
+            handlers.handle(Play(group, "admin", hand, "trick", {"cards": tricks[0]}), w)
             assert len(kept.model(w, group, hand).seqs) == 2  # kept with the trick this write appended...
             raise RuntimeError("the write fails")  # ...which is then rolled back
     # Another event takes the rolled-back trick's seq: a void, not that trick.
     with store.writing() as w:
-        ledger.handle(VoidHand(group, "admin", hand, "misdeal"), w)
+        handlers.handle(VoidHand(group, "admin", hand, "misdeal"), w)
     with store.reading() as r:
         model = kept.model(r, group, hand)
     assert model == _from_scratch(store, group, hand)
@@ -88,10 +89,10 @@ def test_the_kept_hands_are_bounded(store, table):
     kept = folded.FoldedHands(size=2)
     ids = []
     with store.writing() as w:
-        seats = [m["id"] for m in ledger.group_row(w, group)["members"]]
+        seats = [m["id"] for m in lookups.group_row(w, group)["members"]]
     for i in range(3):  # three tables, a hand in play at each
         with store.writing() as w:
-            tbl = ledger.handle(OpenTable(group, "admin", {"game": "kop", "seats": seats, "stake": "0.50"}), w)["id"]
+            tbl = handlers.handle(OpenTable(group, "admin", {"game": "kop", "seats": seats, "stake": "0.50"}), w)["id"]
         ids.append(_dealt(store, group, tbl, i)[0])
     with store.reading() as r:
         for hand in ids:
@@ -113,7 +114,7 @@ def test_only_hands_in_play_are_kept(store, table):
     assert len(kept) == 0  # settled: dropped
     voided, _ = _dealt(store, group, tbl, 6)
     with store.writing() as w:
-        ledger.handle(VoidHand(group, "admin", voided, "misdeal"), w)
+        handlers.handle(VoidHand(group, "admin", voided, "misdeal"), w)
     with store.reading() as r:
         assert kept.model(r, group, voided).voided is not None
     assert len(kept) == 0

@@ -15,7 +15,9 @@ from dataclasses import replace
 import pytest
 
 from events.database import open_store
+from service import handlers
 from service.app import create_app
+from service.handlers import planning
 from tests.command import run
 from tests.conftest import KOP_HANDS, KOP_TRICKS, Client
 from tests.tampering import rechained
@@ -274,21 +276,20 @@ def test_hands_settled_under_older_rules_still_import(tmp_path, monkeypatch):
     from games.baska import game as baska
     from projections import tables
     from projections.projector import project
-    from service import ledger
     from service.commands import AddMember, CreateGroup, NewHand, OpenTable
     db = str(tmp_path / "old.db")
     store = open_store(db, projector=project).setup()
     with store.writing() as w:
-        group = ledger.handle(CreateGroup("Stara", "PLN"), w).id
-        seats = [ledger.handle(AddMember(group, "admin", n), w).id for n in ("Ala", "Bolek", "Cela", "Darek")]
-        classic = ledger.handle(OpenTable(group, "admin", {"game": "baska", "rules": {"variant": "classic"},
-                                                           "seats": seats, "stake": "1.00"}), w)["id"]
+        group = handlers.handle(CreateGroup("Stara", "PLN"), w).id
+        seats = [handlers.handle(AddMember(group, "admin", n), w).id for n in ("Ala", "Bolek", "Cela", "Darek")]
+        classic = handlers.handle(OpenTable(group, "admin", {"game": "baska", "rules": {"variant": "classic"},
+                                                             "seats": seats, "stake": "1.00"}), w)["id"]
     old_terms = tables.terms
-    monkeypatch.setattr(ledger, "table_terms", lambda row, digits: replace(old_terms(row, digits), rules_version=1))
+    monkeypatch.setattr(planning, "table_terms", lambda row, digits: replace(old_terms(row, digits), rules_version=1))
     monkeypatch.setattr(baska.BaskaRules, "declarer_may_double_first", lambda self, contract: contract == "wesele")
     with store.writing() as w:
         wesele = {"contract": "wesele", "declarer": 0, "partner": 2, "doubles": [0], "points": 60, "tricks": 2}
-        ledger.handle(NewHand(group, "admin", classic, {"result": wesele}), w)
+        handlers.handle(NewHand(group, "admin", classic, {"result": wesele}), w)
     monkeypatch.undo()
     store.close()
     out = tmp_path / "old.jsonl"

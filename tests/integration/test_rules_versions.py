@@ -9,7 +9,8 @@ from events.database import open_store
 from games.baska import game as baska
 from projections import tables
 from projections.projector import project
-from service import ledger
+from service import handlers
+from service.handlers import planning
 from service.commands import AddMember, CreateGroup, NewHand, OpenTable
 from service.views import hand_view
 from tests.command import run
@@ -21,8 +22,8 @@ OLD_CLASSIC_WESELE = {"contract": "wesele", "declarer": 0, "partner": 2, "double
 
 
 def _group(w, name):
-    group = ledger.handle(CreateGroup(name, "PLN"), w).id
-    return group, [ledger.handle(AddMember(group, "admin", n), w).id for n in ("Ala", "Bolek", "Cela", "Darek")]
+    group = handlers.handle(CreateGroup(name, "PLN"), w).id
+    return group, [handlers.handle(AddMember(group, "admin", n), w).id for n in ("Ala", "Bolek", "Cela", "Darek")]
 
 
 @pytest.fixture
@@ -33,18 +34,18 @@ def old_store(tmp_path, monkeypatch):
     store = open_store(db, projector=project).setup()
     with store.writing() as w:
         group, seats = _group(w, "Stara")
-        bytow = ledger.handle(OpenTable(group, "admin", {"game": "baska", "rules": {}, "seats": seats,
-                                                         "stake": "1.00"}), w)
-        classic = ledger.handle(OpenTable(group, "admin", {"game": "baska", "rules": {"variant": "classic"},
-                                                           "seats": seats, "stake": "1.00"}), w)
+        bytow = handlers.handle(OpenTable(group, "admin", {"game": "baska", "rules": {}, "seats": seats,
+                                                           "stake": "1.00"}), w)
+        classic = handlers.handle(OpenTable(group, "admin", {"game": "baska", "rules": {"variant": "classic"},
+                                                             "seats": seats, "stake": "1.00"}), w)
     old_terms = tables.terms
-    monkeypatch.setattr(ledger, "table_terms", lambda row, digits: replace(old_terms(row, digits), rules_version=1))
+    monkeypatch.setattr(planning, "table_terms", lambda row, digits: replace(old_terms(row, digits), rules_version=1))
     monkeypatch.setattr(baska.BaskaRules, "declarer_may_double_first", lambda self, contract: contract == "wesele")
     hands = {}
     with store.writing() as w:
         for name, table, result in (("ceiling", bytow, OLD_BYTOW), ("tie", bytow, OLD_GRAN_TIE),
                                     ("wesele", classic, OLD_CLASSIC_WESELE)):
-            hands[name] = hand_view(ledger.handle(NewHand(group, "admin", table["id"], {"result": result}), w).hand)
+            hands[name] = hand_view(handlers.handle(NewHand(group, "admin", table["id"], {"result": result}), w).hand)
     monkeypatch.undo()
     store.close()
     return db, group, hands
@@ -86,9 +87,9 @@ def test_a_settlement_made_today_records_its_rules_and_replays_without_a_note(tm
     store = open_store(db, projector=project).setup()
     with store.writing() as w:
         group, seats = _group(w, "Nowa")
-        table = ledger.handle(OpenTable(group, "admin", {"game": "baska", "rules": {}, "seats": seats,
-                                                         "stake": "1.00"}), w)
-        hand = hand_view(ledger.handle(NewHand(group, "admin", table["id"], {"result": OLD_BYTOW}), w).hand)
+        table = handlers.handle(OpenTable(group, "admin", {"game": "baska", "rules": {}, "seats": seats,
+                                                           "stake": "1.00"}), w)
+        hand = hand_view(handlers.handle(NewHand(group, "admin", table["id"], {"result": OLD_BYTOW}), w).hand)
     store.close()
     assert hand["settlement"]["rules_version"] == 2
     result = run("--db", db, "replay")

@@ -1,0 +1,144 @@
+"""What is said of a settled hand: a payer confirms it (one hand, or every hand of a table
+that waits for them), a seated member disputes it, the admin corrects it (a result, its
+cards again, or a void) and every later hand of its table is settled again."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from events.errors import Refused, RuleBroken, Unprocessable
+from events.sentences import say
+from events.store import NewEvent, Writer
+from games.registry import GAMES
+from projections import balances, corrections
+from projections import hands as hand_fold
+from projections.groups import member_name
+from projections.tables import stake_of
+
+from .. import auth
+from ..commands import Confirm, ConfirmTable, Correct, Dispute, HandMoved
+from .planning import appended, ruled
+from .lookups import group_row, hand_model, table_row
+
+
+def confirm(c: Confirm, w: Writer) -> HandMoved:
+    """A member who pays in a hand's settlement (not its logger) agrees to it: it counts once
+    every payer has."""
+    if c.actor == auth.ADMIN:
+        raise Refused(say("the admin token is no member: each member who pays in the hand confirms it (the admin "
+                          "corrects)"))
+    model = hand_model(w, c.group, c.hand)
+    _settled_hand(model, c.hand)
+    waiting = balances.pending_entry(w.row("balances", c.group, ""), c.hand)
+    if waiting is None:
+        raise Unprocessable(say("hand {hand} is confirmed already: it counts in the balances", hand=c.hand))
+    if c.actor not in balances.waiting(waiting):
+        names = ", ".join(member_name(group_row(w, c.group), m) for m in balances.waiting(waiting))
+        if c.actor in {member for _, member, amount in waiting["payouts"] if amount < 0}:
+            raise Unprocessable(say("you have agreed to hand {hand} already; it waits for {names}",
+                                    hand=c.hand, names=names))
+        raise Refused(say("only a member who pays in hand {hand}, other than the one who logged it, confirms it: "
+                          "{names}",
+                          hand=c.hand, names=names or say("nobody else")))
+    version = w.version(c.group)
+    moved = appended(w, c.group, c.actor, version,
+                     [NewEvent("confirmation", {}, hand=c.hand, table=model.table)], model)
+    return replace(moved, hand=hand_model(w, c.group, c.hand))
+
+
+def confirm_table(c: ConfirmTable, w: Writer) -> list[str]:
+    """Every pending settlement at a table that waits for this member, confirmed at once:
+    the hands confirmed, in the order they were logged (none: nothing waited for it)."""
+    if c.actor == auth.ADMIN:
+        raise Refused(say("the admin token is no member: each member who pays confirms (the admin corrects)"))
+    table_row(w, c.group, c.table)
+    brow = w.row("balances", c.group, "")
+    hands = [hand for hand, entry in balances.in_log_order((brow or {}).get("pending") or {})
+             if entry["table"] == c.table and c.actor in balances.waiting(entry)]
+    if hands:
+        w.append(c.group, [NewEvent("confirmation", {}, hand=h, table=c.table) for h in hands], c.actor,
+                 expected_version=w.version(c.group))
+    return hands
+
+
+def dispute(c: Dispute, w: Writer) -> HandMoved:
+    """A member seated at the hand's table says it is wrong: it stays out of the balances
+    until a payer confirms it or the admin corrects it."""
+    model = hand_model(w, c.group, c.hand)
+    trow = table_row(w, c.group, model.table)
+    if c.actor not in trow["seats"]:
+        raise Refused(say("a hand is disputed by a member seated at its table; the admin corrects it"))
+    _settled_hand(model, c.hand)
+    if balances.pending_entry(w.row("balances", c.group, ""), c.hand) is None:
+        raise Unprocessable(say("hand {hand} is confirmed: it can no longer be disputed, only corrected by the admin",
+                                hand=c.hand))
+    version = w.version(c.group)
+    event = NewEvent("dispute", {"reason": c.reason}, hand=c.hand, table=model.table)
+    moved = appended(w, c.group, c.actor, version, [event], model)
+    return replace(moved, hand=hand_model(w, c.group, c.hand))
+
+
+def correct(c: Correct, w: Writer) -> HandMoved:
+    """The admin replaces a past hand's outcome (a result, or a void) and every later hand of
+    its table is settled again on the table as it now stood: one ``correction`` event with
+    each hand's new settlement and the difference each now pays."""
+    model = hand_model(w, c.group, c.hand)
+    trow, grow = table_row(w, c.group, model.table), group_row(w, c.group)
+    game = GAMES[trow["game"]]
+    rules = game.parse_rules(trow["rules"])
+    past = corrections.history(w.table_events(c.group, model.table))
+    playing = corrections.in_play(past)
+    if playing is not None:
+        raise Unprocessable(say("hand {playing_id} at this table is still being played: finish it or void it before "
+                                "correcting a hand",
+                                playing_id=playing.id))
+    target = next(h for h in past if h.id == c.hand)
+    by_cards = corrections.logged_by_cards(target)
+    result = None
+    if c.result is not None:
+        if by_cards:
+            given = _cards_give(target)
+            raise RuleBroken(say("hand {hand}'s cards were logged, so it is corrected by its cards (the whole hand "
+                                 "again, \"cards\") or voided, not by a result; {given}",
+                                 hand=c.hand, given=given), field="result")
+        result = ruled("result", game.parse_result, rules, target.opened["dealer"], c.result).data["result"]
+    elif c.cards is not None:
+        if not by_cards:
+            raise RuleBroken(say("hand {hand} was logged by its result alone, so it is corrected by a result",
+                                 hand=c.hand),
+                             field="cards")
+    elif target.settlement is None:
+        raise Unprocessable(say("hand {hand} already counts as never played: there is nothing to void",
+                                hand=c.hand))
+    decided = corrections.corrected(game, rules, stake_of(trow, grow["digits"]), trow["seats"],
+                                    grow["digits"], past, c.hand, result, c.cards)
+    if result is not None:
+        outcome = {"result": result}
+    else:
+        outcome = {"cards": c.cards} if c.cards is not None else {"void": True}
+    data = {"hand": c.hand, "reason": c.reason, **outcome,
+            "adjustments": decided.adjustments,
+            "settlements": [{"hand": h, "settlement": s} for h, s in decided.settlements.items()],
+            "table": decided.table}
+    version = w.version(c.group)
+    moved = appended(w, c.group, c.actor, version, [NewEvent("correction", data, hand=c.hand, table=model.table)],
+                     model)
+    return replace(moved, hand=hand_model(w, c.group, c.hand))
+
+
+def _settled_hand(model: hand_fold.HandModel, hand: str) -> None:
+    if model.voided is not None:
+        raise Unprocessable(say("hand {hand} was voided: there is nothing to confirm or dispute", hand=hand))
+    if model.settlement is None:
+        raise Unprocessable(say("hand {hand} is not settled yet: it is confirmed or disputed once it ends", hand=hand))
+
+
+def _cards_give(hand: corrections.PastHand) -> str:
+    """What a hand's logged cards give, in a sentence: its outcome and each seat's payout."""
+    if hand.settlement is None:
+        return say("its cards settle nothing yet")
+    outcome = hand.settlement.get("outcome")
+    paid = ", ".join(f"seat {p['seat']} {p['amount']}" for p in hand.settlement.get("payouts", []))
+    if not paid:
+        return say("its cards give {outcome}", outcome=outcome)
+    return say("its cards give {outcome}: {paid}", outcome=outcome, paid=paid)
+
