@@ -27,12 +27,13 @@ def summary(env, trow: dict, grow: dict) -> str:
     match env.type:
         case "settlement":
             waits = "" if d.get("confirmed", True) else say("; it counts once a member who pays in it confirms it")
-            outcome = f" ({OUTCOMES[d['outcome']]})" if d["outcome"] in OUTCOMES else ""  # Kop's and Baśka's
+            codes = hand_fold.game_of(trow["game"]).codes
+            outcome = f" ({codes[d['outcome']]})" if d["outcome"] in codes else ""
             if d.get("winner") is None or d.get("winner") == []:
                 return say("settlement: nobody wins the hand{outcome}, multiplier {multiplier}{waits}",
                            outcome=outcome, multiplier=d['multiplier'], waits=waits)
             return say("settlement: {winners_d_winner} win{outcome}, multiplier {multiplier}{waits}",
-                       winners_d_winner=_winners(d['winner']), outcome=outcome, multiplier=d['multiplier'],
+                       winners_d_winner=_winners(d['winner'], codes), outcome=outcome, multiplier=d['multiplier'],
                        waits=waits)
         case "hand_voided":
             return say("hand voided: {reason}", reason=typed(d['reason']))
@@ -47,19 +48,13 @@ def summary(env, trow: dict, grow: dict) -> str:
     return hand_fold.game_of(trow["game"]).describe(env.type, d, lambda seat: _seat(trow, grow, seat))
 
 
-# A Kop or Baśka settlement's outcome as the players say it (the log keeps the codes; the
-# other games' outcomes are told by the settlement's explanation).
-OUTCOMES = {"wyjscie": "wyjście", "bez-wyjscia": say("bez wyjścia"), "bez-bitki": say("bez bitki")}
-ROLES = {"mlodzi": "młodzi"}
-
-
-def _winners(winner) -> str:
+def _winners(winner, codes) -> str:
     """Who won, as the words of a sentence: a role, a side's seats, or a side's number."""
     if isinstance(winner, list):
         return " and ".join(f"seat {s}" for s in winner)
     if isinstance(winner, int):
         return f"side {winner}"
-    return ROLES.get(winner, str(winner))
+    return codes.get(winner, str(winner))
 
 
 def _correction_words(env, trow: dict, grow: dict) -> str:

@@ -12,11 +12,29 @@ from games.engine import table as table_decider
 from games.engine.base import Command, Event
 from games.engine.errors import Incomplete, Malformed, RuleViolation
 from games.engine.seen import cards_in
+from games.registry import GAMES
 
-# The command each hand event is the answer to, and the fields of the event it was sent with.
-COMMANDS = {"seat_cards": ("cards", ("seat", "cards", "table", "trump", "trump_suit")),
-            "bid": ("bid", ("seat", "call", "jack")), "trick": ("trick", ("cards",)),
-            "play": ("play", ("seat", "card", "capture")), "claim": ("claim", ("seat",))}
+# The command each hand event is the answer to, the fields every game sends it with, and the
+# part of the game that names the fields it adds.
+COMMANDS = {"seat_cards": ("cards", ("seat", "cards"), "seen_fields"),
+            "bid": ("bid", ("seat", "call"), "call_fields"), "trick": ("trick", ("cards",), None),
+            "play": ("play", ("seat", "card"), "play_fields"), "claim": ("claim", ("seat",), None)}
+
+
+def fields_of(game, event_type: str) -> tuple[str, ...]:
+    """The fields of the command behind an event of ``event_type`` in ``game``."""
+    _, common, added = COMMANDS[event_type]
+    return (*common, *(f.name for f in getattr(game, added))) if added else common
+
+
+def every_field(event_type: str) -> tuple[str, ...]:
+    """The fields of the command behind an event of ``event_type``, in any game."""
+    return tuple(dict.fromkeys(name for game in GAMES.values() for name in fields_of(game, event_type)))
+
+
+def command_of(game, event_type: str, data: Mapping) -> Command:
+    """The command the game answered with an event of ``event_type`` and ``data``."""
+    return Command(COMMANDS[event_type][0], {k: data[k] for k in fields_of(game, event_type) if k in data})
 RECORDED_BY_THE_TABLE = ("game", "rules", "match_before")  # what a deal carries beside the dealt cards
 SALT = re.compile(r"[0-9a-f]{32}")  # what the service adds to an event that names hidden cards
 
@@ -43,8 +61,7 @@ def refused(game, state, env, owed: Sequence[Event] = ()) -> tuple[str | None, t
             return (f"the {owed[0].type} that the event before makes is not the one recorded here"
                     if owed[0].type == env.type else f"the event before makes a {owed[0].type}, not a {env.type}"), ()
         return None, tuple(owed[1:])
-    kind, fields = COMMANDS[env.type]
-    command = Command(kind, {k: data[k] for k in fields if k in data})
+    command = command_of(game, env.type, data)
     try:
         if game.is_terminal(state):
             return f"the hand was already over when this {env.type} was logged", ()

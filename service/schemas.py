@@ -67,7 +67,7 @@ class Problem(Schema):
     actual = fields.String(metadata={"description": "422 of an assertion: the balance the log gives the member",
                                      "example": "-3.50"})
     legal = fields.List(fields.List(fields.String()), metadata={
-        "description": "422 of a Scopa play whose capture was left out (or wrong) when several are legal: every legal "
+        "description": "422 of a play whose capture was left out (or wrong) when several are legal: every legal "
                        "capture, each the table cards it takes", "example": [["4C", "5S"], ["2D", "7H"]]})
     seq = fields.Integer(metadata={"description": "500 damaged-store: the first seq of the group's stored log found "
                                                   "not to match its hash chain (nothing that needs it is served)"})
@@ -156,19 +156,14 @@ class Table(Schema):
     closed = fields.Boolean()
     match = fields.Dict(allow_none=True)
     bok = fields.Dict(allow_none=True, metadata={
-        "description": "at a table with bok-rundy: running, hands_left in the running bok-runda, queued after it"})
+        "description": "at a table whose game has doubled rounds: running, hands_left in the running round, queued "
+                       "after it"})
 
 
-class Bid(Schema):
+class _Bid(Schema):
     seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=7))
     call = fields.String(required=True, validate=validate.Length(min=1, max=16),
                          metadata={"example": "kontra"})
-    jack = fields.String(validate=validate.Length(min=1, max=8),
-                         metadata={"description": "wesele with rules.wesele = any-jack: the partner's jack, said "
-                                                  "aloud. Where the rules choose it (highest-jack), leave it out: "
-                                                  "bitka works it out from the caller's cards and logs the call "
-                                                  "without it, since which jack it is tells what the caller holds "
-                                                  "(a jack sent is checked, and logged as said)"})
 
 
 class TrickIn(Schema):
@@ -211,14 +206,10 @@ Deal = _deal_schema()
 Deal.per_game = "Deal"  # documented as one of each game's deals (service/openapi.py)
 
 
-class CardsIn(Schema):
+class _CardsIn(Schema):
     seat = fields.Integer(strict=True, validate=validate.Range(min=0, max=7),
                           metadata={"description": "the seat whose cards these are (its own hand, or what it drew)"})
     cards = Cards(metadata={"description": "the seat's cards", "example": ["QC", "JD", "AH", "10S"]})
-    table = Cards(metadata={"description": "Scopa: the cards the deal puts face up (no seat; the dealer's member)"})
-    trump = fields.String(allow_none=True, validate=validate.Length(min=1, max=8), metadata={
-        "description": "Bisca: the face-up trump card (no seat; the dealer's member); null for a capixaba knock"})
-    trump_suit = fields.String(validate=validate.Length(max=2), metadata={"description": "Bisca capixaba knock: H"})
 
 
 class CardsResult(Schema):
@@ -226,12 +217,27 @@ class CardsResult(Schema):
     hand = fields.Dict()
 
 
-class PlayIn(Schema):
+class _PlayIn(Schema):
     seat = fields.Integer(strict=True, validate=validate.Range(min=0, max=7),
                           metadata={"description": "the seat playing; left out: the seat whose turn it is"})
     card = fields.String(required=True, validate=validate.Length(min=1, max=8), metadata={"example": "QD"})
-    capture = Cards(allow_none=True, metadata={
-        "description": "the table cards taken; omitted: the only legal capture (422 listing them when several)"})
+
+
+def _with_games_fields(base: type[Schema], part: str, name: str) -> type[Schema]:
+    """A request's schema: the fields every game takes (``base``) and those some games add
+    (``Game.<part>``), each described as the games that take it describe it."""
+    declared: dict[str, list] = {}
+    for game in GAMES.values():
+        for f in getattr(game, part):
+            declared.setdefault(f.name, []).append((game, f))
+    made = {field_name: _deal_field(uses[0][1].kind, False, "; ".join(f"{g.title}: {f.doc}" for g, f in uses))
+            for field_name, uses in declared.items()}
+    return base.from_dict(made, name=name)
+
+
+Bid = _with_games_fields(_Bid, "call_fields", "Bid")
+CardsIn = _with_games_fields(_CardsIn, "seen_fields", "CardsIn")
+PlayIn = _with_games_fields(_PlayIn, "play_fields", "PlayIn")
 
 
 class PlayResult(Schema):
@@ -254,18 +260,15 @@ class HandCreate(Schema):
     tricks = fields.List(fields.Nested(TrickIn), validate=validate.Length(max=20))
     plays = fields.List(fields.Nested(PlayIn), validate=validate.Length(max=64))
     result = fields.Dict(metadata={"games": "Result", "description": (
-        "A hand logged by its result alone (not with deal). kop, baska: contract, declarer, partner, stare, "
-        "doubles, points, tricks (the declaring side's). scopa: cards, coins, primiera (a side, or null for a "
-        "tie), settebello, scopas (one count per side). bisca: points, tricks (one per side), bonus (capixaba); "
-        "capixaba also takes trump_suit \"H\" when hearts were trump (absent: another suit). Every field that "
-        "applies is required; a missing one or one of the wrong kind is a 400 naming it, an impossible result "
-        "a 422.")})
+        "A hand logged by its result alone (not with deal): its game's score sheet, as that game's Result "
+        "schema says (the fields depend on the game and its table's rules). Every field that applies is "
+        "required; a missing one or one of the wrong kind is a 400 naming it, an impossible result a 422.")})
     dealer = fields.Integer(strict=True)
 
 
 class Hand(Schema):
-    """A hand as its game shows it: the members below, and the game's own (a Scopa hand's
-    face-up cards, a Bisca hand's trump, a hand dealt seat by seat's owed cards...). A client
+    """A hand as its game shows it: the members below, and the game's own (the face-up
+    cards, a trump card, a hand dealt seat by seat's owed cards...). A client
     keeps the members it does not know (additionalProperties)."""
 
     class Meta:
@@ -286,8 +289,9 @@ class Hand(Schema):
     held = fields.List(fields.List(fields.String(allow_none=True)), metadata={
         "description": "cards still in each seat's hand (null: sealed from you)"})
     calls = fields.List(fields.Dict())
-    contract = fields.String(allow_none=True, metadata={"description": "Kop and Baśka: null while the cards that "
-                                                                       "would tell it are sealed from you"})
+    contract = fields.String(allow_none=True, metadata={"description": "the contract called, where the game has "
+                                                                       "one; null while the cards that would tell "
+                                                                       "it are sealed from you"})
     declarer = fields.Integer(allow_none=True)
     doubles = fields.List(fields.Dict())
     sides = fields.List(fields.Dict())

@@ -184,6 +184,14 @@ class BiscaState:
         return tuple(totals)
 
 
+def deals(rules: BiscaRules, deck, dealer: int) -> dict:
+    """Each seat its first cards; the pack's last card turned face up as trumps, the rest
+    the stock."""
+    n, size = rules.players, VARIANTS[rules.variant].hand
+    return {"dealer": dealer, "hands": [list(deck[i * size:(i + 1) * size]) for i in range(n)],
+            "trump": deck[-1], "stock": list(deck[n * size:-1])}
+
+
 def deal_event(rules: BiscaRules, raw: Mapping) -> Event:
     """A deal: whole (hands, trump card, stock), or, naming only the dealer, seat by seat
     (games/bisca_seen.py)."""
@@ -577,12 +585,15 @@ GAME = Game(
     offers=offers, instead_of_turning=instead_of_turning,
     describe=describe, superseded=superseded, result_fields=bisca_result.result_fields, visible=visible,
     played=played, owed=owed,
-    pack=lambda rules: PACKS[VARIANTS[rules.variant].pack], seating=seating,
+    pack=lambda rules: PACKS[VARIANTS[rules.variant].pack], seating=seating, deals=deals,
     deal_fields=(*DEALT, DealField("stock", "cards", "the undealt cards, top first"),
                  DealField("trump", "card", "the face-up trump card, drawn last; null for a capixaba knock"),
                  DealField("trump_suit", "suit", "a capixaba knock: \"H\" with \"trump\": null")),
-    docs={"cards": say("the dealer's member turns the trump card, {{\"trump\": \"6S\"}} (a capixaba knock: "
-                       "{{\"trump\": null, \"trump_suit\": \"H\"}}); each seat logs its first cards, and after each "
+    docs={"cards": "the dealer's member turns the trump card, {\"trump\": \"6S\"} (a capixaba knock: "
+                       "{\"trump\": null, \"trump_suit\": \"H\"}); each seat logs its first cards, and after each "
                        "trick the one card it drew, in drawing order (the trick's winner first; the last to draw "
-                       "takes the face-up trump card and logs it too)")},
+                       "takes the face-up trump card and logs it too)"},
+    seen_fields=(DealField("trump", "card", "the face-up trump card (no seat; the dealer's member); null for a "
+                                            "capixaba knock"),
+                 DealField("trump_suit", "suit", "a capixaba knock: \"H\" with \"trump\": null")),
     presets=PRESETS, rule_fields=RULE_FIELDS, glossary=glossary.TERMS)

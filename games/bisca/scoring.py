@@ -154,8 +154,11 @@ def settle(state, table: TableTerms) -> Settlement:
     match = {"before": list(state.match_before), "hand": hand, "after": after, "game_over": over,
              "winners": champions}
     pays = rules.stake_per == "game-point" or over
+    # Each payment, player to player, is the stake times the game points one side took beyond
+    # the other's (per game point), or once for the match won.
+    units = abs(hand[0] - hand[1]) if rules.stake_per == "game-point" else int(over)
     return Settlement(outcome, rules.variant, sides, list(rules.sides[winner]) if winner is not None else None,
-                      1, 1, (), tuple(amounts), table.members, tuple(lines), {"match": match, "bonuses": bonuses},
+                      1, units, (), tuple(amounts), table.members, tuple(lines), {"match": match, "bonuses": bonuses},
                       pays=pays)
 
 

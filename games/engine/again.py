@@ -19,8 +19,8 @@ from .base import Command
 from .contract import Game
 from .errors import Incomplete, Malformed, RuleViolation
 
-CALL = ("seat", "call", "jack")  # what a ``bid`` command takes (a call, and the jack a wesele names)
-PLAY = ("card", "capture")  # what a ``play`` command of a game logged by plays takes
+CALL = ("seat", "call")  # what a ``bid`` command takes in every game (a game adds its ``call_fields``)
+PLAY = ("card",)  # what a ``play`` command takes in every game (a game adds its ``play_fields``)
 
 
 class NotAgain(Exception):
@@ -63,6 +63,9 @@ def _again(game: Game, events: Sequence[tuple[str, Mapping]]) -> dict:
     deal = {k: _copied(v) for k, v in opened.items() if k in names}
     by_plays = game.capabilities.logged_by == "plays"
     bids, tricks, plays = [], [], []
+    call = (*CALL, *(f.name for f in game.call_fields))
+    play = (*PLAY, *(f.name for f in game.play_fields))
+    lists = {f.name for f in game.play_fields if f.kind == "cards"}
     drawn = _Drawn(len(deal.get("hands") or []), opened.get("dealer", 0), by_plays)
     for kind, data in events[1:]:
         if kind == "seat_cards":
@@ -71,13 +74,13 @@ def _again(game: Game, events: Sequence[tuple[str, Mapping]]) -> dict:
             else:
                 _seen(deal, data, names)
         elif kind == "bid":
-            bids.append({k: data[k] for k in CALL if k in data})
+            bids.append({k: data[k] for k in call if k in data})
         elif kind == "trick" and not by_plays:
             drawn.round_after(data.get("winner"))
             tricks.append({"cards": list(data["cards"])})
         elif kind == "play" and by_plays:
             drawn.round_after(None)
-            plays.append({k: list(data[k]) if k == "capture" else data[k] for k in PLAY if k in data})
+            plays.append({k: list(data[k]) if k in lists else data[k] for k in play if k in data})
         elif kind == "claim":
             counted = data.get("tricks")
             if not counted or by_plays:

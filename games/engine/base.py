@@ -1,12 +1,11 @@
 """Values every game shares: events and commands, table terms, the settlement.
 
-A game module offers ``parse_rules``, ``new_hand``, ``decide``, ``evolve``,
-``legal_cards``, ``is_over``, ``settle`` and ``view``; all pure, over frozen values.
+All pure, over frozen values; what a game is, is ``contract.Game``.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from events.sentences import say
 
@@ -83,15 +82,21 @@ class Factor:
         return data
 
 
+Winner = str | Sequence[int] | int | None
+"""Who won a hand: a role (``"stare"``), the winning side's seats, a side's number, or None
+when nobody did."""
+
+
 @dataclass(frozen=True)
 class Settlement:
     """How a hand ended and what each seat wins (+) or pays (-), in minor units."""
     outcome: str
     contract: str
     sides: tuple[Side, ...]
-    winner: str
+    winner: Winner
     multiplier: int
-    units: int  # stake units each loser pays each winner before the multiplier
+    units: int  # stakes each loser pays each winner before the multiplier: each payment is the stake x units x
+    # multiplier (a game paying per game point counts the points one side took beyond the other)
     factors: tuple[Factor, ...]
     amounts: tuple[int, ...]  # per seat, minor units, summing to zero
     members: tuple[str, ...]

@@ -1,13 +1,32 @@
 """What a game is, to the rest of bitka: one ``Game`` value per game (the Decider pattern).
 
-A game parses its table's rules, checks a deal (or a result) and starts a hand from it,
-``decide``s each command of the hand into the events it makes (or a RuleViolation),
-``evolve``s the hand's state by each event, knows when the hand is over and ``settle``s
-it. What spans hands (the dealer, Baśka's bok-rundy, Scopa's and Bisca's game and match
-scores) is the table decider's (games/table.py), which the game configures with its
-``TableRules``. What the pages and the API need to show or ask of a hand is declared here
-too (``Capabilities``, the score sheet's fields, the words for each event), so that the
-service, the projections and the pages never name a game nor ask ``hasattr`` of one.
+A game is a package in ``games/`` (``games/kop/``, ``games/sueca/``...) on this engine,
+registered by one line in ``games/registry.py``; nothing outside ``games/`` names a game.
+The engine (``games/engine/``) names none either: cards and packs (``cards``), tricks and
+the follow rules (``tricks``), the one-card move (``one_card``), what a reader may see
+(``seen``), which results a pack can give (``possible``), the table decider (``table``),
+sentences (``words``; every sentence is ``say(template, name=value)``), autoplay.
+
+``Game`` is read in four parts, in this order below:
+
+1. **The rules of play** (the Decider): ``parse_rules`` reads a table's rules,
+   ``parse_deal`` checks a deal, ``initial_state`` starts a hand from it, ``decide`` turns
+   each command into the events it makes (or a ``RuleViolation``), ``evolve`` folds an
+   event into the state, ``is_terminal`` says the hand is over and ``settle`` pays it.
+   ``parse_result``/``result_state`` do the same for a hand logged by its result alone.
+   What spans hands is the table decider's, configured by ``TableRules``.
+2. **What a reader may see**: ``visible`` decides, positively, the cards in sight of a
+   reader (its own seat's and the face-up ones); every card played, the trick in progress
+   included, is in every reader's sight whatever ``visible`` says (the service adds
+   ``played``); every other card of ``pack`` is hidden, and ``conceal`` hides what would
+   tell where a hidden card is.
+3. **The score sheet and the requests' fields**: ``result_fields`` (the sheet a page
+   shows), ``deal_fields``, ``seen_fields``, ``play_fields`` and ``call_fields`` (what a
+   deal, a seat's cards, a card played and a call may carry beyond the fields every game
+   has), ``rule_fields``.
+4. **The words**: ``describe`` (each event in a sentence), ``presets`` (required: a page
+   opens a table from one of them), ``glossary``, ``codes`` (the log's codes as the
+   players say them), ``docs`` (the OpenAPI document's English, not translated).
 """
 from __future__ import annotations
 
@@ -141,11 +160,12 @@ class Game:
     describe: Callable[[str, Mapping, Who], str]  # an event of a hand, in words
     superseded: Callable[[State, int], list[str]]  # what today's rules refuse that rules N allowed
     result_fields: Callable[[Rules], Sequence[ResultField]]
+    presets: tuple[Preset, ...]  # the usual ways to play it, the first its default: a page opens a table from one
     held: Callable[[State], Sequence[Sequence[str]]] = field(default=lambda state: state.held)
     # What a reader of a hand in play may see, decided positively: the cards in sight of the
-    # reader in ``seat`` (None: nobody seated), the cards played and turned face up and its own
-    # seat's. Every other card of the pack is hidden from it (a card forgotten here is hidden,
-    # never shown); the service adds the cards the reader logged itself.
+    # reader in ``seat`` (None: nobody seated), those turned face up and its own seat's. Every
+    # other card of the pack is hidden from it (a card forgotten here is hidden, never shown);
+    # the service adds every card played (``played``) and those the reader logged itself.
     visible: Callable[[State, int | None], frozenset[str]] = lambda state, seat: frozenset()
     played: Callable[[State], Sequence[str]] = lambda state: ()  # every card played so far, in order
     # The hand's view as a reader who may not see ``hidden`` gets it: each such card null,
@@ -158,14 +178,24 @@ class Game:
     # saying what it means: Capixaba's knock for hearts.
     instead_of_turning: Callable[[State, int], Sequence[Offer]] = lambda state, seat: ()
     deal_fields: tuple[DealField, ...] = DEALT
+    seen_fields: tuple[DealField, ...] = ()  # a seat's cards (POST .../cards) beyond seat and cards
+    play_fields: tuple[DealField, ...] = ()  # a card played (POST .../plays) beyond seat and card
+    call_fields: tuple[DealField, ...] = ()  # a call (a bid) beyond seat and call
+    codes: Mapping[str, str] = field(default_factory=dict)  # a code of its log (an outcome, a role) as players say it
     rule_fields: tuple[RuleField, ...] = ()  # the table's rules, described (else named and typed only)
     docs: Mapping[str, str] = field(default_factory=dict)  # "play", "claim": what those requests do here
-    presets: tuple[Preset, ...] = ()  # the usual ways to play it, for a table opened on a page
     glossary: tuple[Term, ...] = ()  # its own words, for its glossary page
     pack: Callable[[Rules], Sequence[str]] = lambda rules: ()  # every card of the game, in a pack's order
+    # A deal's body from a shuffled pack (``deck``, top first) by ``dealer``, dealt as the
+    # game deals: for the demo, the bench and the tests that play random hands.
+    deals: Callable[[Rules, Sequence[str], int], Mapping] = lambda rules, deck, dealer: {}
     # Dealt seat by seat: how many cards each seat ("0", "1"...), the face-up table ("table")
     # or the trump card ("trump") still owe before play can go on.
     owed: Callable[[State], Mapping[str, int]] = lambda state: {}
     # A table of this many seats refused because its rules seat another number: the refusal
     # that names the rules which seat that many (None: the ledger says it in its own words).
     seating: Callable[[Rules, int], str | None] = lambda rules, seats: None
+
+    def __post_init__(self):
+        if not self.presets:
+            raise ValueError(f"{self.name} has no presets: a table is opened on a page from one of them")

@@ -14,7 +14,7 @@ from events.sentences import say
 from ..engine import call_offers, one_card, seen, words
 from ..engine.base import Command, Event, TableTerms, named_rules
 from ..engine.cards import check_exact_pack, dealt, parse_cards
-from ..engine.contract import Capabilities, Game, Preset, RuleField, TableRules, Term
+from ..engine.contract import Capabilities, DealField, Game, Preset, RuleField, TableRules, Term
 from ..engine.errors import Revealing, RuleViolation, may_not_play
 from ..engine.tricks import Ranking, why_illegal, winner_index
 from ..engine.tricks import legal_cards as follow_rules
@@ -405,6 +405,11 @@ def conceal(state: KopState, view: dict, hidden: frozenset[str]) -> dict:
     return shown
 
 
+def deals(rules: KopRules, deck, dealer: int) -> dict:
+    """Four cards to each seat."""
+    return {"dealer": dealer, "hands": [list(deck[i * TRICKS:(i + 1) * TRICKS]) for i in range(SEATS)]}
+
+
 def owed(state: KopState) -> dict[str, int]:
     """The seats that have not logged their four cards yet."""
     return {str(seat): TRICKS for seat, hand in enumerate(state.deal) if not hand}
@@ -452,11 +457,20 @@ def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, sup
         view=view_, turn=turn, legal_cards=legal_cards, calls=calls, offers=partial(offers, decide_), describe=describe,
         superseded=superseded_,
         result_fields=kop_result.result_fields, visible=visible, played=played, conceal=conceal,
-        pack=lambda rules: PACK, owed=owed,
-        docs={"claim": say("throwing in: when every legal way to play the remaining tricks settles alike, the hand is "
+        pack=lambda rules: PACK, owed=owed, deals=deals,
+        docs={"claim": "throwing in: when every legal way to play the remaining tricks settles alike, the hand is "
                            "settled at once (the tricks not played are counted as one such way, marked \"played\": "
-                           "false); otherwise a 422 names a card after which it would end otherwise")},
-        presets=presets, rule_fields=rule_fields, glossary=terms)
+                           "false); otherwise a 422 names a card after which it would end otherwise"},
+        presets=presets, rule_fields=rule_fields, glossary=terms, call_fields=CALL_FIELDS, codes=CODES)
+
+
+CALL_FIELDS = (DealField("jack", "card", "wesele with rules.wesele = any-jack: the partner's jack, said aloud. "
+                                         "Where the rules choose it (highest-jack), leave it out: bitka works it out "
+                                         "from the caller's cards and logs the call without it, since which jack it "
+                                         "is tells what the caller holds (a jack sent is checked, and logged as "
+                                         "said)"),)
+# The settlement's codes as the players say them (the log keeps the codes).
+CODES = {"wyjscie": "wyjście", "bez-wyjscia": say("bez wyjścia"), "bez-bitki": say("bez bitki"), "mlodzi": "młodzi"}
 
 
 ENGINE = kop_result.Engine(new_hand, decide, evolve)

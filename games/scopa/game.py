@@ -137,6 +137,15 @@ class ScopaState:
         return len(self.stock) if self.stock_left is None else self.stock_left
 
 
+def deals(rules: ScopaRules, deck, dealer: int) -> dict:
+    """Three cards to each seat and four face up (ten each and none face up, scientifico);
+    the rest is the stock."""
+    n = rules.players
+    size, face_up = (10, 0) if rules.deal == "scientifico" else (3, 4)
+    return {"dealer": dealer, "hands": [list(deck[i * size:(i + 1) * size]) for i in range(n)],
+            "table": list(deck[n * size:n * size + face_up]), "stock": list(deck[n * size + face_up:])}
+
+
 def deal_event(rules: ScopaRules, raw: Mapping) -> Event:
     """A deal: whole (hands, table, stock), or, naming only the dealer, seat by seat
     (games/scopa_seen.py)."""
@@ -482,13 +491,16 @@ GAME = Game(
     view=view, turn=lambda state: None if is_over(state) else state.turn, legal_cards=legal_cards,
     calls=lambda state: [], describe=describe, superseded=superseded, result_fields=scopa_result.result_fields,
     legal_plays=lambda state: [{"card": card, "capture": list(taken)} for card, taken in legal_plays(state)],
-    visible=visible, played=played, pack=lambda rules: PACK, owed=owed,
+    visible=visible, played=played, pack=lambda rules: PACK, owed=owed, deals=deals,
     deal_fields=(*DEALT, DealField("table", "cards", "the cards dealt face up (empty for scientifico)"),
                  DealField("stock", "cards", "the undealt cards, top first: later rounds are dealt from it")),
-    docs={"play": say("the player to move puts a card down: {{\"card\": \"QD\", \"capture\": [\"4C\", \"5S\"]}} "
-                      "(capture left out: the only legal one; a 422 lists them when several)"),
-          "claim": say("chiamarsi fuori: a true claim wins the game at once, a false one loses it"),
-          "cards": say("the dealer's member turns the face-up cards, {{\"table\": [...]}}; each seat logs its first "
-                       "cards, and each later round of three once every hand is empty, {{\"seat\": 1, \"cards\": "
-                       "[...]}}")},
+    docs={"play": "the player to move puts a card down: {\"card\": \"QD\", \"capture\": [\"4C\", \"5S\"]} "
+                      "(capture left out: the only legal one; a 422 lists them when several)",
+          "claim": "chiamarsi fuori: a true claim wins the game at once, a false one loses it",
+          "cards": "the dealer's member turns the face-up cards, {\"table\": [...]}; each seat logs its first "
+                       "cards, and each later round of three once every hand is empty, {\"seat\": 1, \"cards\": "
+                       "[...]}"},
+    seen_fields=(DealField("table", "cards", "the cards the deal puts face up (no seat; the dealer's member)"),),
+    play_fields=(DealField("capture", "cards", "the table cards taken; omitted: the only legal capture (422 listing "
+                                               "them when several)"),),
     presets=PRESETS, rule_fields=RULE_FIELDS, glossary=glossary.TERMS)

@@ -27,6 +27,7 @@ from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.numbers import get_decimal_symbol
 
+from games.registry import GAMES
 from projections.typed import restored, set_aside
 
 from .extract import CONTEXT
@@ -50,6 +51,8 @@ _FIELD_PATH = re.compile(r"^([a-z_]+(?:\.[a-z_]+)*): (.+)$", re.DOTALL)  # "deal
 _WORDS_ONLY = frozenset({"seat {seat}", "side {side}"})  # words that name, not sentences to match
 _LONGEST = 1_000  # characters; the rules' sentences run to about 250 (what members typed set aside)
 _WORK = 20_000  # templates tried to read one sentence, at most (the rules' longest needs about 2,000)
+
+_CODES = {code: said for game in GAMES.values() for code, said in game.codes.items()}
 
 SeatWord = Callable[[int, str | None], str]
 SideWord = Callable[[int], str]
@@ -267,8 +270,8 @@ def _value(reading: _Reading, value: str, depth: int) -> str:
     amount = _MONEY.match(value)
     if amount:
         return money(amount.group(1), amount.group(2), reading.language)
-    if value == "mlodzi":  # the log's code for the młodzi, who are called so in every language
-        return "młodzi"
+    if value in _CODES:  # a code of a game's log (a role), said as its players say it in every language
+        return _CODES[value]
     whole = _matched(reading, value, depth + 1)
     if whole is not None:
         return whole
