@@ -203,7 +203,7 @@ def _salted(game, event: NewEvent, after) -> NewEvent:
     cards, a deal, a draw) carries 16 random bytes: its hash, which every member can read
     while its data is sealed, would otherwise give the cards away to anyone who tried each
     way they could lie."""
-    if seen.cards_in(event.data) <= game.visible(after, None):
+    if seen.cards_in(event.data) <= game.visible(after, None) | frozenset(game.played(after)):
         return event
     return replace(event, data={**event.data, "salt": secrets.token_hex(16)})
 
