@@ -201,7 +201,7 @@ def decide(state: SuecaState, command: Command) -> list[Event]:
             return [Event("trick", _decide_trick(state, data).to_data())]
         case Command(kind="play", data=data):
             return _decide_play(state, data)
-    raise RuleViolation(say("sueca hands take cards, tricks and plays; sueca has no calls, not {command_kind}s",
+    raise RuleViolation(say("sueca hands take cards, tricks and plays, not {command_kind}s: sueca has no calls",
                             command_kind=command.kind))
 
 
