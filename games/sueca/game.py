@@ -130,13 +130,21 @@ def _dealer_alone(raw: Mapping) -> bool:
     return raw.get("trump") is None and (hands is None or (isinstance(hands, list) and not any(hands)))
 
 
+def deals(rules: SuecaRules, deck, dealer: int) -> dict:
+    """Ten cards to each seat; the trump card the dealer's last (or first) card."""
+    hands = [list(deck[i * HAND:(i + 1) * HAND]) for i in range(SEATS)]
+    return {"dealer": dealer, "hands": hands, "trump": hands[dealer][-1 if rules.trump_card == "last" else 0]}
+
+
 def deal_event(rules: SuecaRules, raw: Mapping) -> Event:
     """A deal: whole (each seat's ten cards and the trump card, one of the dealer's), or,
-    naming only the dealer, seat by seat (seen.py)."""
+    naming only the dealer, seat by seat (seen.py). The dealer's hand may leave out the trump
+    card, which the deal names apart: its nine others, as a hand dealt seat by seat may log
+    them; the deal event holds its ten, the trump card where the rules deal it."""
     if isinstance(raw, Mapping) and _dealer_alone(raw):
         dealer, _ = dealt({**raw, "hands": [[]] * SEATS}, DEAL_KEYS, SEATS, 0, "sueca")
         return Event("deal", {"dealer": dealer, "hands": [[] for _ in range(SEATS)], "trump": None})
-    dealer, hands = dealt(raw, DEAL_KEYS, SEATS, HAND, "sueca")
+    dealer, hands = dealt(_completed(rules, raw), DEAL_KEYS, SEATS, HAND, "sueca")
     if raw.get("trump") is None:
         raise RuleViolation(say("a sueca deal names its trump card, one of the dealer's ten: {{\"trump\": \"6S\"}}"))
     trump = parse_card(raw["trump"])
@@ -145,6 +153,23 @@ def deal_event(rules: SuecaRules, raw: Mapping) -> Event:
         raise RuleViolation(say("the trump card {trump} must be one of the dealer's cards, seat {seat}'s",
                                 trump=trump, seat=dealer))
     return Event("deal", {"dealer": dealer, "hands": hands, "trump": trump})
+
+
+def _completed(rules: SuecaRules, raw):
+    """The deal with a dealer's hand of nine completed by the trump card it names apart (the
+    deal as it came, otherwise: ``dealt`` says what is wrong with it)."""
+    if not isinstance(raw, Mapping) or raw.get("trump") is None:
+        return raw
+    dealer, hands = raw.get("dealer"), raw.get("hands")
+    if (not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < SEATS
+            or not isinstance(hands, list) or len(hands) != SEATS or not isinstance(hands[dealer], list)
+            or len(hands[dealer]) != HAND - 1):
+        return raw
+    trump, others = parse_card(raw["trump"]), parse_cards(hands[dealer])
+    if trump in others:
+        return raw
+    ten = [*others, trump] if rules.trump_card == "last" else [trump, *others]
+    return {**raw, "hands": [ten if seat == dealer else hand for seat, hand in enumerate(hands)]}
 
 
 def new_hand(rules: SuecaRules, deal: Mapping) -> SuecaState:
@@ -391,11 +416,12 @@ GAME = Game(
     decide=decide, evolve=evolve, is_terminal=is_over, settle=settle, parse_result=result_event,
     result_state=result_state, view=view, turn=turn, legal_cards=legal_cards, calls=calls, describe=describe,
     superseded=superseded, result_fields=sueca_result.result_fields, visible=visible, played=played,
-    owed=sueca_seen.owed, pack=lambda rules: PACK,
+    owed=sueca_seen.owed, pack=lambda rules: PACK, deals=deals,
     deal_fields=(*DEALT, DealField("trump", "card", "the dealer's card turned face up for trumps (rule trump_card: "
                                                     "the last dealt, or the first), one of the dealer's ten; it is "
                                                     "never sealed")),
-    docs={"cards": say("the dealer's member turns up the trump card, one of the dealer's own, {{\"trump\": \"6S\"}}; "
-                       "each seat logs its ten cards, the dealer all ten or, once the trump card is up, the nine "
-                       "others")},
+    seen_fields=(DealField("trump", "card", "the trump card turned face up, one of the dealer's own (no seat; the "
+                                            "dealer's member)"),),
+    docs={"cards": "the dealer's member turns up the trump card, one of the dealer's own, {\"trump\": \"6S\"}; each "
+                   "seat logs its ten cards, the dealer all ten or the nine besides the trump card"},
     presets=PRESETS, rule_fields=RULE_FIELDS, glossary=glossary.TERMS)

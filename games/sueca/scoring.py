@@ -112,7 +112,7 @@ def settle(state, table: TableTerms) -> Settlement:
              "worth": uncapped}
     shown = tuple(Side(sides[s], f"side {s}", won[s], taken[s]) for s in range(len(sides)))
     return Settlement(hand.outcome, "sueca", shown, list(sides[hand.side]) if hand.side is not None else None,
-                      1, units or 1, (), tuple(amounts), table.members, tuple(lines),
+                      1, units, (), tuple(amounts), table.members, tuple(lines),
                       {"match": match}, pays=paid_side is not None)
 
 

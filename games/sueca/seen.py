@@ -2,13 +2,14 @@
 
 The deal names only its dealer. The dealer's member (or the admin) turns up the trump card,
 one of the dealer's own, as ``{"trump": "6S"}``; from then on every reader sees it. Each
-seat logs its ten cards as ``{"seat", "cards"}``, once, in any order. The dealer logs all
-ten (the trump card among them, which it then turns up from its own hand), or, once the
-trump card is up, the nine others: its ``seat_cards`` event then holds all ten, the trump
-card where the rules deal it (last or first), so that the hand's events always give its
-deal whole again. The dealer owes its nine others only once the trump card is up (a phone
-that asks for them first would offer, for the trump card, only cards nobody has seen).
-Nothing is played before every seat's cards and the trump card are logged.
+seat logs its ten cards as ``{"seat", "cards"}``, once, in any order. The dealer logs its
+nine cards besides the trump card (before the trump card is up or after), or all ten with
+it: then the trump card turned up must be one of them. Once the trump card is up, the
+dealer's ``seat_cards`` event holds all ten, the trump card where the rules deal it (last or
+first); logged before, its nine and the trump card give the deal again (a deal whole may
+leave the trump card out of the dealer's hand). So either order suits a phone, which offers
+the dealer, for the trump card and for its nine, only cards nobody has logged yet. Nothing
+is played before every seat's cards and the trump card are logged.
 """
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ def decide_cards(state, data: Mapping, pack: Collection[str]) -> Event:
 
 
 def _dealers(state, data: Mapping, pack: Collection[str]) -> Event:
-    """The dealer's cards: all ten, or (the trump card up) the nine others."""
+    """The dealer's cards: the nine besides the trump card, or all ten with it."""
     extra = sorted(set(data) - {"seat", "cards"})
     if extra:
         raise RuleViolation(say("a {game} seat's cards are {{\"seat\", \"cards\"}}, not {extra}",
@@ -53,9 +54,9 @@ def _dealers(state, data: Mapping, pack: Collection[str]) -> Event:
     seat, trump = state.dealer, state.trump
     cards = seen.of_the_pack(parse_cards(data.get("cards")), pack, "sueca")
     if trump is None:
-        if len(cards) != HAND:
-            raise RuleViolation(say("seat {seat} deals: it logs all ten of its cards, or turns up the trump card "
-                                    "first ({{\"trump\": \"...\"}}) and then logs the nine others", seat=seat))
+        if len(cards) not in (HAND - 1, HAND):
+            raise RuleViolation(say("seat {seat} deals: it logs its nine cards besides the trump card, or all ten with "
+                                    "it", seat=seat))
         return Event("seat_cards", {"seat": seat, "cards": seen.not_seen_yet(cards, known(state))})
     others = [c for c in cards if c != trump]
     if len(others) != HAND - 1:
@@ -76,7 +77,7 @@ def _turned(state, data: Mapping, pack: Collection[str]) -> Event:
         raise RuleViolation(say("the trump card is {{\"trump\": \"...\"}}, not {extra}", extra=', '.join(extra)))
     [card] = seen.of_the_pack([parse_card(data["trump"])], pack, "sueca")
     dealer = state.dealer
-    if state.logged[dealer]:  # turned from the ten it logged
+    if len(state.held[dealer]) == HAND:  # turned from the ten it logged
         if card not in state.held[dealer]:
             raise Revealing(say("{card} is not one of seat {seat}'s cards: the trump card is turned up from the "
                                 "dealer's own hand", card=card, seat=dealer), dealer,
@@ -86,8 +87,8 @@ def _turned(state, data: Mapping, pack: Collection[str]) -> Event:
 
 
 def after_cards(state, d: Mapping):
-    """The hand once cards were seen: the trump card (now in the dealer's hand, if its cards
-    are not logged yet), or a seat's ten."""
+    """The hand once cards were seen: the trump card (in the dealer's hand from then on, if
+    it is not among the ten the dealer logged), or a seat's cards."""
     if "trump" in d:
         card, dealer = d["trump"], state.dealer
         held = tuple(h + (card,) if s == dealer and card not in h else h for s, h in enumerate(state.held))
@@ -112,14 +113,9 @@ def waiting(state) -> str | None:
 
 def owed(state) -> dict[str, int]:
     """The trump card not turned up yet, and the cards each seat owes: ten, the dealer the
-    nine besides the trump card once it is up (before, the dealer is asked for the trump
-    card first)."""
+    nine besides the trump card."""
     owes = {} if state.trump is not None or state.result is not None else {"trump": 1}
     for seat, logged in enumerate(state.logged):
-        if logged:
-            continue
-        if seat != state.dealer:
-            owes[str(seat)] = HAND
-        elif state.trump is not None:
-            owes[str(seat)] = HAND - 1
+        if not logged:
+            owes[str(seat)] = HAND - 1 if seat == state.dealer else HAND
     return owes

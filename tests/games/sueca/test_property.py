@@ -101,10 +101,11 @@ def test_a_hand_dealt_seat_by_seat_in_any_order_is_the_hand_dealt_whole(trump_ca
             trump_up = True
             continue
         cards = deal["hands"][who]
-        if who == dealer and trump_up and nine:  # the trump card is up: the dealer may log the nine others
+        if who == dealer and nine:  # the dealer may log the nine besides the trump card, before it is up or after
             cards = [c for c in cards if c != deal["trump"]]
         seats, [event] = _fold(seats, Command("cards", {"seat": who, "cards": cards}))
-        assert sorted(event.data["cards"]) == sorted(deal["hands"][who])  # the event holds the seat's ten
+        ten = trump_up or not nine or who != dealer  # once the trump card is up the event holds the dealer's ten
+        assert sorted(event.data["cards"]) == sorted(c for c in deal["hands"][who] if ten or c != deal["trump"])
     assert sueca.GAME.owed(seats) == {} and sorted(map(sorted, seats.held)) == sorted(map(sorted, whole.held))
     chooser = random.Random(seed.random())
     while not sueca.is_over(whole):

@@ -280,7 +280,7 @@ OTHERS = [("seat_cards", {"seat": s, "cards": DEAL["hands"][s]}) for s in (1, 2,
 
 def test_seat_by_seat_the_dealer_turns_up_the_trump_card_then_logs_its_nine_others():
     opened = given(sueca.GAME, OPEN)
-    assert sueca.GAME.owed(opened.state) == {"trump": 1, "1": 10, "2": 10, "3": 10}
+    assert sueca.GAME.owed(opened.state) == {"trump": 1, "0": 9, "1": 10, "2": 10, "3": 10}
     assert sueca.view(opened.state)["phase"] == "dealing" and sueca.visible(opened.state, None) == frozenset()
     up = opened.when("cards", trump="6S").then(("seat_cards", {"trump": "6S"}))
     assert sueca.GAME.owed(up) == {"0": 9, "1": 10, "2": 10, "3": 10} and sueca.visible(up, 2) == {"6S"}
@@ -302,7 +302,30 @@ def test_seat_by_seat_the_dealer_may_log_its_ten_first_and_turn_up_one_of_them()
         sueca.decide(scenario.state, scenario.command)
     assert "AH is not one of seat 0's cards" in refused.value.detail and refused.value.seat == 0
     assert refused.value.public == "seat 0 may not turn up AH for trumps"
-    given(sueca.GAME, OPEN).when("cards", seat=0, cards=SPADES[:9]).refused("seat 0 deals: it logs all ten")
+    given(sueca.GAME, OPEN).when("cards", seat=0, cards=SPADES[:8]).refused(
+        "seat 0 deals: it logs its nine cards besides the trump card, or all ten with it")
+
+
+def test_seat_by_seat_the_dealer_may_log_its_nine_first_and_turn_up_its_tenth():
+    nine = [c for c in SPADES if c != "6S"]
+    state = given(sueca.GAME, OPEN).when("cards", seat=0, cards=nine).then(("seat_cards", {"seat": 0, "cards": nine}))
+    assert sueca.GAME.owed(state) == {"trump": 1, "1": 10, "2": 10, "3": 10}
+    logged = given(sueca.GAME, OPEN, ("seat_cards", {"seat": 0, "cards": nine}))
+    logged.when("cards", trump="AS").refused("AS was already seen in this hand")  # one of the nine: not the trump card
+    up = logged.when("cards", trump="6S").then(("seat_cards", {"trump": "6S"}))
+    assert sorted(up.held[0]) == sorted(SPADES) and sueca.visible(up, 1) == {"6S"}
+
+
+def test_a_deal_whole_may_leave_the_trump_card_out_of_the_dealers_hand():
+    """As the events of a hand whose dealer logged its nine before the trump card give it."""
+    nine = [c for c in SPADES if c != "6S"]
+    rules = sueca.parse_rules({})
+    event = sueca.deal_event(rules, {**DEAL, "hands": [nine, HEARTS, CLUBS, DIAMONDS]})
+    assert event.data["hands"][0] == [*nine, "6S"] and event == sueca.deal_event(rules, DEAL)
+    first = sueca.parse_rules({"trump_card": "first"})
+    assert sueca.deal_event(first, {**DEAL, "hands": [nine, HEARTS, CLUBS, DIAMONDS]}).data["hands"][0][0] == "6S"
+    with pytest.raises(RuleViolation, match="AH is dealt twice"):  # the trump card named apart is seat 1's
+        sueca.deal_event(rules, {**DEAL, "hands": [nine, HEARTS, CLUBS, DIAMONDS], "trump": "AH"})
 
 
 def test_seat_by_seat_a_card_is_seen_once_and_nothing_is_played_before_every_card_is_logged():
