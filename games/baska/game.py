@@ -25,7 +25,7 @@ from ..kop.cicha_search import cannot_lose
 # Baśka deals, folds and follows suit exactly as Kop does:
 from ..kop.game import SEATS, KopState, deal_event, evolve, legal_cards, new_hand, seat_count  # noqa: F401
 from ..kop.scoring import teams
-from . import glossary
+from . import demo, glossary
 from . import scoring as baska_scoring
 
 VARIANTS = ("bytow-2005", "classic")
@@ -168,4 +168,5 @@ RULE_FIELDS = (
               options=VARIANTS),
 )
 GAME = kop.game("baska", "Baśka", parse_rules, decide, settle, is_over, view, superseded,
-                TableRules(bok_rundy=lambda rules: rules.bok_rundy), PRESETS, RULE_FIELDS, glossary.TERMS)
+                TableRules(bok_rundy=lambda rules: rules.bok_rundy), PRESETS, RULE_FIELDS, glossary.TERMS,
+                demo.TABLES)

@@ -21,7 +21,7 @@ from ..engine.call_offers import accepted
 from ..engine.cards import SUIT_NAMES, check_exact_pack, dealt, pack, parse_card, parse_cards
 from ..engine.contract import DEALT, Capabilities, DealField, Game, Offer, Preset, RuleField, TableRules
 from ..engine.errors import Revealing, RuleViolation, may_not_play
-from . import glossary
+from . import demo, glossary
 from . import result as bisca_result
 from . import scoring as bisca_scoring
 from . import seen as bisca_seen
@@ -596,4 +596,4 @@ GAME = Game(
     seen_fields=(DealField("trump", "card", "the face-up trump card (no seat; the dealer's member); null for a "
                                             "capixaba knock"),
                  DealField("trump_suit", "suit", "a capixaba knock: \"H\" with \"trump\": null")),
-    presets=PRESETS, rule_fields=RULE_FIELDS, glossary=glossary.TERMS)
+    presets=PRESETS, rule_fields=RULE_FIELDS, glossary=glossary.TERMS, demo=demo.TABLES)

@@ -26,7 +26,8 @@ sentences (``words``; every sentence is ``say(template, name=value)``), autoplay
    has), ``rule_fields``.
 4. **The words**: ``describe`` (each event in a sentence), ``presets`` (required: a page
    opens a table from one of them), ``glossary``, ``codes`` (the log's codes as the
-   players say them), ``docs`` (the OpenAPI document's English, not translated).
+   players say them), ``docs`` (the OpenAPI document's English, not translated), and
+   ``demo`` (the tables ``bitka demo`` plays to show the game).
 """
 from __future__ import annotations
 
@@ -132,6 +133,18 @@ class Preset:
     said: str
 
 
+@dataclass(frozen=True)
+class DemoTable:
+    """A table ``bitka demo`` opens and plays: its rules, stake and players, and its hands:
+    ``hands(game, chance, number, last)`` is the body of the table's hand ``number`` (a
+    whole hand: deal, calls, tricks or plays) after ``last``, the settlement of the hand
+    before (None for the first), or None once the table has shown what it shows."""
+    rules: Mapping[str, Any]
+    stake: str
+    players: int
+    hands: Callable[["Game", Any, int, Mapping | None], Mapping | None]
+
+
 DEALT = (DealField("dealer", "seat", "the seat that deals (the table's next_dealer)", required=True),
          DealField("hands", "hands", "each seat's cards, in seat order; a deal of the dealer alone is dealt seat by "
                                      "seat, each seat's cards coming later (POST .../hands/{h}/cards)"))
@@ -182,6 +195,7 @@ class Game:
     play_fields: tuple[DealField, ...] = ()  # a card played (POST .../plays) beyond seat and card
     call_fields: tuple[DealField, ...] = ()  # a call (a bid) beyond seat and call
     codes: Mapping[str, str] = field(default_factory=dict)  # a code of its log (an outcome, a role) as players say it
+    demo: tuple[DemoTable, ...] = ()  # what ``bitka demo`` plays (none: a few random hands of the first preset)
     rule_fields: tuple[RuleField, ...] = ()  # the table's rules, described (else named and typed only)
     docs: Mapping[str, str] = field(default_factory=dict)  # "play", "claim": what those requests do here
     glossary: tuple[Term, ...] = ()  # its own words, for its glossary page

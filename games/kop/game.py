@@ -14,12 +14,12 @@ from events.sentences import say
 from ..engine import call_offers, one_card, seen, words
 from ..engine.base import Command, Event, TableTerms, named_rules
 from ..engine.cards import check_exact_pack, dealt, parse_cards
-from ..engine.contract import Capabilities, DealField, Game, Preset, RuleField, TableRules, Term
+from ..engine.contract import Capabilities, DealField, DemoTable, Game, Preset, RuleField, TableRules, Term
 from ..engine.errors import Revealing, RuleViolation, may_not_play
 from ..engine.tricks import Ranking, why_illegal, winner_index
 from ..engine.tricks import legal_cards as follow_rules
 from . import auction as auc
-from . import glossary, throw_in
+from . import demo, glossary, throw_in
 from . import result as kop_result
 from . import scoring as kop_scoring
 from .offers import ladder_offers
@@ -445,7 +445,7 @@ def describe(kind: str, d: Mapping, who) -> str:
 
 def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, superseded_, table: TableRules,
          presets: tuple[Preset, ...] = (), rule_fields: tuple[RuleField, ...] = (),
-         terms: tuple[Term, ...] = ()) -> Game:
+         terms: tuple[Term, ...] = (), demo: tuple[DemoTable, ...] = ()) -> Game:
     """A game on Kop's engine (Kop, and Baśka with its own rules, decisions and money)."""
     engine = kop_result.Engine(new_hand, decide_, evolve)
     return Game(
@@ -461,7 +461,7 @@ def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, sup
         docs={"claim": "throwing in: when every legal way to play the remaining tricks settles alike, the hand is "
                            "settled at once (the tricks not played are counted as one such way, marked \"played\": "
                            "false); otherwise a 422 names a card after which it would end otherwise"},
-        presets=presets, rule_fields=rule_fields, glossary=terms, call_fields=CALL_FIELDS, codes=CODES)
+        presets=presets, rule_fields=rule_fields, glossary=terms, call_fields=CALL_FIELDS, codes=CODES, demo=demo)
 
 
 CALL_FIELDS = (DealField("jack", "card", "wesele with rules.wesele = any-jack: the partner's jack, said aloud. "
@@ -492,4 +492,4 @@ RULE_FIELDS = (
               options=(False, True)),
 )
 GAME = game("kop", "Kop", parse_rules, decide, settle, is_over, view, superseded, TableRules(), PRESETS, RULE_FIELDS,
-            glossary.TERMS)
+            glossary.TERMS, demo.TABLES)

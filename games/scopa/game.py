@@ -20,7 +20,7 @@ from ..engine.base import Command, Event, TableTerms, named_rules
 from ..engine.cards import check_exact_pack, dealt, pack, parse_cards
 from ..engine.contract import DEALT, Capabilities, DealField, Game, Preset, RuleField, TableRules
 from ..engine.errors import Revealing, RuleViolation, may_not_play
-from . import glossary
+from . import demo, glossary
 from . import result as scopa_result
 from . import scoring as scopa_scoring
 from . import seen as scopa_seen
@@ -503,4 +503,4 @@ GAME = Game(
     seen_fields=(DealField("table", "cards", "the cards the deal puts face up (no seat; the dealer's member)"),),
     play_fields=(DealField("capture", "cards", "the table cards taken; omitted: the only legal capture (422 listing "
                                                "them when several)"),),
-    presets=PRESETS, rule_fields=RULE_FIELDS, glossary=glossary.TERMS)
+    presets=PRESETS, rule_fields=RULE_FIELDS, glossary=glossary.TERMS, demo=demo.TABLES)

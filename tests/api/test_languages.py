@@ -12,7 +12,7 @@ from games.bisca import game as bisca
 
 from games.scopa import game as scopa
 from games.engine.errors import may_not_play
-from games.engine.autoplay import play_out, play_scopa
+from games.engine.autoplay import play_out, play_by_plays
 from service.i18n import phrases
 from tests.api import test_corrections as tables
 from tests.api.test_random_hands import _random_baska_hand, _random_hand
@@ -65,7 +65,7 @@ def _hands_of_every_kind(client) -> list[tuple[dict, str]]:
         deal = {"dealer": dealer % 2, "hands": [cards[0:3], cards[3:6]], "table": cards[6:10], "stock": cards[10:]}
         if sum(c[:-1] == "K" for c in deal["table"]) >= 3:
             continue
-        _, plays = play_scopa(scopa, scopa.new_hand(scopa.parse_rules({}), {**deal, "game": "scopa"}))
+        _, plays = play_by_plays(scopa, scopa.new_hand(scopa.parse_rules({}), {**deal, "game": "scopa"}))
         r = scopa_group["admin"].post(f"{scopa_group['base']}/tables/{scopa_group['table']}/hands",
                                       {"deal": deal, "plays": plays})
         assert r.status_code == 201, r.json

@@ -281,12 +281,12 @@ def test_a_bisca_hand_dealt_through_the_api_is_tapped_in_card_by_card_to_its_end
 
 def test_a_scopa_hand_shows_its_plays_and_captures(client, kop_table):
     from games.scopa import game as scopa
-    from games.engine.autoplay import play_scopa
+    from games.engine.autoplay import play_by_plays
     gid = kop_table["group"]
     table = _table(kop_table, "scopa", {}, 2)
     deck = sorted(scopa.PACK)
     deal = {"dealer": 0, "hands": [deck[0:3], deck[3:6]], "table": deck[6:10], "stock": deck[10:]}
-    state, plays = play_scopa(scopa, scopa.new_hand(scopa.parse_rules({}), deal))
+    state, plays = play_by_plays(scopa, scopa.new_hand(scopa.parse_rules({}), deal))
     hand = kop_table["admin"].post(f"/v1/groups/{gid}/tables/{table}/hands", {"deal": deal, "plays": plays}).json
     _signed_in(client, kop_table["members"][1]["token"])
     page = client.http.get(f"/g/{gid}/hands/{hand['id']}").get_data(as_text=True)

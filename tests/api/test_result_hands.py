@@ -9,7 +9,7 @@ from games.baska import game as baska
 from games.bisca import game as bisca
 
 from games.scopa import game as scopa
-from games.engine.autoplay import play_out, play_scopa
+from games.engine.autoplay import play_out, play_by_plays
 from tests.conftest import KOP_HANDS, KOP_TRICKS
 
 SAME = ("outcome", "contract", "winner", "multiplier", "units", "payouts")
@@ -97,7 +97,7 @@ def test_a_scopa_result_settles_as_the_same_hand_logged_play_by_play(kop_table, 
         if sum(c[:-1] == "K" for c in deck[6:10]) < 3:
             break
     deal = {"dealer": 0, "hands": [deck[0:3], deck[3:6]], "table": deck[6:10], "stock": deck[10:]}
-    state, plays = play_scopa(scopa, scopa.new_hand(scopa.parse_rules({}), deal))
+    state, plays = play_by_plays(scopa, scopa.new_hand(scopa.parse_rules({}), deal))
     logged = _post(t, cards, {"deal": deal, "plays": plays})
     result = _post(t, sheet, {"result": _scopa_facts(state)})
     assert logged["settlement"]["match"] == result["settlement"]["match"]

@@ -2,7 +2,7 @@
 import random
 
 from games.scopa import game as scopa
-from games.engine.autoplay import play_scopa
+from games.engine.autoplay import play_by_plays
 
 
 def _deal(rng, dealer, players=2):
@@ -46,7 +46,7 @@ def test_hands_until_a_game_ends_then_the_winner_is_paid_and_the_score_starts_ag
     for _ in range(30):
         deal = _deal(rng, dealer)
         state = scopa.new_hand(scopa.parse_rules({}), {**deal, "game": "scopa"})
-        _, plays = play_scopa(scopa, state)
+        _, plays = play_by_plays(scopa, state)
         r = t["member"].post(f"{t['base']}/tables/{table['id']}/hands", {"deal": deal, "plays": plays})
         assert r.status_code == 201, r.json
         s = r.json["settlement"]
@@ -101,7 +101,7 @@ def test_four_players_score_as_two_teams(kop_table):
             break
     deal = {"dealer": 0, "hands": [cards[i * 9:(i + 1) * 9] for i in range(4)], "table": cards[36:], "stock": []}
     state = scopa.new_hand(scopa.parse_rules({"players": 4, "deal": "scopone"}), {**deal, "game": "scopa"})
-    _, plays = play_scopa(scopa, state)
+    _, plays = play_by_plays(scopa, state)
     r = t["member"].post(f"{t['base']}/tables/{table['id']}/hands", {"deal": deal, "plays": plays})
     assert r.status_code == 201, r.json
     assert [side["seats"] for side in r.json["settlement"]["sides"]] == [[0, 2], [1, 3]]
