@@ -1,8 +1,17 @@
-"""The pages for the people at the table (a Flask blueprint beside the API)."""
+"""The pages for the people at the table (a Flask blueprint beside the API).
+
+Every page module puts its routes on base.bp as it is imported: importing them here is
+what puts every page on the blueprint.
+"""
 from __future__ import annotations
+
+from . import (  # noqa: F401 - each adds its routes (or its template globals) to base.bp
+    admin, card_by_card, devices, evening, glossary, group, hands, language, phone, script_words, sheet, signin, start,
+    witness,
+)
+from .base import bp
 
 
 def blueprint():
     """The pages' blueprint with every page's routes on it."""
-    from . import admin, devices, evening, glossary, language, pages, phone, script_words, sheet, start, witness  # noqa: F401 - each adds its routes to pages.bp
-    return pages.bp
+    return bp

@@ -6,17 +6,13 @@ Each form goes through the same ledger functions as the API, carried out once (o
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
-from functools import cached_property
+from flask import redirect, render_template, request, url_for
+from flask_babel import gettext as _, ngettext
 
-from flask import current_app, redirect, render_template, request, url_for
-from flask_babel import format_datetime, format_timedelta, gettext as _, ngettext
-
-from events import backups
 from events.errors import DomainError, Invalid, Refused
 from events.money import MoneyError
 from games.registry import GAMES
-from projections.groups import confirmations, member_name
+from projections.groups import member_name
 from .. import handlers, invitations
 from ..handlers import lookups, money
 from ..commands import Correct, OpenTable, Pay, UpdateGroup, VoidHand
@@ -24,7 +20,8 @@ from ..http import store
 from ..problems import status_of
 from ..routes.invitations import public_url
 from . import once, qr
-from .pages import _page, _writer_of, bp
+from .base import bp, page_of, writer_of
+from .result_form import result_body, result_fields
 
 
 def _admin_only(principal) -> None:
@@ -37,7 +34,7 @@ def members_page(group):
     """The members, a new one invited by name, and a new link for any member (a lost phone)."""
     problem, status, made = None, 200, None
     if request.method == "POST":
-        principal = _writer_of(group)
+        principal = writer_of(group)
         if principal is None:
             return redirect(url_for("web.sign_in_page"))
         _admin_only(principal)
@@ -55,14 +52,14 @@ def members_page(group):
         return render_template("members.html", group=grow, problem=problem, made=made, link=link,
                                invited=member_name(grow, made.member) if made else None,
                                qr=qr.svg(link, _("the invitation link as a QR code")) if link else None)
-    page = _page(group, view)
+    page = page_of(group, view)
     return (page, status) if isinstance(page, str) else page
 
 
 @bp.route("/g/<group>/admin-link", methods=["POST"])
 def new_admin_link(group):
     """A new link for the admin (the old one stops working), shown on the welcome page."""
-    principal = _writer_of(group)
+    principal = writer_of(group)
     if principal is None:
         return redirect(url_for("web.sign_in_page"))
     _admin_only(principal)
@@ -77,7 +74,7 @@ def new_table_page(group):
     who deals first, the stake, and who logs the cards."""
     values, problem, status = {}, None, 200
     if request.method == "POST":
-        principal = _writer_of(group)
+        principal = writer_of(group)
         if principal is None:
             return redirect(url_for("web.sign_in_page"))
         _admin_only(principal)
@@ -95,7 +92,7 @@ def new_table_page(group):
                    for g in GAMES.values() for i, p in enumerate(g.presets)]
         return render_template("new_table.html", group=grow, presets=presets, values=values, problem=problem,
                                once=once.key())
-    page = _page(group, view)
+    page = page_of(group, view)
     return (page, status) if isinstance(page, str) else page
 
 
@@ -136,7 +133,7 @@ def _opened(w, group: str, principal, body: dict) -> str:
 @bp.route("/g/<group>/settings", methods=["POST"])
 def settings(group):
     """Whether results wait for a payer's confirmation."""
-    principal = _writer_of(group)
+    principal = writer_of(group)
     if principal is None:
         return redirect(url_for("web.sign_in_page"))
     _admin_only(principal)
@@ -152,7 +149,7 @@ def settings(group):
 def mark_paid(group):
     """A settle-up transfer marked as paid: the payment, recorded by the admin or by the
     member who received the money."""
-    principal = _writer_of(group)
+    principal = writer_of(group)
     if principal is None:
         return redirect(url_for("web.sign_in_page"))
     body = {"from": request.form.get("from", ""), "to": request.form.get("to", ""),
@@ -169,7 +166,7 @@ def mark_paid(group):
 def hand_admin(group, hand):
     """The admin's word on a hand: void the latest (or abandon one half played), or correct
     any past one (a void, or its result as it should have been)."""
-    principal = _writer_of(group)
+    principal = writer_of(group)
     if principal is None:
         return redirect(url_for("web.sign_in_page"))
     _admin_only(principal)
@@ -182,10 +179,9 @@ def hand_admin(group, hand):
         if action == "void":
             handlers.handle(VoidHand(group, principal.subject, hand, reason), w)
         elif action == "correct":
-            from .sheet import _fields, result_body
             values = {k: [v.strip() for v in request.form.getlist(k)] for k in request.form}
             model = lookups.hand_model(w, group, hand)
-            fields = _fields(lookups.table_row(w, group, model.table))
+            fields = result_fields(lookups.table_row(w, group, model.table))
             handlers.handle(Correct(group, principal.subject, hand, reason, result_body(fields, values)), w)
         elif action == "correct-void":
             handlers.handle(Correct(group, principal.subject, hand, reason, None), w)
@@ -196,48 +192,3 @@ def hand_admin(group, hand):
                                                correct="correct", correct_void="correct-void")]})
         return url_for("web.hand_page", group=group, hand=hand)
     return once.write(group, f"admin {hand}", dict(request.form), act)
-
-
-def admin_context(grow: dict) -> dict:
-    """What the group page shows the admin beside everything else."""
-    return {"confirmations": confirmations(grow), "backups": BackupsSaid()}
-
-
-class BackupsSaid:
-    """How the server's backups stand, in sentences for the admin's part of the group page:
-    when the last good one was made, and a warning when it is older than twice the interval,
-    when the newest is damaged on disk, or when the last attempt failed. Read only when the
-    page shows it (to the admin)."""
-
-    @cached_property
-    def sentences(self) -> list[tuple[str, str]]:
-        """(class, sentence) pairs, in the order the page says them."""
-        from ..health import backup_status
-        state = backup_status(current_app)
-        if state is None:
-            return [("help", _("This server is not set to make backups on a schedule."))]
-        interval = format_timedelta(timedelta(seconds=state.every), threshold=1)
-        said = []
-        if state.last_good is None:
-            said.append(("", _("No good backup of this server has been made yet.")))
-        else:
-            said.append(("", _("The last good backup of this server was made %(when)s, %(age)s ago.",
-                               when=_moment(state.last_good.made_at),
-                               age=format_timedelta(timedelta(seconds=state.age), threshold=1))))
-        if not state.fresh:
-            said.append(("notice", _("Warning: there has been no good backup for more than twice the backup interval "
-                                     "(%(interval)s): backups may have stopped. Tell whoever runs this server.",
-                                     interval=interval)))
-        for name, _problem in state.damaged:
-            said.append(("notice", _("Warning: the backup %(name)s is damaged on disk (it no longer matches its "
-                                     "manifest), so it does not count.", name=name)))
-        if state.failed is not None:
-            said.append(("notice", _("Warning: the last backup attempt, %(when)s, failed; the server's log says why.",
-                                     when=_moment(backups.instant(state.failed["at"])) if state.failed.get("at")
-                                     else "?")))
-        return said
-
-
-def _moment(epoch: float) -> str:
-    """An instant as the reader's language writes a date and time (UTC), as the log's are."""
-    return format_datetime(datetime.fromtimestamp(epoch, timezone.utc), "medium") + " UTC"

@@ -29,7 +29,7 @@ from ..i18n.languages import current
 from ..problems import status_of
 from . import once
 from .correcting import corrected, fingerprint, what_it_would_do
-from .pages import _page, _writer_of, together, whole
+from .base import page_of, together, whole, writer_of
 from .words import said
 
 MORE_CALLS = 2  # empty rows offered after the calls logged: a call that was forgotten
@@ -76,7 +76,7 @@ def correct_page(group: str, hand: str):
     errors, problem, preview, status = {}, None, None, 200
     reason, void = values.get("reason", ""), values.get("void") == "yes"
     if sent:
-        principal = _writer_of(group)
+        principal = writer_of(group)
         if principal is None:
             return redirect(url_for("web.sign_in_page"))
         try:
@@ -111,7 +111,7 @@ def correct_page(group: str, hand: str):
             "correct.html", group=grow, form_token=form_token, table=logged.table, hand=hand, seats=seats,
             sides=sides, by_cards=layout(logged, seats), values=shown, errors=errors, problem=problem,
             preview=preview, reason=reason, once=once.key(), v=lambda name: shown.get(name, ""), void=void)
-    page = _page(group, view)
+    page = page_of(group, view)
     return (page, status) if isinstance(page, str) else page
 
 

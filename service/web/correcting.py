@@ -11,7 +11,14 @@ from events.canonical import canonical_bytes
 from .. import handlers
 from ..commands import Correct
 from ..http import store
-from .pages import Preview
+
+
+class Preview(Exception):
+    """Raised inside a write to roll it back after computing what it would record."""
+
+    def __init__(self, outcome):
+        super().__init__("preview")
+        self.outcome = outcome
 
 
 def fingerprint(body: dict) -> str:

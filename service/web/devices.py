@@ -20,7 +20,7 @@ from ..commands import RotateToken
 from ..http import store
 from ..routes.invitations import public_url
 from . import qr, session
-from .pages import _page, bp
+from .base import bp, page_of
 
 # (what a user agent says, the name people know), the first found naming it; the order matters:
 # Edge and Opera say Chrome too, and Chrome says Safari.
@@ -64,7 +64,7 @@ def devices_page(group):
                 for row in session.devices(r, this)]
         return render_template("devices.html", group=grow, devices=rows, idle_days=session.IDLE.days,
                                ended=bool(request.args.get("ended")))
-    return _page(group, view)
+    return page_of(group, view)
 
 
 @bp.post("/g/<group>/devices")
@@ -86,7 +86,7 @@ def admin_token_page(group):
         if not principal.is_admin:
             raise Refused(_("only the group's admin may do this"))
         return render_template("admin_token.html", group=grow, link=None)
-    return _page(group, view)
+    return page_of(group, view)
 
 
 @bp.post("/g/<group>/admin-token")
@@ -110,4 +110,4 @@ def replace_admin_token(group):
     def view(r, grow, principal, form_token):
         return render_template("admin_token.html", group=grow, link=address,
                                qr=qr.svg(address, _("the admin's link as a QR code")))
-    return _page(group, view)
+    return page_of(group, view)

@@ -11,7 +11,6 @@ from html import escape
 from flask import Response, redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
 
-
 from events.money import format_amount, parse_amount
 from projections import corrections
 from projections.balances import pending_view
@@ -24,7 +23,7 @@ from ..i18n.languages import current
 from ..i18n.money import amount as said_amount
 from ..views import balances_view, settle_up_view
 from . import once
-from .pages import _page, _writer_of, bp, table_title, together
+from .base import bp, corrections_history, hand_names, page_of, table_title, together, writer_of
 
 
 @dataclass(frozen=True)
@@ -36,13 +35,6 @@ class Row:
     amounts: list[str]  # per seat, as decimal strings ("" when it paid nothing)
     totals: list[str]  # running, per seat
     notes: list[str]  # bok-runda, game and match scores, corrections
-
-
-def hand_names(hands, seats: list[str]) -> dict[str, str]:
-    """Each hand of a table as people name it: "Hand 7, Celina dealt"."""
-    # Translators: a hand named by its number at the table and who dealt it: "Hand 7, Celina dealt".
-    return {h.id: _("Hand %(number)d, %(dealer)s dealt", number=i, dealer=seats[h.opened["dealer"]])
-            for i, h in enumerate(hands, 1)}
 
 
 def score_rows(hands, seats: list[str], waiting: dict[str, str], digits: int) -> list[Row]:
@@ -115,14 +107,14 @@ def table_page(group, table):
             by_seats=trow.get("entry") == "seats", trick_game=game.capabilities.logged_by == "tricks",
             deal_game=game.capabilities.deal_on_page, admin=principal.is_admin, once=once.key(),
             mine_waiting=mine_waiting)
-    return _page(group, view)
+    return page_of(group, view)
 
 
 @bp.route("/g/<group>/tables/<table>/confirm", methods=["POST"])
 def table_confirm(group, table):
     """One tap at the end of the evening: every result at this table that waits for this
     player's word, confirmed."""
-    principal = _writer_of(group)
+    principal = writer_of(group)
     if principal is None:
         return redirect(url_for("web.sign_in_page"))
 
@@ -136,7 +128,7 @@ def table_confirm(group, table):
 def start_hand(group, table):
     """A hand dealt seat by seat: the dealer is the table's next; each phone then logs its
     own cards and plays them."""
-    principal = _writer_of(group)
+    principal = writer_of(group)
     if principal is None:
         return redirect(url_for("web.sign_in_page"))
 
@@ -212,7 +204,6 @@ def summary_svg(grow: dict, brow: dict) -> str:
 
 def played_hands(r, group: str, table: str) -> int:
     """The hands of a table that were played to a result: not voided nor abandoned."""
-    from .pages import corrections_history
     return sum(1 for hand in corrections_history(r, group, table) if hand.settlement and not hand.voided)
 
 
@@ -225,7 +216,7 @@ def summary_page(group):
         tables = [(title, count) for title, count in tables if count]  # a table nobody played at is no news
         return render_template("summary.html", group=grow, text=summary_text(grow, brow, tables),
                                image=summary_svg(grow, brow))
-    return _page(group, view)
+    return page_of(group, view)
 
 
 @bp.get("/g/<group>/summary.svg")
@@ -237,4 +228,4 @@ def summary_image(group):
         if download:
             response.headers.set("Content-Disposition", "attachment", filename="evening.svg")
         return response
-    return _page(group, view)
+    return page_of(group, view)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import abort, render_template
 
 from games.registry import GAMES
-from .pages import bp
+from .base import bp
 
 
 @bp.get("/glossary/<game>")

@@ -5,7 +5,7 @@ from flask import abort, redirect, request
 
 from ..i18n import languages
 from .addresses import same_site
-from .pages import bp
+from .base import bp
 
 
 @bp.get("/language/<code>")

@@ -3,74 +3,23 @@ cards or the trump card it turns as dealer, the card it draws), its legal cards 
 it is its turn (Scopa's captures chosen on the page), its calls and claims, and the table
 as everyone sees it, kept live by a small script that asks for the table again only when
 the group's log has moved (If-None-Match). A tap that came too late is told who played what.
+
+What a seat may do now is worked out with the rest of the hand's page (hand_shown.py); here
+are the phone's answers: the live part again, a move, a payer's or a player's verdict.
 """
 from __future__ import annotations
-
 
 from flask import Response, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from events.errors import DomainError, Invalid
-from games.engine.seen import cards_in
-from projections.groups import member_name
 from .. import handlers, steady
 from ..handlers import lookups
 from ..commands import Confirm, Dispute, Play
 from ..http import store
-from ..sealed import sealed_for
-from ..views import hand_view
 from . import once, session
-from .cards import in_order
-from .pages import _writer_of, bp, hand_context
-
-def seat_view(model, shown: dict, seat: int | None, trow: dict, principal) -> dict:
-    """What the phone of ``seat`` may do now (nothing for a reader without a seat)."""
-    game, state = model.rules, model.state
-    rules = game.parse_rules(trow["rules"]) if trow else None
-    owed = game.owed(state) if not model.ended else {}
-    mine = {"seat": seat, "owes": 0, "turn": False, "legal": [], "plays": [], "calls": [], "claims": False,
-            "turn_up": None, "instead": [], "pack": []}
-    in_play = not model.ended and shown["phase"] in ("dealing", "auction", "play")
-    if seat is None or not in_play:
-        return mine
-    shown_cards = cards_in({k: v for k, v in shown.items() if k not in ("rules", "settlement")})
-    mine["owes"] = owed.get(str(seat), 0)
-    # What it may still pick up: a card nobody has seen, and the face-up trump card, which is
-    # the stock's last card (Bisca: whoever draws when the stock runs out takes it).
-    could = [c for c in game.pack(rules) if c not in shown_cards]
-    if mine["owes"] and shown.get("trump") and shown.get("trump_seen", True) and shown.get("tricks") \
-            and shown.get("stock_left", 0) <= len(shown.get("awaiting") or ()):  # the stock's last round of draws
-        could.append(shown["trump"])
-    mine["pack"] = in_order(could)
-    if seat == shown["dealer"] and ("table" in owed or "trump" in owed):
-        mine["turn_up"] = "table" if "table" in owed else "trump"
-        mine["turn_up_count"] = owed.get("table", 1)
-        mine["instead"] = list(game.instead_of_turning(state, seat)) if mine["turn_up"] == "trump" else []
-    if owed:
-        return mine
-    turn = game.turn(state)
-    mine["turn"] = turn == seat
-    on_table = tuple(c["card"] for c in shown.get("current") or [])
-    if mine["turn"]:
-        if game.capabilities.logged_by == "tricks":
-            mine["legal"] = list(game.legal_cards(state, seat, on_table))
-        else:
-            mine["plays"] = game.legal_plays(state)
-    mine["calls"] = list(game.offers(state, seat))
-    mine["claims"] = game.capabilities.claims
-    mine["claim_says"] = game.capabilities.claim_says
-    return mine
-
-
-def context(r, group: str, grow: dict, model, principal) -> dict:
-    """Everything the hand's live part needs, for the page and for the fragment alike."""
-    trow = lookups.table_row(r, group, model.table)
-    hidden = sealed_for(r, group, model, principal.subject)
-    shown = hand_view(model, hidden)
-    seats = [member_name(grow, m) for m in trow["seats"]]
-    seat = trow["seats"].index(principal.subject) if principal.subject in trow["seats"] else None
-    return {"hand": shown, "seats": seats, "mine": seat_view(model, shown, seat, trow, principal), "table": trow,
-            "version": r.version(group)}
+from .base import bp, writer_of
+from .hand_shown import hand_context, hand_page_of
 
 
 @bp.get("/g/<group>/hands/<hand>/live")
@@ -95,7 +44,7 @@ def hand_live(group, hand):
 def hand_move(group, hand):
     """One thing a phone does in a hand: its cards, the face-up ones, a card played, a call,
     a claim. Refused: the hand's page again, with the refusal in names."""
-    principal = _writer_of(group)
+    principal = writer_of(group)
     if principal is None:
         return redirect(url_for("web.sign_in_page"))
     action = request.form.get("action", "")
@@ -111,8 +60,7 @@ def hand_move(group, hand):
         with steady.no_sooner_than(steady.CLAIM if action == "claim" else 0):
             return once.write(group, f"move {hand}", dict(request.form.lists()), move)
     except DomainError as e:
-        from .pages import hand_page
-        return hand_page(group, hand, problem=e.detail)  # the page says it in names, in the reader's language
+        return hand_page_of(group, hand, problem=e.detail)  # the page says it in names, in the reader's language
 
 
 def _command(action: str, seat: int | None, model) -> tuple[str, dict]:
@@ -150,7 +98,7 @@ def _command(action: str, seat: int | None, model) -> tuple[str, dict]:
 @bp.route("/g/<group>/hands/<hand>/verdict", methods=["POST"])
 def hand_verdict(group, hand):
     """A payer confirms the hand, or a seated player disputes it, with one tap."""
-    principal = _writer_of(group)
+    principal = writer_of(group)
     if principal is None:
         return redirect(url_for("web.sign_in_page"))
     action, reason = request.form.get("action"), request.form.get("reason", "").strip()

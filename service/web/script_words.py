@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 
-from .pages import bp
+from .base import bp
 
 SAID = {
     "rewritten": _l("The group's history was rewritten since this phone's last visit."),

@@ -22,7 +22,8 @@ from ..http import store
 from ..problems import status_of
 from . import by_cards, once
 from .correcting import corrected, fingerprint, what_it_would_do
-from .pages import _page, _writer_of, bp, field_errors, together, whole
+from .base import bp, field_errors, page_of, together, whole, writer_of
+from .result_form import doubles_of, first, result_body, result_fields
 
 FORM_ONLY = ("form_token", "confirm", "previewed", "double", "undo", once.FIELD)
 
@@ -32,12 +33,12 @@ def result_page(group, table):
     """The score sheet: a hand's result alone, shown with its settlement before it is logged."""
     values, errors, problem, preview, status = _values(), {}, None, None, 200
     if request.method == "POST":
-        principal = _writer_of(group)
+        principal = writer_of(group)
         if principal is None:
             return redirect(url_for("web.sign_in_page"))
         with store().reading() as r:
             trow = lookups.table_row(r, group, table)
-        fields = _fields(trow)
+        fields = result_fields(trow)
         try:
             if "double" in request.form or "undo" in request.form:
                 _tap_double(values, len(trow["seats"]))
@@ -60,14 +61,10 @@ def result_page(group, table):
         sides = [together(seats[i] for i in side) for side in game.table.sides(rules)]
         return render_template(
             "result.html", group=grow, principal=principal, form_token=form_token, table=trow, seats=seats,
-            sides=sides, fields=_fields(trow), values=values, errors=errors, problem=problem, preview=preview,
+            sides=sides, fields=result_fields(trow), values=values, errors=errors, problem=problem, preview=preview,
             once=once.key(), v=lambda name: first(values, name), doubles=_shown_doubles(values, len(seats)))
-    page = _page(group, view)
+    page = page_of(group, view)
     return (page, status) if isinstance(page, str) else page
-
-
-def _fields(trow: dict):
-    return game_of(trow["game"]).result_fields(parsed_rules(trow["game"], trow["rules"]))
 
 
 def _values() -> dict[str, list[str]]:
@@ -75,13 +72,9 @@ def _values() -> dict[str, list[str]]:
     return {k: [v.strip() for v in request.form.getlist(k)] for k in request.form if k not in FORM_ONLY}
 
 
-def first(values: dict, name: str) -> str:
-    return (values.get(name) or [""])[0]
-
-
 def _tap_double(values: dict, seats: int) -> None:
     """One more double (by the seat of the name tapped), or the last one taken back."""
-    doubles = _doubles(values)
+    doubles = doubles_of(values)
     if "undo" in request.form:
         doubles = doubles[:-1]
     else:
@@ -97,15 +90,11 @@ def _tap_double(values: dict, seats: int) -> None:
     values.pop("previewed", None)
 
 
-def _doubles(values: dict) -> list[int]:
-    return [whole("doubles", s) for s in first(values, "doubles").split()]
-
-
 def _shown_doubles(values: dict, seats: int) -> list[int]:
     """The doubles the form carries, for the page: nothing when tampered with (the preview
     says what is wrong with them)."""
     try:
-        doubles = _doubles(values)
+        doubles = doubles_of(values)
     except DomainError:
         return []
     return doubles if all(0 <= seat < seats for seat in doubles) else []
@@ -125,41 +114,6 @@ def _errors(e: DomainError, fields) -> dict[str, str]:
     return field_errors(e.detail.removeprefix("result: "), [f.name for f in fields])
 
 
-def _sides(values: dict, prefix: str) -> list[int]:
-    """The sides a form's fields name (``points0``, ``points1``...), in order."""
-    named = {k[len(prefix):] for k in values if k.startswith(prefix)}
-    return sorted(int(n) for n in named if n.isascii() and n.isdigit() and len(n) < 3)
-
-
-def result_body(fields, values: dict) -> dict:
-    """The form's strings as the API's result object: each field of the game's sheet that
-    applies, read by its kind; a number that is not one is the API's 400, anything else the
-    game's own 400 or 422."""
-    result: dict = {}
-    for field in fields:
-        shown = {**{f.name: first(values, f.name) for f in fields}, **result}
-        if field.when is not None and not field.when(shown):
-            continue
-        text = first(values, field.name)
-        match field.kind:
-            case "choice":
-                if text:
-                    result[field.name] = text
-            case "seat" | "number":
-                if text:
-                    result[field.name] = whole(field.name, text)
-            case "seats":
-                result[field.name] = [whole(field.name, s) for s in values.get(field.name, []) if s]
-            case "doubles":
-                result[field.name] = _doubles(values)
-            case "side":
-                result[field.name] = None if text in ("", "tie") else whole(field.name, text)
-            case "per-side":
-                result[field.name] = [whole(field.name, first(values, f"{field.name}{i}") or field.default)
-                                      for i in _sides(values, field.name)]
-    return result
-
-
 @bp.route("/g/<group>/hands/<hand>/correct", methods=["GET", "POST"])
 def correct_page(group, hand):
     """The admin's correction of a past hand: its result as it should have been (the score
@@ -172,12 +126,12 @@ def correct_page(group, hand):
     values.pop("reason", None)
     reason = request.form.get("reason", "").strip()
     if request.method == "POST":
-        principal = _writer_of(group)
+        principal = writer_of(group)
         if principal is None:
             return redirect(url_for("web.sign_in_page"))
         with store().reading() as r:
             trow = lookups.table_row(r, group, lookups.hand_model(r, group, hand).table)
-        fields = _fields(trow)
+        fields = result_fields(trow)
         try:
             if not principal.is_admin:
                 raise Refused(_("only the group's admin corrects a hand"))
@@ -209,8 +163,8 @@ def correct_page(group, hand):
         sides = [together(seats[i] for i in side) for side in game.table.sides(rules)]
         return render_template(
             "correct.html", group=grow, form_token=form_token, table=trow, hand=model.id, seats=seats,
-            sides=sides, fields=_fields(trow), values=values, errors=errors, problem=problem, preview=preview,
+            sides=sides, fields=result_fields(trow), values=values, errors=errors, problem=problem, preview=preview,
             reason=reason, once=once.key(), v=lambda name: first(values, name),
             doubles=_shown_doubles(values, len(seats)), void=request.form.get("void") == "yes")
-    page = _page(group, view)
+    page = page_of(group, view)
     return (page, status) if isinstance(page, str) else page

@@ -15,7 +15,7 @@ from ..commands import CreateGroup
 from ..http import store
 from ..routes.invitations import public_url
 from . import qr, session
-from .pages import _page, bp
+from .base import bp, page_of
 
 CURRENCIES = ("PLN", "EUR", "BRL", "CHF", "GBP", "USD", "CZK", "HUF", "JPY")
 
@@ -73,7 +73,7 @@ def welcome_page(group):
         link = public_url(url_for("web.join_page", code=code)) if code else None
         return render_template("welcome.html", group=grow, link=link,
                                qr=qr.svg(link, _("the admin's link as a QR code")) if link else None)
-    return _page(group, view)
+    return page_of(group, view)
 
 
 @bp.route("/join/<code>", methods=["GET", "POST"])

@@ -16,7 +16,7 @@ from flask import Response, request
 from events.errors import Damaged
 from ..evidence import checkpoint, public_key
 from ..sealed import events_as_seen
-from .pages import _page, bp
+from .base import bp, page_of
 
 PAGE = 1000  # events per answer; ``next`` says where to ask again
 AGAIN = 200  # events asked for again in one answer
@@ -41,7 +41,7 @@ def witness(group):
                 "again": [e for seq in again for e in events_as_seen(r, group, principal.subject,
                                                                      r.events(group, seq - 1, 1))]}
     try:
-        return _page(group, view)
+        return page_of(group, view)
     except Damaged as e:
         return Response(json.dumps({"damaged": e.seq, "detail": e.detail}), 500, mimetype="application/json")
 

@@ -1,0 +1,192 @@
+"""What every page shares: the blueprint the pages' routes are on, a group's page for the
+browser signed in to it (and the principal behind a form), error pages, the filters the
+templates use, tables and hands named as people name them, and the form helpers.
+
+Server-rendered (Jinja), no build step. Each page reads the same projections the API
+serves; each form goes through the same ledger functions as the API's POSTs, so a page
+can do nothing the API would refuse, and its errors are the API's 422 sentences.
+
+The pages themselves are in modules of their own, one per group of pages (signin.py,
+group.py, hands.py, card_by_card.py, evening.py, sheet.py, phone.py, admin.py...): each
+imports this one, and this one imports none of them.
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from babel.lists import format_list
+from flask import Blueprint, Response, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from events.errors import DomainError, Invalid, Refused
+from projections import corrections
+from projections.groups import member_name
+from projections.hands import game_of
+from ..handlers import lookups
+from ..http import store
+from ..i18n import phrases
+from ..i18n.languages import current
+from ..problems import status_of
+from . import session
+from .cards import face
+from .words import said
+
+bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
+               static_url_path="/static")
+bp.after_request(session.after_request)  # sessions used are written down as used; ended ones leave the cookie
+
+
+def _title(slug: str, title: str) -> str:
+    """A title of problems.STATUSES (by its type slug) as an error page says it; the API's
+    problem+json keeps its English titles."""
+    return {
+        "rule-violation": _("Against the rules"),
+        "unprocessable": _("Unprocessable"),
+        "bad-request": _("Bad request"),
+        "unauthorized": _("Unauthorized"),
+        "forbidden": _("Forbidden"),
+        "not-found": _("Not found"),
+        "gone": _("Gone"),
+        "conflict": _("Conflict"),
+        "precondition-failed": _("Precondition failed"),
+        "too-many-requests": _("Too many requests"),
+        "internal": _("Internal error"),
+        # Translators: the title of the page shown when the group's stored log no longer matches its hashes.
+        "damaged-store": _("Damaged store"),
+    }.get(slug, title)
+
+
+def together(names: Iterable[str]) -> str:
+    """Names said together as the reader's language lists them: "Ala and Cyd"."""
+    return format_list(list(names), locale=current())
+
+
+@bp.app_template_filter("card")
+def _card(code: str) -> dict:
+    return face(code)
+
+
+@bp.app_template_filter("said")
+def _said(text: str, seats, sides=(), hands=None) -> str:
+    """The log's words as people read them: names for seats and sides, hands by their
+    number at the table, agreed plurals, in the reader's language."""
+    return said(str(text), seats or (), sides or (), current(), hands)
+
+
+@bp.app_template_filter("game_title")
+def _game_title(name: str) -> str:
+    """A game as people write it (with its diacritics), from its name in a table's row."""
+    return game_of(name).title
+
+
+@bp.errorhandler(DomainError)
+def _problem_page(e: DomainError):
+    status, title, slug = status_of(e)
+    detail = phrases.say(e.detail, current())  # a refusal of the rules or the ledger, in the reader's words
+    return render_template("error.html", status=status, title=_title(slug, title), detail=detail), status
+
+
+def page_of(group: str, view: Callable) -> Response | str:
+    """A page of a group this browser is signed in to: ``view(reader, group row, principal,
+    form token)`` draws it; the sign-in page for a browser signed in nowhere, and a 403 page
+    for one signed in to other groups only."""
+    with store().reading() as r:
+        who = session.signed_in(r, group)
+        if who is None:
+            if session.sessions(r):
+                raise Refused(_("this browser is not signed in to that group: open the invitation link its admin "
+                                "gave you, or choose one of your groups"))
+            return redirect(url_for("web.sign_in_page", next=request.path))
+        grow = lookups.group_row(r, group)
+        g.viewer = viewer(r, grow, who)
+        return view(r, grow, who.principal, session.form_token(who))
+
+
+def viewer(reader, grow: dict, who: session.Session) -> dict:
+    """Who is looking, for every page's header: their name in the group, whether they are
+    its admin, their other groups on this browser, and the form token of this session."""
+    principal, others = who.principal, []
+    for other in (s.principal for s in session.sessions(reader)):
+        if other.group != grow["id"]:
+            orow = reader.row("group", other.group, "")
+            if orow is not None:
+                others.append({"id": other.group, "name": orow["name"]})
+    # Translators: who is signed in, when it is the group's admin ("Signed in as the admin").
+    name = _("the admin") if principal.is_admin else member_name(grow, principal.subject)
+    return {"group": grow["id"], "group_name": grow["name"], "name": name, "admin": principal.is_admin,
+            "member": None if principal.is_admin else principal.subject, "others": others,
+            "form_token": session.form_token(who)}
+
+
+def writer_of(group: str):
+    """The signed-in principal of this group for a POST, after the form's token is checked."""
+    with store().reading() as r:
+        who = session.signed_in(r, group)
+    if who is None:
+        return None
+    session.check_form(who)
+    return who.principal
+
+
+@bp.after_request
+def _kept_by_nobody(response: Response) -> Response:
+    """A page shows one member's view of the group (cards sealed from others, a session's
+    form tokens): no shared cache may keep it, and the browser asks again before showing it
+    anew (Back still shows the page as it was). The stylesheet and the verify script are
+    the same for everyone."""
+    if request.endpoint != "web.static":
+        # A page that seals cards from its reader is kept by no cache at all, not even this
+        # browser's (Back then asks to load it again): a phone may change hands.
+        # ("private, no-store" or "private, no-cache", set by directive: header values are not words for people.)
+        response.cache_control.private = True
+        if g.get("sealed"):
+            response.cache_control.no_store = True
+        else:
+            response.cache_control.no_cache = True
+        response.headers.add("Vary", "Cookie")
+    return response
+
+
+def table_title(trow: dict) -> str:
+    """A table as people name it: the way of playing it was opened with ("Bisca de tres",
+    "Scopa for three"), in the reader's language; else its game's name."""
+    game = game_of(trow["game"])
+    rules = game.parse_rules(trow["rules"])  # a table's rules were checked when it was opened
+    for preset in game.presets:
+        if preset.players == len(trow["seats"]) and game.parse_rules(preset.rules) == rules:
+            return phrases.say(preset.title, current())
+    return game.title
+
+
+def corrections_history(r, group: str, table: str):
+    """A table's hands in order, as its corrections left them."""
+    return corrections.history(r.table_events(group, table))
+
+
+def hand_names(hands, seats: list[str]) -> dict[str, str]:
+    """Each hand of a table as people name it: "Hand 7, Celina dealt"."""
+    # Translators: a hand named by its number at the table and who dealt it: "Hand 7, Celina dealt".
+    return {h.id: _("Hand %(number)d, %(dealer)s dealt", number=i, dealer=seats[h.opened["dealer"]])
+            for i, h in enumerate(hands, 1)}
+
+
+def whole(name: str, text: str) -> int:
+    """A whole number sent in a form: ASCII digits only (``²`` is a digit to Python, not
+    to ``int``), an optional minus, and not absurdly long."""
+    text = text.strip()
+    digits = text.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 6:
+        # Translators: %(name)s is a form field's name (points, seat), %(text)s what was typed, quoted.
+        raise Invalid(_("%(name)s must be a whole number, not %(text)s", name=name, text=repr(text)),
+                      errors={name: [_("Not a whole number.")]})
+    return int(text)
+
+
+def field_errors(detail: str, fields) -> dict[str, str]:
+    """The 422's sentence beside the field it names (the first one it names), if any; the
+    field "seat 2" is the form's input ``seat2``."""
+    lowered = detail.lower()
+    for name in fields:
+        if name.lower() in lowered:
+            return {name.replace(" ", ""): detail}
+    return {}

@@ -1,0 +1,79 @@
+"""The group's page: where everyone stands (a table and a chart of every balance over the
+evening), how to settle up, the results that do not count yet, the tables, and for the
+admin the group's settings and how the server's backups stand.
+"""
+from __future__ import annotations
+
+from flask import render_template
+from flask_babel import gettext as _
+
+from events.types import EVENT_TYPES
+from projections.balances import pending_view
+from projections.groups import member_name
+from projections.hands import game_of
+from projections.ledger_views import MONEY_EVENTS, balance_steps
+from ..views import balances_view, settle_up_view
+from . import once
+from .admin_view import admin_context
+from .base import bp, page_of, table_title
+from .chart import aligned, balance_chart, legend
+from .hand_shown import balances_pending, verdict_choices
+
+
+@bp.get("/g/<group>")
+def group_page(group):
+    """Where everyone in the group stands, and what waits for whom."""
+    def view(r, grow, principal, form_token):
+        brow = r.row("balances", group, "") or {"members": {}}
+        tables = []
+        for t in grow["tables"]:
+            trow = r.row("table", group, t["id"])
+            seats = [member_name(grow, m) for m in trow["seats"]]
+            tables.append({"row": trow, "seats": seats, "title": table_title(trow)})
+        names = [m["name"] for m in grow["members"]]
+        series, hands = _balance_series(r, group, [m["id"] for m in grow["members"]])
+        chart = balance_chart(names, series, grow["digits"], grow["currency"], hands)
+        settle = settle_up_view(grow, brow)
+        for t in settle["transfers"]:  # who may mark it paid: the admin, or whoever receives it
+            t["may_mark"] = principal.is_admin or principal.subject == t["to"]
+        return render_template("group.html", group=grow, principal=principal, form_token=form_token,
+                               balances=balances_view(grow, brow), settle=settle, waiting=_waiting(r, grow, brow,
+                                                                                                   principal),
+                               tables=tables, chart=chart, series=list(zip(names, series, strict=True)),
+                               legend=legend(names), digits=grow["digits"], admin=principal.is_admin,
+                               once=once.key(), **admin_context(grow))
+    return page_of(group, view)
+
+
+def _waiting(r, grow: dict, brow: dict, principal) -> list[dict]:
+    """The results that do not count yet, named as people name them, each with what the
+    viewer may say of it (confirm, dispute)."""
+    shown = []
+    for entry in pending_view(brow):
+        trow = r.row("table", grow["id"], entry["table"])
+        seats = [member_name(grow, m) for m in trow["seats"]]
+        order = r.table_hands(grow["id"], entry["table"])
+        number = order.index(entry["hand"]) + 1 if entry["hand"] in order else "?"
+        waiting = balances_pending(r, grow["id"], entry["hand"])
+        shown.append({"hand": entry["hand"], "state": entry["state"],
+                      # Translators: a hand named by its number at its table, e.g. "Hand 3 at the Kop table".
+                      "title": _("Hand %(number)s at the %(game)s table", number=number,
+                                 game=game_of(trow["game"]).title),
+                      "payouts": [(seats[p["seat"]], p["amount"]) for p in entry["payouts"]],
+                      "waiting_for": [member_name(grow, m) for m in entry["waiting_for"]],
+                      "verdict": verdict_choices(waiting, principal, trow)})
+    return shown
+
+
+def _balance_series(r, group: str, members: list[str]) -> tuple[list[list[int]], list[bool]]:
+    """Each member's balance after every step that moved one (a hand that counted, a void,
+    a correction, a payment), and whether each step was a hand's (the chart counts them)."""
+    points, hands, last = {m: [] for m in members}, [], None
+    for env, row in balance_steps(r.scan(group, unread=EVENT_TYPES - MONEY_EVENTS)):
+        if row is None or row["members"] == last:
+            continue
+        last = dict(row["members"])
+        hands.append(env.type != "payment")
+        for member in members:
+            points[member].append((env.seq, row["members"].get(member, 0)))
+    return aligned(points, members), hands

@@ -1,0 +1,122 @@
+"""A hand as its page shows it to one reader: the deal as far as they may see it, the
+tricks, the settlement in words, whether it counts yet and what the reader may say of it,
+the log, and the live part a seated player's phone acts in (what it owes, its legal cards,
+its calls and claims). The hand's page (hands.py) and the phone's answers (phone.py), the
+live part again and a refused move, draw the same page from here.
+"""
+from __future__ import annotations
+
+from flask import g, render_template
+from flask_babel import gettext as _
+
+from events.errors import NotFound
+from games.engine.seen import cards_in
+from projections import audit as audit_trail
+from projections.balances import pending_entry, waiting as balances_waiting
+from projections.groups import member_name
+from ..handlers import lookups
+from ..sealed import sealed_for, trail_as_seen
+from ..views import hand_view
+from . import once
+from .base import corrections_history, hand_names, page_of
+from .cards import in_order
+
+
+def hand_page_of(group: str, hand: str, problem: str | None = None):
+    """The hand's page for this reader; with ``problem`` (a move refused), the page again
+    with the refusal said on it, as a 422."""
+
+    def view(r, grow, principal, form_token):
+        return render_template("hand.html", **hand_context(r, group, hand, grow, principal, form_token, problem))
+    page = page_of(group, view)
+    return (page, 422) if problem and isinstance(page, str) else page
+
+
+def hand_context(r, group: str, hand: str, grow: dict, principal, form_token: str, problem: str | None) -> dict:
+    """What a hand's page shows a reader, for the whole page and for its live part alike."""
+    events = audit_trail.events_of(r, group, hand)
+    if not events:
+        raise NotFound(_("there is no hand %(hand)s in this group", hand=repr(hand)))
+    trow = r.row("table", group, events[0].table)
+    model = lookups.hand_model(r, group, hand)
+    hidden = sealed_for(r, group, model, principal.subject)
+    g.sealed = bool(hidden) or not model.ended  # what one player sees of a hand in play is theirs alone
+    trail = trail_as_seen(audit_trail.trail(events, trow, grow, marked=True), events, hidden)  # words: said
+    live = live_part(r, group, grow, model, principal)
+    past = corrections_history(r, group, model.table)
+    title = hand_names(past, live["seats"]).get(hand) or _("A hand")
+    numbers = {h.id: number for number, h in enumerate(past, 1)}
+    sides = [list(s) for s in model.rules.table.sides(model.rules.parse_rules(trow["rules"]))]
+    waiting = balances_pending(r, group, hand)
+    return dict(
+        group=grow, principal=principal, form_token=form_token, trail=trail, title=title,
+        game=model.rules.title, once=once.key(), problem=problem, latest=trow["latest_hand"]["id"] == hand,
+        verdict=verdict_choices(waiting, principal, trow),
+        waiting_for=[member_name(grow, m) for m in balances_waiting(waiting)] if waiting else [],
+        admin=principal.is_admin, sides=sides, numbers=numbers,
+        can_play=live["hand"]["phase"] in ("auction", "play") and model.rules.capabilities.logged_by == "tricks"
+        and not hidden, **live)
+
+
+def balances_pending(r, group: str, hand: str) -> dict | None:
+    """The hand's result while it does not count yet (waiting for payers, or disputed), else None."""
+    return pending_entry(r.row("balances", group, ""), hand)
+
+
+def verdict_choices(waiting: dict | None, principal, trow: dict) -> dict:
+    """What the viewer may say of a hand that does not count yet: confirm it (a member who
+    pays in it and has not agreed yet), dispute it (a member seated at its table)."""
+    if waiting is None or principal.is_admin:
+        return {"confirm": False, "dispute": False}
+    return {"confirm": principal.subject in balances_waiting(waiting),
+            "dispute": principal.subject in trow["seats"], "state": waiting["state"]}
+
+
+def seat_view(model, shown: dict, seat: int | None, trow: dict, principal) -> dict:
+    """What the phone of ``seat`` may do now (nothing for a reader without a seat)."""
+    game, state = model.rules, model.state
+    rules = game.parse_rules(trow["rules"]) if trow else None
+    owed = game.owed(state) if not model.ended else {}
+    mine = {"seat": seat, "owes": 0, "turn": False, "legal": [], "plays": [], "calls": [], "claims": False,
+            "turn_up": None, "instead": [], "pack": []}
+    in_play = not model.ended and shown["phase"] in ("dealing", "auction", "play")
+    if seat is None or not in_play:
+        return mine
+    shown_cards = cards_in({k: v for k, v in shown.items() if k not in ("rules", "settlement")})
+    mine["owes"] = owed.get(str(seat), 0)
+    # What it may still pick up: a card nobody has seen, and the face-up trump card, which is
+    # the stock's last card (Bisca: whoever draws when the stock runs out takes it).
+    could = [c for c in game.pack(rules) if c not in shown_cards]
+    if mine["owes"] and shown.get("trump") and shown.get("trump_seen", True) and shown.get("tricks") \
+            and shown.get("stock_left", 0) <= len(shown.get("awaiting") or ()):  # the stock's last round of draws
+        could.append(shown["trump"])
+    mine["pack"] = in_order(could)
+    if seat == shown["dealer"] and ("table" in owed or "trump" in owed):
+        mine["turn_up"] = "table" if "table" in owed else "trump"
+        mine["turn_up_count"] = owed.get("table", 1)
+        mine["instead"] = list(game.instead_of_turning(state, seat)) if mine["turn_up"] == "trump" else []
+    if owed:
+        return mine
+    turn = game.turn(state)
+    mine["turn"] = turn == seat
+    on_table = tuple(c["card"] for c in shown.get("current") or [])
+    if mine["turn"]:
+        if game.capabilities.logged_by == "tricks":
+            mine["legal"] = list(game.legal_cards(state, seat, on_table))
+        else:
+            mine["plays"] = game.legal_plays(state)
+    mine["calls"] = list(game.offers(state, seat))
+    mine["claims"] = game.capabilities.claims
+    mine["claim_says"] = game.capabilities.claim_says
+    return mine
+
+
+def live_part(r, group: str, grow: dict, model, principal) -> dict:
+    """Everything the hand's live part needs, for the page and for the fragment alike."""
+    trow = lookups.table_row(r, group, model.table)
+    hidden = sealed_for(r, group, model, principal.subject)
+    shown = hand_view(model, hidden)
+    seats = [member_name(grow, m) for m in trow["seats"]]
+    seat = trow["seats"].index(principal.subject) if principal.subject in trow["seats"] else None
+    return {"hand": shown, "seats": seats, "mine": seat_view(model, shown, seat, trow, principal), "table": trow,
+            "version": r.version(group)}

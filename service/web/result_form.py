@@ -1,0 +1,56 @@
+"""A hand's result as a form sends it, read back into the API's result object: the game's
+own fields for a table (``Game.result_fields``), each read by its kind. The score sheet
+(sheet.py) and the admin's correction of a hand from its page (admin.py) both read it."""
+from __future__ import annotations
+
+from projections.hands import game_of, parsed_rules
+from .base import whole
+
+
+def result_fields(trow: dict):
+    """The fields of a table's score sheet, as its game and rules give them."""
+    return game_of(trow["game"]).result_fields(parsed_rules(trow["game"], trow["rules"]))
+
+
+def first(values: dict, name: str) -> str:
+    return (values.get(name) or [""])[0]
+
+
+def doubles_of(values: dict) -> list[int]:
+    """The doubles the form carries: the seats that gave them, in order."""
+    return [whole("doubles", s) for s in first(values, "doubles").split()]
+
+
+def _sides(values: dict, prefix: str) -> list[int]:
+    """The sides a form's fields name (``points0``, ``points1``...), in order."""
+    named = {k[len(prefix):] for k in values if k.startswith(prefix)}
+    return sorted(int(n) for n in named if n.isascii() and n.isdigit() and len(n) < 3)
+
+
+def result_body(fields, values: dict) -> dict:
+    """The form's strings as the API's result object: each field of the game's sheet that
+    applies, read by its kind; a number that is not one is the API's 400, anything else the
+    game's own 400 or 422."""
+    result: dict = {}
+    for field in fields:
+        shown = {**{f.name: first(values, f.name) for f in fields}, **result}
+        if field.when is not None and not field.when(shown):
+            continue
+        text = first(values, field.name)
+        match field.kind:
+            case "choice":
+                if text:
+                    result[field.name] = text
+            case "seat" | "number":
+                if text:
+                    result[field.name] = whole(field.name, text)
+            case "seats":
+                result[field.name] = [whole(field.name, s) for s in values.get(field.name, []) if s]
+            case "doubles":
+                result[field.name] = doubles_of(values)
+            case "side":
+                result[field.name] = None if text in ("", "tie") else whole(field.name, text)
+            case "per-side":
+                result[field.name] = [whole(field.name, first(values, f"{field.name}{i}") or field.default)
+                                      for i in _sides(values, field.name)]
+    return result
