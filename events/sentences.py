@@ -11,6 +11,12 @@ documentation for the English OpenAPI document) is not.
 from __future__ import annotations
 
 
+def heard(template: str) -> str:
+    """A template the log's sentences take as a value (a score sheet's category, a field of
+    a result), marked for the translators as it is: ``phrases`` says it where it is found."""
+    return template
+
+
 def say(template: str, /, **values: object) -> str:
     """The sentence: ``template`` with each ``{name}`` filled with ``values[name]``."""
     return template.format(**values) if values else template.replace("{{", "{").replace("}}", "}")

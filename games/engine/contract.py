@@ -90,6 +90,7 @@ class DealField:
     kind: str
     doc: str
     required: bool = False  # in every deal (where every game has the field)
+    label: str = ""  # what a page asks for it (said: a sentence of the log), where a page asks it
 
 
 @dataclass(frozen=True)

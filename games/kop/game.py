@@ -468,7 +468,8 @@ CALL_FIELDS = (DealField("jack", "card", "wesele with rules.wesele = any-jack: t
                                          "Where the rules choose it (highest-jack), leave it out: bitka works it out "
                                          "from the caller's cards and logs the call without it, since which jack it "
                                          "is tells what the caller holds (a jack sent is checked, and logged as "
-                                         "said)"),)
+                                         "said)",
+                         label=say("Wesele: the partner's jack (left empty, the rules choose it)")),)
 # The settlement's codes as the players say them (the log keeps the codes).
 CODES = {"wyjscie": "wyjście", "bez-wyjscia": say("bez wyjścia"), "bez-bitki": say("bez bitki"), "mlodzi": "młodzi"}
 

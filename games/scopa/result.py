@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Mapping, Sequence
 
-from events.sentences import say
+from events.sentences import heard, say
 
 from ..engine.base import Event
 from ..engine.contract import ResultField
@@ -20,6 +20,9 @@ from ..engine.errors import Malformed, RuleViolation, require, whole_number
 
 CATEGORIES = ("cards", "coins", "primiera", "settebello")
 FIELDS = (*CATEGORIES, "scopas")
+# How a result's categories read inside the log's sentences ("cards: Ala 21 v Bob 19", and
+# "cards: {who}" for who took the point of a hand logged by its result), said on the pages.
+SAID = (heard("cards"), heard("coins"), heard("cards: {who}"), heard("coins: {who}"), heard("primiera: {who}"))
 PACK_SIZE = 40
 
 

@@ -15,11 +15,12 @@ from typing import Iterator
 
 CONTEXT = "log"
 SAY = "say"
+HEARD = "heard"  # a template marked as it is, said where the log's sentences take it as a value
 
 
 def said(node: ast.AST) -> ast.Call | None:
     """The call, when ``node`` says a sentence: ``say("...", name=value...)``."""
-    if isinstance(node, ast.Call) and getattr(node.func, "id", None) == SAY:
+    if isinstance(node, ast.Call) and getattr(node.func, "id", None) in (SAY, HEARD):
         return node
     return None
 

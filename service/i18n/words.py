@@ -25,8 +25,5 @@ WORDS = (
     pgettext("log", "sooner"), pgettext("log", "later"),
     # Translators: score-sheet questions of one word (a hand logged by its result)
     pgettext("log", "Contract"), pgettext("log", "Tricks"), pgettext("log", "Trump suit"),
-    # Translators: Scopa's categories as values ("cards: Ala 21 v Bob 19")
-    pgettext("log", "cards"), pgettext("log", "coins"), pgettext("log", "a side"),
-    # Translators: a Scopa hand logged by its result: who took each point ({who} is a side, on pages its players)
-    pgettext("log", "cards: {who}"), pgettext("log", "coins: {who}"), pgettext("log", "primiera: {who}"),
+    pgettext("log", "a side"),
 )

@@ -190,3 +190,18 @@ def field_errors(detail: str, fields) -> dict[str, str]:
         if name.lower() in lowered:
             return {name.replace(" ", ""): detail}
     return {}
+
+
+def game_fields(form, declared) -> dict:
+    """The fields a game adds to a request (``Game.seen_fields``, ``play_fields``,
+    ``call_fields``), as a form sent them: a list of cards comma-separated or repeated, any
+    other field as typed; a field left empty is left out."""
+    body = {}
+    for f in declared:
+        if f.kind == "cards":
+            values = [c for v in form.getlist(f.name) for c in v.split(",") if c]
+            if f.name in form:
+                body[f.name] = values
+        elif form.get(f.name):
+            body[f.name] = form[f.name]
+    return body

@@ -17,7 +17,7 @@ from ..sealed import sealed_for
 from ..seating import entry_of
 from ..views import hand_view
 from . import once
-from .base import bp, field_errors, page_of, whole, writer_of
+from .base import bp, field_errors, game_fields, page_of, whole, writer_of
 
 
 @bp.route("/g/<group>/tables/<table>/deal", methods=["GET", "POST"])
@@ -65,9 +65,8 @@ def play_page(group, hand):
             return redirect(url_for("web.sign_in_page"))
         def play(w):
             if "call" in request.form:  # a call of the auction, before the first trick
-                bid = {"seat": whole("seat", request.form.get("seat", "")), "call": request.form["call"]}
-                if request.form.get("jack"):
-                    bid["jack"] = request.form["jack"]
+                bid = {"seat": whole("seat", request.form.get("seat", "")), "call": request.form["call"],
+                       **game_fields(request.form, lookups.hand_model(w, group, hand).rules.call_fields)}
                 handlers.handle(Play(group, principal.subject, hand, "bid", bid), w)
                 return url_for("web.play_page", group=group, hand=hand)
             if "card" in request.form:  # one card of a trick already being played a card at a time
@@ -114,7 +113,8 @@ def play_page(group, hand):
                                held=[c for c in held[seat] if c not in partial and c not in hidden], legal=legal,
                                sealed=any(c in hidden for c in held[seat]),
                                last=len(partial) == seats - 1, problem=problem_now,
-                               calls=[] if on_table else game.calls(state), once=once.key())
+                               calls=[] if on_table else game.calls(state), call_fields=game.call_fields,
+                               once=once.key())
     page = page_of(group, view)
     return (page, 422) if problem and isinstance(page, str) else page
 

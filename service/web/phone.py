@@ -18,7 +18,7 @@ from ..handlers import lookups
 from ..commands import Confirm, Dispute, Play
 from ..http import store
 from . import once, session
-from .base import bp, writer_of
+from .base import bp, game_fields, writer_of
 from .hand_shown import hand_context, hand_page_of
 
 
@@ -70,10 +70,9 @@ def _command(action: str, seat: int | None, model) -> tuple[str, dict]:
     match action:
         case "cards":
             return "cards", {"seat": seat, "cards": form.getlist("card")}
-        case "table":
-            return "cards", {"table": form.getlist("card")}
-        case "trump":
-            return "cards", {"trump": form.get("card", "")}
+        case seen if seen in {f.name for f in model.rules.seen_fields}:  # cards every reader sees as they are dealt
+            kind = next(f.kind for f in model.rules.seen_fields if f.name == seen)
+            return "cards", {seen: form.getlist("card") if kind == "cards" else form.get("card", "")}
         case "instead":  # what the game lets the dealer log instead of turning a card, by its place
             offered = list(model.rules.instead_of_turning(model.state, seat)) if seat is not None else []
             chosen = form.get("offer", "")
@@ -81,15 +80,9 @@ def _command(action: str, seat: int | None, model) -> tuple[str, dict]:
                 raise Invalid(_("that is not something a hand's page does"), errors={"offer": [_("Unknown action.")]})
             return "cards", dict(offered[int(chosen)].body)
         case "play":
-            body = {"seat": seat, "card": form.get("card", "")}
-            if form.get("capture") is not None:
-                body["capture"] = [c for c in form.get("capture", "").split(",") if c]
-            return "play", body
+            return "play", {"seat": seat, "card": form.get("card", ""), **game_fields(form, model.rules.play_fields)}
         case "bid":
-            body = {"seat": seat, "call": form.get("call", "")}
-            if form.get("jack"):
-                body["jack"] = form["jack"]  # a wesele that names its partner's jack
-            return "bid", body
+            return "bid", {"seat": seat, "call": form.get("call", ""), **game_fields(form, model.rules.call_fields)}
         case "claim":
             return "claim", {"seat": seat}
     raise Invalid(_("that is not something a hand's page does"), errors={"action": [_("Unknown action.")]})

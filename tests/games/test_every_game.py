@@ -1,0 +1,183 @@
+"""The one test every registered game passes (over ``GAMES`` and each of its presets, the
+way OpenSpiel runs its random-simulation test over each game): random legal hands played
+to the end, dealt whole and seat by seat, through nothing but the ``Game`` contract.
+
+At every step: the game decides each event again (``redecide``: the log's audit); every
+reader (each seat, and nobody seated) is shown no card it may not see, and no card on the
+table is hidden from anyone; every sentence the game writes (each event in words, the
+settlement's explanation) is a catalog message in every language. At the end: the hand
+dealt seat by seat settles exactly as the same hand dealt whole, and each payment is the
+stake times the settlement's units and multiplier. A page opens a table from each preset.
+"""
+from __future__ import annotations
+
+import html
+import random
+from dataclasses import dataclass
+
+import pytest
+
+from games.engine.base import Command, Event, TableTerms
+from games.engine.errors import RuleViolation
+from games.engine.seen import cards_in
+from games.engine.table import deal_context
+from games.registry import GAMES
+from projections.redecide import refused
+from service.i18n import phrases
+from tests.api import test_evening_pages as pages
+
+LANGUAGES = ("pl", "it", "pt_BR")
+HANDS = 6  # random hands per preset, each dealt whole and seat by seat
+ON_THE_TABLE = ("table", "table_cards", "trump", "current", "captured")  # a view's cards face up (and each trick's)
+CASES = [pytest.param(name, i, id=f"{name}-{i}") for name, game in GAMES.items() for i in range(len(game.presets))]
+
+
+@dataclass(frozen=True)
+class _Logged:
+    """An event as the log keeps it, for ``redecide``."""
+    type: str
+    data: dict
+
+
+def _deal(game, rules, chance: random.Random, dealer: int) -> Event:
+    """A deal of a shuffled pack the rules accept (a deal the rules want redealt is dealt again)."""
+    for _ in range(100):
+        deck = sorted(game.pack(rules))
+        chance.shuffle(deck)
+        try:
+            return game.parse_deal(rules, game.deals(rules, deck, dealer))
+        except RuleViolation:
+            continue
+    raise AssertionError(f"{game.name}: no deal of 100 the rules accept")
+
+
+class _Hand:
+    """A hand of ``game`` followed step by step, every step checked."""
+
+    def __init__(self, game, rules, opened: Event):
+        self.game, self.rules = game, rules
+        self.pack = frozenset(game.pack(rules))
+        recorded = {**opened.data, **deal_context(game, rules, None)}  # the deal event as the log keeps it
+        self.state = game.initial_state(rules, recorded)
+        self.seats = len(game.held(self.state))
+        self.said: list[str] = [game.describe("deal", recorded, self.who)]
+        self.check_readers()
+
+    @staticmethod
+    def who(seat: int) -> str:
+        return f"seat {seat} (Ala)"
+
+    def do(self, command: Command) -> list[Event]:
+        events = self.game.decide(self.state, command)
+        why, rest = refused(self.game, self.state, _Logged(events[0].type, dict(events[0].data)))
+        assert why is None, f"{self.game.name}: the game refuses, decided again, its own {events[0].type}: {why}"
+        assert [(e.type, dict(e.data)) for e in rest] == [(e.type, dict(e.data)) for e in events[1:]]
+        for event in events:
+            self.state = self.game.evolve(self.state, event)
+            self.said.append(self.game.describe(event.type, event.data, self.who))
+            self.check_readers()
+        return events
+
+    def check_readers(self) -> None:
+        game, state = self.game, self.state
+        if game.is_terminal(state):
+            return
+        view = game.view(state)
+        for seat in (None, *range(self.seats)):
+            hidden = self.pack - game.visible(state, seat) - frozenset(game.played(state))
+            shown = game.conceal(state, view, hidden)
+            leaked = cards_in(shown) & hidden
+            assert not leaked, f"{game.name}: seat {seat} is shown {sorted(leaked)}"
+            on_table = frozenset().union(*(cards_in(view[k]) for k in ON_THE_TABLE if k in view),
+                                         *(cards_in(t["cards"]) for t in view.get("tricks") or ()))
+            assert not on_table & hidden, f"{game.name}: {sorted(on_table & hidden)} on the table hidden from {seat}"
+
+    def calls(self, chance: random.Random) -> list[Command]:
+        """Some of the calls the phones offer now, before the first card."""
+        made = []
+        for _ in range(chance.randrange(3)):
+            seat = chance.randrange(self.seats)
+            offers = list(self.game.offers(self.state, seat))
+            if not offers:
+                break
+            made.append(Command("bid", {"seat": seat, **chance.choice(offers).body}))
+            self.do(made[-1])
+        return made
+
+    def next_move(self, chance: random.Random) -> list[Command]:
+        """The next trick card by card (each among the legal cards), or the next play."""
+        game, state = self.game, self.state
+        if game.capabilities.logged_by == "plays":
+            return [Command("play", dict(chance.choice(game.legal_plays(state))))]
+        leader, cards = game.turn(state), []
+        for i in range(self.seats):
+            cards.append(chance.choice(game.legal_cards(state, (leader + i) % self.seats, tuple(cards))))
+        return [Command("play", {"seat": (leader + i) % self.seats, "card": c}) for i, c in enumerate(cards)]
+
+
+def _owed_cards(game, whole: _Hand, seats: _Hand, deal: dict) -> list[Command]:
+    """What the hand dealt seat by seat still owes, as the seats and the dealer log it:
+    each seat the cards it now holds in the whole hand, the face-up cards as dealt."""
+    out = []
+    for key in sorted(game.owed(seats.state)):
+        if key.isdigit():
+            known = set(c for c in game.held(seats.state)[int(key)] if c)
+            cards = [c for c in game.held(whole.state)[int(key)] if c not in known]
+            out.append(Command("cards", {"seat": int(key), "cards": cards}))
+        else:
+            out.append(Command("cards", {key: deal[key]}))
+    return out
+
+
+def _settle(game, state):
+    n = len(game.held(state))
+    return game.settle(state, TableTerms(stake=100, members=tuple(f"m{i}" for i in range(n))))
+
+
+@pytest.mark.parametrize("name, preset", CASES)
+def test_random_hands_dealt_whole_and_seat_by_seat(name, preset):
+    game = GAMES[name]
+    rules = game.parse_rules(game.presets[preset].rules)
+    for n in range(HANDS):
+        chance = random.Random(f"{name}-{preset}-{n}")
+        opened = _deal(game, rules, chance, dealer=n % game.seat_count(rules))
+        whole = _Hand(game, rules, opened)
+        seats = _Hand(game, rules, game.parse_deal(rules, {"dealer": opened.data["dealer"]}))
+        for command in _owed_cards(game, whole, seats, dict(opened.data)):
+            seats.do(command)
+        for call in whole.calls(chance):
+            seats.do(call)
+        while not game.is_terminal(whole.state):
+            for command in whole.next_move(chance):
+                if game.is_terminal(whole.state):
+                    break
+                whole.do(command)
+                seats.do(command)
+                for owed in _owed_cards(game, whole, seats, dict(opened.data)):
+                    seats.do(owed)
+        assert game.is_terminal(seats.state)
+        settled, again = _settle(game, whole.state), _settle(game, seats.state)
+        assert settled == again, f"{name}: the hand dealt seat by seat settles otherwise"
+        each = 100 * settled.units * settled.multiplier
+        for amount in settled.amounts:
+            assert (amount == 0) if each == 0 else amount % each == 0, \
+                f"{name}: a payment of {amount} is no multiple of the stake x units x multiplier ({each})"
+        said = [*whole.said, *settled.explanation]
+        for language in LANGUAGES:
+            unsaid = [s for s in said if s and not phrases.covered(s, language)]
+            assert not unsaid, f"{name}: not in the {language} catalog: {unsaid[:3]}"
+
+
+
+
+@pytest.mark.parametrize("name, preset", CASES)
+def test_a_page_opens_a_table_from_each_preset(app, name, preset):
+    chosen = GAMES[name].presets[preset]
+    admin, group = pages._start(app)
+    names = ["Ala", "Bob", "Cyd", "Dan", "Ela", "Fil"][:chosen.players]
+    for member in names:
+        pages._invite(admin, group, member)
+    table = pages._open_table(admin, group, f"{name}:{preset}", names, entry="scorer")
+    page = admin.http.get(f"/g/{group}/tables/{table}")
+    text = html.unescape(page.get_data(as_text=True))
+    assert page.status_code == 200 and chosen.title in text and all(member in text for member in names)
