@@ -1,8 +1,8 @@
 """``bitka demo``: a demo group with complete hands of every game, then its balances.
 
-What each game's tables play is the game's own (``Game.demo``: Kop's contracts one by one,
-a Baśka bok-runda, a Scopa game and a de Nove match played to their ends...); a game that
-says nothing plays a few random hands of its first preset."""
+What each game's tables play is the game's own (``Game.demo``: its contracts one by one, a
+doubled round, a game or a match played to its end...); a game that says nothing plays a
+few random hands of its first preset."""
 from __future__ import annotations
 
 import random
@@ -43,10 +43,9 @@ def tables_of(game: Game) -> tuple[DemoTable, ...]:
 @store_option
 @click.pass_obj
 def demo(obj, seed):
-    """Fill the store with a demo group that plays every game: Kop's contracts (normal,
-    wesele, cicha, zolo with doubles), a Baśka bok-runda after a zolo-du, a Scopa game and a
-    de Nove match played to their ends, a Capixaba hand with a rela, Sueca hands; then print
-    the group's balances.
+    """Fill the store with a demo group that plays every game bitka scores, each as the game
+    shows itself (its contracts one by one, doubles, a doubled round, a game or a match
+    played to its end, a bonus), and print the group's balances.
 
     \b
     Example:

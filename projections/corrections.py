@@ -1,12 +1,12 @@
 """Correcting a past hand: its outcome replaced (by a result, or a void), and every later hand
-of its table settled again on the table as it now stood before it (Baśka's bok-rundy and
-their queue, the game and match scores of Scopa and Bisca). The ledger decides a correction
+of its table settled again on the table as it now stood before it (doubled rounds and
+their queue, game and match scores). The ledger decides a correction
 with ``corrected``; replay decides it again from the same events and compares.
 
 A table's history is read from its own events: each hand's events, its settlement, a void,
 and the corrections made before (the latest word on each hand stands). A hand that counts as
 never played (voided, by the void endpoint or by a correction) takes no place in a
-bok-runda or a game.
+doubled round or a game.
 """
 from __future__ import annotations
 
@@ -204,7 +204,7 @@ def _settle_played(game, rules, stake, seats, digits, hand: PastHand, bok, match
 
 
 def _ends_elsewhere(hand: PastHand, when: str) -> RuleBroken:
-    """A hand played card by card that ended with its match (a Capixaba bonus) would, on
+    """A hand played card by card that ended with its match (a bonus scored in the middle of a hand) would, on
     the score the correction leaves, have ended {when}: its cards alone cannot settle it."""
     return RuleBroken(say("hand {id} of this table ended where its match did; on the score this correction "
                           "leaves it would have ended {when}, so its cards cannot settle it: correct that hand first "

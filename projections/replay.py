@@ -88,7 +88,7 @@ class GroupRebuild:
         self.history = history
         self.rows: dict[tuple[str, str], dict] = {}
         self.check_rows, self.check_settlements = "rows" in parts, "settlements" in parts
-        # Settling needs the table as it stood (stake, seats, a running bok-runda) and the
+        # Settling needs the table as it stood (stake, seats, a running doubled round) and the
         # group's setting for confirmations, so their rows are folded whatever the part.
         self.routes = projector.ROUTES if self.check_rows else _SETTLING_ROUTES
         self.digits = 0
@@ -263,7 +263,7 @@ class GroupRebuild:
             paid = [f"{p['member']} {p['amount']}" for p in env.data["payouts"]]
             changes.append(f"today's rules pay {', '.join(said)} (it paid {', '.join(paid)})")
         if now.get("bok_due") != env.data.get("bok_due"):
-            changes.append("today's rules " + ("make" if now.get("bok_due") else "make no") + " bok-runda due")
+            changes.append("today's rules " + ("make" if now.get("bok_due") else "make no") + " doubled round due")
         explained = game.superseded(state, recorded)
         changes += explained
         if refused and not explained:

@@ -3,7 +3,7 @@
 ``result_fields``), so that a registered game brings its own schemas into the document.
 
 A request names the table, not the game, so a deal or a result is ``anyOf`` the games'
-forms (Kop's and Baśka's deals are alike: more than one may fit). A table's or a hand's
+forms (two games' deals may be alike: more than one may fit). A table's or a hand's
 ``rules`` as the service gives them hold every rule of their game and nothing else, so
 they are ``oneOf`` the games' ``Rules``: exactly one fits.
 """
@@ -104,7 +104,7 @@ def rule_sets(game: Game) -> list:
     for raw in raws:
         try:
             rules = game.parse_rules(raw)
-        except RuleViolation:  # a combination the game refuses (e.g. scopone for two)
+        except RuleViolation:  # a combination the game refuses (a deal for four at a table of two)
             continue
         if rules not in sets:
             sets.append(rules)
@@ -184,7 +184,7 @@ def _result(f: ResultField, seats: int, fewest: int, most: int) -> dict:
 
 
 def _widened(known: ResultField, other: ResultField) -> ResultField:
-    """One field that some rules ask differently (Baśka classic's baska contract, a wider
+    """One field that some rules ask differently (a contract only some rules have, a wider
     range): every value any of them takes."""
     return replace(known, options=known.options + tuple(o for o in other.options if o not in known.options),
                    low=min(known.low, other.low), high=max(known.high, other.high), tie=known.tie or other.tie,

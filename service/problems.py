@@ -71,7 +71,7 @@ def _in_readers_language(status: int, detail: str, response_headers: dict) -> st
 
 
 def game_data(e: DomainError) -> dict:
-    """What a game's refusal carries as data beside its sentence (Scopa's legal captures): the
+    """What a game's refusal carries as data beside its sentence (the legal captures of a play): the
     ledger says the game's RuleViolation again as a RuleBroken, which keeps it as its cause or
     context. The data goes only where that sentence goes whole: a refusal said otherwise to a
     reader who may not see some cards (masked, or in words that tell nothing) carries none."""

@@ -163,7 +163,8 @@ class Table(Schema):
 class _Bid(Schema):
     seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=7))
     call = fields.String(required=True, validate=validate.Length(min=1, max=16),
-                         metadata={"example": "kontra"})
+                         metadata={"description": "one of the calls the hand's game takes now (GET the hand: "
+                                                  "calls)", "example": "pass"})
 
 
 class TrickIn(Schema):

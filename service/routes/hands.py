@@ -59,7 +59,7 @@ def add_cards(body, group, hand):
                            422: "A call the auction does not allow"})
 @blp.doc(**writes())
 def add_bid(body, group, hand):
-    """One call of the auction: `{"seat": 2, "call": "kontra"}`."""
+    """One call of the auction: `{"seat": 2, "call": "pass"}`, a call of the hand's game."""
     return _move(group, hand, "bid", body, lambda moved, hidden: hand_view(moved.hand, hidden))
 
 
@@ -144,7 +144,7 @@ def correct_hand(body, group, hand):
     whose cards were logged: the whole hand again, checked by the rules as a new hand), `{"reason", "result":
     {...}}` (a hand logged by its result alone; a result for a hand whose cards were logged is a 422 saying what
     they give) or `{"reason", "void": true}`.
-    Every later hand of its table whose settlement changes is settled again (bok-rundy, game and
+    Every later hand of its table whose settlement changes is settled again (doubled rounds, game and
     match scores); one `correction` event lists each changed hand's new settlement and what it
     now pays more or less (adjustments, each summing to zero)."""
     def act(w, p):

@@ -148,8 +148,8 @@ def _kept_by_nobody(response: Response) -> Response:
 
 
 def table_title(trow: dict) -> str:
-    """A table as people name it: the way of playing it was opened with ("Bisca de tres",
-    "Scopa for three"), in the reader's language; else its game's name."""
+    """A table as people name it: the way of playing it was opened with (its preset's title,
+    e.g. "for three"), in the reader's language; else its game's name."""
     game = game_of(trow["game"])
     rules = game.parse_rules(trow["rules"])  # a table's rules were checked when it was opened
     for preset in game.presets:

@@ -199,13 +199,13 @@ def layout(logged: Logged, seats: list[str]) -> dict:
 def _deal_label(name: str) -> str:
     """A field of a deal besides the seats' cards, as the page names it."""
     return {
-        # Translators: a field of a deal on the correction page: the cards put face up on the table (Scopa).
+        # Translators: a field of a deal on the correction page: the cards put face up on the table.
         "table": _("The cards dealt face up on the table"),
         # Translators: a field of a deal on the correction page: the undealt cards, in the order they are drawn.
         "stock": _("The stock, its top card first"),
-        # Translators: a field of a deal on the correction page: the card turned up to show trumps (Bisca).
+        # Translators: a field of a deal on the correction page: the card turned up to show trumps.
         "trump": _("The trump card turned face up (left empty: none was turned)"),
-        # Translators: a field of a deal on the correction page: the suit a Capixaba cutter knocked for (H).
+        # Translators: a field of a deal on the correction page: the suit knocked for instead of turning a card (H).
         "trump_suit": _("The trump suit knocked for, when no trump card was turned"),
     }.get(name, name)
 

@@ -1,5 +1,5 @@
 """The evening at a table and in the group: each table's running score (a row per hand with
-what each player won or paid and the running totals, bok-rundy marked, game and match
+what each player won or paid and the running totals, doubled rounds marked, game and match
 scores), the hands named as people name them ("Hand 7, Celina dealt"), and a summary to
 share as text and as an image.
 """
@@ -34,7 +34,7 @@ class Row:
     state: str  # playing, settled, pending, disputed, voided
     amounts: list[str]  # per seat, as decimal strings ("" when it paid nothing)
     totals: list[str]  # running, per seat
-    notes: list[str]  # bok-runda, game and match scores, corrections
+    notes: list[str]  # doubled rounds, game and match scores, corrections
 
 
 def score_rows(hands, seats: list[str], waiting: dict[str, str], digits: int) -> list[Row]:
@@ -61,7 +61,7 @@ def score_rows(hands, seats: list[str], waiting: dict[str, str], digits: int) ->
 def _notes(hand, s: dict | None, seats: list[str]) -> list[str]:
     notes = []
     if s and s.get("bok_runda"):
-        # Translators: a note beside a hand in the score table (bok-runda: Kop's and Baśka's doubled round).
+        # Translators: a note beside a hand in the score table (bok-runda: the game's own word for a doubled round).
         notes.append(_("in a bok-runda (doubled)"))
     if s and s.get("bok_due"):
         # Translators: a note beside a hand in the score table: after it, a bok-runda (doubled round) is owed.
@@ -152,10 +152,10 @@ def summary_text(grow: dict, brow: dict, tables: list[tuple[str, int]]) -> str:
     lines += [f"  {name}: {said_amount(balance, grow['currency'], current())}"
               for name, balance in _standings(grow, brow)]
     if tables:
-        # Translators: one table played in the evening, in the summary's list: "Kop, 7 hands".
+        # Translators: one table played in the evening, in the summary's list: "<game>, 7 hands".
         played = "; ".join(ngettext("%(game)s, %(num)d hand", "%(game)s, %(num)d hands", count, game=title)
                            for title, count in tables)
-        # Translators: %(tables)s is the list of tables played, "Kop, 7 hands; Scopa, 1 hand".
+        # Translators: %(tables)s is the list of tables played, "<game>, 7 hands; <game>, 1 hand".
         lines.append(_("Played: %(tables)s", tables=played))
     transfers = settle_up_view(grow, brow)["transfers"]
     if transfers:

@@ -56,7 +56,7 @@ def _waiting(r, grow: dict, brow: dict, principal) -> list[dict]:
         number = order.index(entry["hand"]) + 1 if entry["hand"] in order else "?"
         waiting = balances_pending(r, grow["id"], entry["hand"])
         shown.append({"hand": entry["hand"], "state": entry["state"],
-                      # Translators: a hand named by its number at its table, e.g. "Hand 3 at the Kop table".
+                      # Translators: a hand named by its number at its table, e.g. "Hand 3 at the <game> table".
                       "title": _("Hand %(number)s at the %(game)s table", number=number,
                                  game=game_of(trow["game"]).title),
                       "payouts": [(seats[p["seat"]], p["amount"]) for p in entry["payouts"]],

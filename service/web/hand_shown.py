@@ -85,7 +85,7 @@ def seat_view(model, shown: dict, seat: int | None, trow: dict, principal) -> di
     shown_cards = cards_in({k: v for k, v in shown.items() if k not in ("rules", "settlement")})
     mine["owes"] = owed.get(str(seat), 0)
     # What it may still pick up: a card nobody has seen, and the face-up trump card, which is
-    # the stock's last card (Bisca: whoever draws when the stock runs out takes it).
+    # the stock's last card (whoever draws when the stock runs out takes it).
     could = [c for c in game.pack(rules) if c not in shown_cards]
     if mine["owes"] and shown.get("trump") and shown.get("trump_seen", True) and shown.get("tricks") \
             and shown.get("stock_left", 0) <= len(shown.get("awaiting") or ()):  # the stock's last round of draws

@@ -1,6 +1,6 @@
 """A hand on a player's own phone: the cards it owes (its hand as it picks it up, the face-up
 cards or the trump card it turns as dealer, the card it draws), its legal cards to tap when
-it is its turn (Scopa's captures chosen on the page), its calls and claims, and the table
+it is its turn (captures chosen on the page), its calls and claims, and the table
 as everyone sees it, kept live by a small script that asks for the table again only when
 the group's log has moved (If-None-Match). A tap that came too late is told who played what.
 

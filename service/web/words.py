@@ -4,9 +4,11 @@ settlement's explanation is part of what its hash covers); people read names, in
 language."""
 from __future__ import annotations
 
+import functools
 import re
 from typing import Mapping, Sequence
 
+from games.registry import GAMES
 from projections.typed import restored, set_aside
 from ..i18n import phrases
 
@@ -20,9 +22,21 @@ _MAYBE = re.compile(r"\b([a-z]+)\(s\)")
 _AGREE = re.compile(r"\b(\w+ and \w+) (wins|scores|has|takes|is|loses)\b")
 _FIELD_PATH = re.compile(r"^(?:result|deal|rules|body)(?:\.[a-z_]+)*: ")
 _HAND_ID = re.compile(r"\bh_[0-9a-f]{12}\b")  # the API's id of a hand; people count them at their table
-_ROLE = re.compile(r"\bmlodzi\b")  # the log's code for the młodzi
 _ONE = re.compile(r"\b1 (trick|run|point|stake|hand|card|event)s\b")  # "1 tricks", as a template writes it
 _PLURAL_VERB = {"wins": "win", "scores": "score", "has": "have", "takes": "take", "is": "are", "loses": "lose"}
+
+
+@functools.cache
+def _codes() -> tuple[re.Pattern, dict[str, str]]:
+    """The games' codes of their logs (a role, an outcome) and how their players say them."""
+    codes = {code: word for game in GAMES.values() for code, word in game.codes.items()}
+    longest_first = "|".join(map(re.escape, sorted(codes, key=len, reverse=True)))
+    return re.compile(rf"(?<![\w-])({longest_first})(?![\w-])"), codes
+
+
+def _said_codes(text: str) -> str:
+    pattern, codes = _codes()
+    return pattern.sub(lambda m: codes[m.group(1)], text) if codes else text
 
 
 def said(text: str, seats: Sequence[str], sides: Sequence[Sequence[int]] = (), language: str = "en",
@@ -35,7 +49,7 @@ def said(text: str, seats: Sequence[str], sides: Sequence[Sequence[int]] = (), l
     text = _FIELD_PATH.sub("", text)  # "result: ..." names the API's field; the page's form shows which
     if hands:
         text = _HAND_ID.sub(lambda m: str(hands.get(m.group(0), m.group(0))), text)
-    text = _ROLE.sub("młodzi", text)
+    text = _said_codes(text)
     if language != "en":
         return phrases.on_page(restored(_MEMBER_ID.sub("", text), kept, marked=True), language, seats, sides)
     return restored(_in_english(text, seats, sides), kept)
