@@ -5,18 +5,15 @@ Exit status: 0 on success, 1 when a check finds a problem, 2 on bad usage.
 from __future__ import annotations
 
 import json
-import sqlite3
 import sys
-from pathlib import Path
 
 import click
 
-from events.database import StoreBase, is_postgres, open_store, sqlite_path
 from events.errors import DomainError
 from events.migrations import SchemaTooNew
-from projections.projector import project
 
 from . import output
+from .stores import Context, database_errors, shown
 from .backup_commands import Duration, Runner, backup, restore
 from .demo import demo
 from .migrate import migrate
@@ -29,60 +26,13 @@ from .verdicts import correct, pending
 KEY_HELP = "The {what} key (default: an SQLite store's name + .key; ./bitka.key for PostgreSQL)."
 
 
-class Context:
-    def __init__(self, db: str, named_by: str = "--db or BITKA_DB"):
-        self.db, self.named_by = db, named_by
-
-    @property
-    def shown(self) -> str:
-        """The store as messages name it (a PostgreSQL URL without its password)."""
-        return shown(self.db)
-
-    def store(self, create: bool = False) -> StoreBase:
-        """The store at --db. Only commands that write may create it; the others open it as
-        it is (re-creating a dropped trigger before ``verify`` would hide the tampering)."""
-        try:
-            store = open_store(self.db, projector=project)
-        except DomainError as e:
-            raise click.UsageError(e.detail) from None
-        if create:
-            return store.setup()
-        if not is_postgres(self.db) and not Path(sqlite_path(self.db)).exists():
-            raise click.UsageError(f"there is no store at {self.db}; name one with {self.named_by}")
-        try:
-            with store.reading() as r:
-                if r.is_store():
-                    return store
-        except sqlite3.DatabaseError:
-            pass
-        raise click.UsageError(f"{self.shown} is not a bitka store")
-
-
-def shown(db: str) -> str:
-    if is_postgres(db):
-        from events.pgstore import redacted
-        return redacted(db)
-    return db
-
-
-def _database_errors() -> tuple[type[Exception], ...]:
-    """What a store that cannot be reached or used raises: SQLite's errors, and psycopg's
-    when it is installed."""
-    try:
-        import psycopg
-        from events.pgstore import StoreUnavailable
-    except ImportError:
-        return (sqlite3.DatabaseError,)
-    return sqlite3.DatabaseError, psycopg.Error, StoreUnavailable
-
-
 class BitkaGroup(click.Group):
     """Store files that cannot be opened are the user's to fix: say so, without a traceback."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except _database_errors() as e:
+        except database_errors() as e:
             db = shown(ctx.obj.db) if ctx.obj else "the store"
             if "unable to open" in str(e) or "not a database" in str(e):
                 raise click.UsageError(f"{db} cannot be used as a bitka store: {e}") from None

@@ -20,6 +20,7 @@ from events.verify import faults
 from projections.projector import project
 
 from . import output
+from .stores import Context, database_errors, shown
 
 BATCH = 500
 
@@ -27,10 +28,9 @@ BATCH = 500
 def _target(url: str):
     """The store to move into, created if need be; one that cannot be (a directory, a file
     that is no database, a server that does not answer) is named as --to named it."""
-    from .main import _database_errors, shown
     try:
         return open_store(url, projector=project).setup()
-    except _database_errors() as e:
+    except database_errors() as e:
         raise click.UsageError(f"--to {shown(url)} cannot be used as a bitka store: {str(e).strip()}") from None
 
 
@@ -52,7 +52,6 @@ def migrate(source_url: str, target_url: str):
       bitka migrate --from postgresql://bitka@db.example/bitka --to sqlite:///copy.db
     """
     from .checks import replay_store, verify_store
-    from .main import Context, shown
     if source_url == target_url:
         raise click.UsageError("--from and --to name the same store")
     source = Context(source_url, named_by="--from").store()  # as every command that reads opens it

@@ -18,6 +18,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from .canonical import canonical_bytes
+from .database import is_postgres, sqlite_path
 
 
 DATABASE_KEY = "bitka.key"
@@ -27,7 +28,6 @@ def default_key_path(db: str) -> str:
     """Where the signing key lives unless ``--key`` / ``BITKA_KEY`` says: beside an SQLite
     store (its name + ``.key``), or ``bitka.key`` in the working directory for a server
     database. Servers sharing one database should be given one key file."""
-    from .database import is_postgres, sqlite_path
     return DATABASE_KEY if is_postgres(db) else f"{sqlite_path(db)}.key"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .errors import Invalid
+from .pgstore import PostgresStore
 from .sqlite import SQLiteStore
 from .store import Projector
 from .unit_of_work import StoreBase
@@ -17,7 +18,6 @@ def open_store(url: str | Path, projector: Projector | None = None, busy_timeout
     is PostgreSQL; ``sqlite:///path`` or a plain path is an SQLite file."""
     url = str(url)
     if is_postgres(url):
-        from .pgstore import PostgresStore
         return PostgresStore(url, projector, busy_timeout_ms)
     return SQLiteStore(sqlite_path(url), projector, busy_timeout_ms)
 

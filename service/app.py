@@ -12,9 +12,11 @@ from flask import Flask, Response, request
 from events.checkpoint import default_key_path, load_or_create_key
 from events.database import open_store
 from projections.projector import project
-from . import headers, openapi, problems, schemas
+from . import docs, headers, health, openapi, problems, schemas
+from .i18n.setup import speak
 from .limits import Limit
 from .routes import events, groups, hands, invitations, money, proofs, tables
+from .web import blueprint as pages
 
 DEFAULTS = {
     "BITKA_DB": "bitka.db",
@@ -78,13 +80,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     openapi.setup(api.spec)
     for module in (groups, tables, hands, money, events, proofs, invitations):
         api.register_blueprint(module.blp)
-    from .i18n.setup import speak
     speak(app)
-    from .web import blueprint as pages
     app.register_blueprint(pages())  # the pages for people at the table, beside the API
-    from . import docs
     app.register_blueprint(docs.blueprint())  # the API reference for people: GET /docs
-    from . import health
     health.setup(app)  # /healthz, /readyz, /metrics (outside /v1), and every request counted: first in, so timed whole
     app.before_request(_json_bodies_only)
     app.after_request(_ends_with_newline)

@@ -21,8 +21,13 @@ import time
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from events import backups
+from events.checkpoint import published
 from events.migrations import latest, pending
+from .metrics import Metrics, instrument
+from .problems import problem
 
 bp = Blueprint("health", __name__)
 _NO_STORE = {"Cache-Control": "no-store"}
@@ -36,7 +41,6 @@ def setup(app: Flask) -> None:
     if app.config.get("BITKA_BACKUP_DIR"):
         app.config["BITKA_BACKUP_EVERY"] = backups.seconds(app.config.get("BITKA_BACKUP_EVERY") or "1h")
     app.extensions["bitka.started"] = time.time()
-    from .metrics import Metrics, instrument
     metrics = Metrics(BackupCollector(app))
     app.extensions["bitka.metrics"] = metrics
     instrument(app, metrics)
@@ -78,9 +82,6 @@ def _store_checks(app: Flask) -> dict:
 
 
 def _key_check(app: Flask) -> dict:
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-    from events.checkpoint import published
     key = app.extensions.get("bitka.key")
     if not isinstance(key, Ed25519PrivateKey):
         return _check(False, "no signing key is loaded")
@@ -125,7 +126,6 @@ def metrics():
     if token:
         given = request.headers.get("Authorization", "")
         if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
-            from .problems import problem
             answer = problem(401, "Unauthorized", "the metrics need the metrics token (BITKA_METRICS_TOKEN)",
                              "unauthorized")
             answer.headers["WWW-Authenticate"] = 'Bearer realm="bitka metrics"'

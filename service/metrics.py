@@ -21,7 +21,11 @@ import os
 import sqlite3
 import time
 
+import psycopg
 from flask import Flask, g, request
+
+from events.errors import Contention, Damaged
+from events.pgstore import StoreUnavailable
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64)  # group_commit.MOST_IN_A_BATCH is 64
@@ -67,17 +71,10 @@ class Metrics:
 
 def store_error_kind(e: BaseException) -> str | None:
     """Which kind of store failure ``e`` is, if it is one."""
-    from events.errors import Contention, Damaged
     if isinstance(e, Damaged):
         return "damaged"
     if isinstance(e, Contention):
         return "contention"
-    try:
-        import psycopg
-
-        from events.pgstore import StoreUnavailable
-    except ImportError:  # pragma: no cover - psycopg is a dependency
-        return "database" if isinstance(e, sqlite3.Error) else None
     if isinstance(e, (StoreUnavailable, psycopg.OperationalError)) or (
             isinstance(e, sqlite3.OperationalError) and "unable to open" in str(e)):
         return "unavailable"

@@ -8,12 +8,14 @@ from __future__ import annotations
 import json
 import logging
 
+import psycopg
 from flask import Response, render_template, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
 from events.errors import (Contention, Damaged, DomainError, Gone, Invalid, NotFound, Refused, RuleBroken,
                            StaleVersion, Unprocessable, VersionConflict)
+from events.pgstore import StoreUnavailable
 from games.engine.errors import RuleViolation
 from .auth import Unauthenticated
 from .i18n import languages, phrases
@@ -182,11 +184,5 @@ def register(app) -> None:
     app.register_error_handler(RuleViolation, from_rule_violation)
     app.register_error_handler(HTTPException, from_http)
     app.register_error_handler(Exception, from_crash)
-    try:
-        import psycopg
-
-        from events.pgstore import StoreUnavailable
-    except ImportError:  # pragma: no cover - psycopg is a dependency
-        return
     app.register_error_handler(StoreUnavailable, from_unreachable_store)
     app.register_error_handler(psycopg.OperationalError, from_unreachable_store)

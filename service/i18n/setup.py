@@ -2,6 +2,8 @@
 templates use to say things in it (``_``, ``ngettext``, ``money``, ``when``)."""
 from __future__ import annotations
 
+from datetime import datetime
+
 from flask import Flask
 from flask_babel import Babel, format_datetime
 
@@ -27,7 +29,6 @@ def speak(app: Flask) -> None:
 
 def _when(stamp: str) -> str:
     """An RFC 3339 time from the log, as the reader's language writes a date and time (UTC)."""
-    from datetime import datetime
     try:
         moment = datetime.fromisoformat(str(stamp).replace("Z", "+00:00"))
     except ValueError:
