@@ -184,6 +184,18 @@ class BiscaState:
         return tuple(totals)
 
 
+def sheet(state: BiscaState) -> dict:
+    """The score sheet of a hand played out: card points and tricks per side (and in
+    Capixaba the bonuses and whether hearts were trumps)."""
+    sides = state.rules.sides
+    points = [sum(t.points for t in state.tricks if t.winner in side) for side in sides]
+    tricks = [sum(1 for t in state.tricks if t.winner in side) for side in sides]
+    result = {"points": points, "tricks": tricks}
+    if state.rules.variant == "capixaba":
+        result |= {"bonus": list(state.bonus_points), "trump_suit": state.trump_suit}
+    return result
+
+
 def deals(rules: BiscaRules, deck, dealer: int) -> dict:
     """Each seat its first cards; the pack's last card turned face up as trumps, the rest
     the stock."""
@@ -583,7 +595,7 @@ GAME = Game(
     evolve=evolve, is_terminal=is_over, settle=settle, parse_result=result_event, result_state=result_state,
     view=view, turn=lambda state: None if is_over(state) else state.turn, legal_cards=legal_cards, calls=calls,
     offers=offers, instead_of_turning=instead_of_turning,
-    describe=describe, superseded=superseded, result_fields=bisca_result.result_fields, visible=visible,
+    describe=describe, superseded=superseded, result_fields=bisca_result.result_fields, sheet=sheet, visible=visible,
     played=played, owed=owed,
     pack=lambda rules: PACKS[VARIANTS[rules.variant].pack], seating=seating, deals=deals,
     deal_fields=(*DEALT, DealField("stock", "cards", "the undealt cards, top first"),

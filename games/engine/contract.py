@@ -174,6 +174,9 @@ class Game:
     describe: Callable[[str, Mapping, Who], str]  # an event of a hand, in words
     superseded: Callable[[State, int], list[str]]  # what today's rules refuse that rules N allowed
     result_fields: Callable[[Rules], Sequence[ResultField]]
+    # The score sheet of a hand played to its end: the result that, logged alone by those
+    # fields, settles as the hand did.
+    sheet: Callable[[State], Mapping[str, Any]]
     presets: tuple[Preset, ...]  # the usual ways to play it, the first its default: a page opens a table from one
     held: Callable[[State], Sequence[Sequence[str]]] = field(default=lambda state: state.held)
     # What a reader of a hand in play may see, decided positively: the cards in sight of the

@@ -405,6 +405,19 @@ def conceal(state: KopState, view: dict, hidden: frozenset[str]) -> dict:
     return shown
 
 
+def sheet(state: KopState) -> dict:
+    """The score sheet of a hand played out: the contract, who played it, the doubles, and
+    the declaring side's card points and tricks (what kop_result.applies asks of it)."""
+    t = kop_scoring.teams(state)
+    asked = kop_result.applies(t.contract)
+    full = {"contract": t.contract, "stare": list(t.stare), "declarer": t.declarer,
+            "partner": next((s for s in t.stare if s != t.declarer), None),
+            "doubles": [d.seat for d in state.auction.doubles],
+            "points": sum(tr.points for tr in state.tricks if tr.winner in t.stare),
+            "tricks": sum(1 for tr in state.tricks if tr.winner in t.stare)}
+    return {"contract": t.contract, **{k: full[k] for k in asked}}
+
+
 def deals(rules: KopRules, deck, dealer: int) -> dict:
     """Four cards to each seat."""
     return {"dealer": dealer, "hands": [list(deck[i * TRICKS:(i + 1) * TRICKS]) for i in range(SEATS)]}
@@ -456,7 +469,7 @@ def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, sup
         parse_result=partial(kop_result.result_event, engine), result_state=partial(kop_result.result_state, engine),
         view=view_, turn=turn, legal_cards=legal_cards, calls=calls, offers=partial(offers, decide_), describe=describe,
         superseded=superseded_,
-        result_fields=kop_result.result_fields, visible=visible, played=played, conceal=conceal,
+        result_fields=kop_result.result_fields, sheet=sheet, visible=visible, played=played, conceal=conceal,
         pack=lambda rules: PACK, owed=owed, deals=deals,
         docs={"claim": "throwing in: when every legal way to play the remaining tricks settles alike, the hand is "
                            "settled at once (the tricks not played are counted as one such way, marked \"played\": "

@@ -137,6 +137,12 @@ class ScopaState:
         return len(self.stock) if self.stock_left is None else self.stock_left
 
 
+def sheet(state: ScopaState) -> dict:
+    """The score sheet of a hand played out: which side took each category (None: a tie)
+    and each side's scopas."""
+    return scopa_scoring.sheet(state)
+
+
 def deals(rules: ScopaRules, deck, dealer: int) -> dict:
     """Three cards to each seat and four face up (ten each and none face up, scientifico);
     the rest is the stock."""
@@ -490,6 +496,7 @@ GAME = Game(
     evolve=evolve, is_terminal=is_over, settle=settle, parse_result=result_event, result_state=result_state,
     view=view, turn=lambda state: None if is_over(state) else state.turn, legal_cards=legal_cards,
     calls=lambda state: [], describe=describe, superseded=superseded, result_fields=scopa_result.result_fields,
+    sheet=sheet,
     legal_plays=lambda state: [{"card": card, "capture": list(taken)} for card, taken in legal_plays(state)],
     visible=visible, played=played, pack=lambda rules: PACK, owed=owed, deals=deals,
     deal_fields=(*DEALT, DealField("table", "cards", "the cards dealt face up (empty for scientifico)"),

@@ -81,6 +81,17 @@ def hand_score(state) -> tuple[list[int], list[str]]:
     return points, lines
 
 
+def sheet(state) -> dict:
+    """Who took each category of a hand played out (None: a tie), as its score sheet says it."""
+    sides = range(len(state.rules.sides))
+    cards = [side_cards(state, s) for s in sides]
+    return {"cards": _most([len(c) for c in cards]),
+            "coins": _most([sum(1 for x in c if x[-1] == COINS) for c in cards]),
+            "primiera": _most([(p[0] if (p := primiera(c)) else None) for c in cards]),
+            "settebello": next((s for s in sides if SETTEBELLO in cards[s]), None),
+            "scopas": [sum(state.scopas[seat] for seat in state.rules.sides[s]) for s in sides]}
+
+
 def result_score(state) -> tuple[list[int], list[str]]:
     """The same points from a hand logged by its result alone (no cards were logged)."""
     result, n = state.result, len(state.rules.sides)

@@ -130,6 +130,12 @@ def _dealer_alone(raw: Mapping) -> bool:
     return raw.get("trump") is None and (hands is None or (isinstance(hands, list) and not any(hands)))
 
 
+def sheet(state: SuecaState) -> dict:
+    """The score sheet of a hand played out: card points and tricks per side (0+2, 1+3)."""
+    return {"points": [sum(t.points for t in state.tricks if t.winner in side) for side in SIDES],
+            "tricks": [sum(1 for t in state.tricks if t.winner in side) for side in SIDES]}
+
+
 def deals(rules: SuecaRules, deck, dealer: int) -> dict:
     """Ten cards to each seat; the trump card the dealer's last (or first) card."""
     hands = [list(deck[i * HAND:(i + 1) * HAND]) for i in range(SEATS)]
@@ -415,7 +421,7 @@ GAME = Game(
     parse_rules=parse_rules, seat_count=lambda rules: SEATS, parse_deal=deal_event, initial_state=new_hand,
     decide=decide, evolve=evolve, is_terminal=is_over, settle=settle, parse_result=result_event,
     result_state=result_state, view=view, turn=turn, legal_cards=legal_cards, calls=calls, describe=describe,
-    superseded=superseded, result_fields=sueca_result.result_fields, visible=visible, played=played,
+    superseded=superseded, result_fields=sueca_result.result_fields, sheet=sheet, visible=visible, played=played,
     owed=sueca_seen.owed, pack=lambda rules: PACK, deals=deals,
     deal_fields=(*DEALT, DealField("trump", "card", "the dealer's card turned face up for trumps (rule trump_card: "
                                                     "the last dealt, or the first), one of the dealer's ten; it is "

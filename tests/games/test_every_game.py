@@ -6,8 +6,9 @@ At every step: the game decides each event again (``redecide``: the log's audit)
 reader (each seat, and nobody seated) is shown no card it may not see, and no card on the
 table is hidden from anyone; every sentence the game writes (each event in words, the
 settlement's explanation) is a catalog message in every language. At the end: the hand
-dealt seat by seat settles exactly as the same hand dealt whole, and each payment is the
-stake times the settlement's units and multiplier. A page opens a table from each preset.
+dealt seat by seat settles exactly as the same hand dealt whole, so does the hand logged by
+its score sheet alone (``Game.sheet``), and each payment is the stake times the
+settlement's units and multiplier. A page opens a table from each preset.
 """
 from __future__ import annotations
 
@@ -129,6 +130,13 @@ def _owed_cards(game, whole: _Hand, seats: _Hand, deal: dict) -> list[Command]:
     return out
 
 
+def _by_its_sheet(game, rules, hand: _Hand):
+    """The hand logged by its score sheet alone, settled."""
+    dealer = hand.state.dealer
+    event = game.parse_result(rules, dealer, dict(game.sheet(hand.state)))
+    return _settle(game, game.result_state(rules, {**event.data, **deal_context(game, rules, None)}))
+
+
 def _settle(game, state):
     n = len(game.held(state))
     return game.settle(state, TableTerms(stake=100, members=tuple(f"m{i}" for i in range(n))))
@@ -162,6 +170,9 @@ def test_random_hands_dealt_whole_and_seat_by_seat(name, preset):
         for amount in settled.amounts:
             assert (amount == 0) if each == 0 else amount % each == 0, \
                 f"{name}: a payment of {amount} is no multiple of the stake x units x multiplier ({each})"
+        by_sheet = _by_its_sheet(game, rules, whole)
+        assert by_sheet.amounts == settled.amounts and by_sheet.outcome == settled.outcome, \
+            f"{name}: the score sheet {game.sheet(whole.state)} settles otherwise than the hand"
         said = [*whole.said, *settled.explanation]
         for language in LANGUAGES:
             unsaid = [s for s in said if s and not phrases.covered(s, language)]
