@@ -108,57 +108,65 @@ def corrected(game: Game, rules, stake: int, seats: Sequence[str], digits: int, 
     stands. ``result`` is already checked (the game's parse_result); ``cards`` are checked
     here by the rules, as a new whole hand would be (a RuleBroken names what is wrong)."""
     bok, match = table_decider.NO_BOK, None
+    carried = table_decider.carried_at_start(game)  # what the game carries of its own (its spans)
     settlements: dict[str, dict | None] = {}
-    reached, before_latest = False, (bok, match)
+    reached, before_latest = False, (bok, match, carried)
     for hand in hands:
-        before_latest = (bok, match)
+        before_latest = (bok, match, carried)
         if hand.id == target:
             reached = True
             if cards is not None:
-                now = _settle_cards(game, rules, stake, seats, digits, hand, cards, bok, match, RULES_VERSION)
+                now = _settle_cards(game, rules, stake, seats, digits, hand, cards, bok, match, carried, RULES_VERSION)
             elif result is not None:
-                now = _settle_result(game, rules, stake, seats, digits, hand, result, bok, match, RULES_VERSION)
+                now = _settle_result(game, rules, stake, seats, digits, hand, result, bok, match, carried,
+                                     RULES_VERSION)
             else:
                 now = None
         elif not reached or hand.settlement is None:
             now = hand.settlement
         elif hand.cards is not None:
-            now = _settle_cards(game, rules, stake, seats, digits, hand, hand.cards, bok, match,
+            now = _settle_cards(game, rules, stake, seats, digits, hand, hand.cards, bok, match, carried,
                                 hand.settlement.get("rules_version", 1))
         elif hand.result is not None:
-            now = _settle_result(game, rules, stake, seats, digits, hand, hand.result, bok, match,
+            now = _settle_result(game, rules, stake, seats, digits, hand, hand.result, bok, match, carried,
                                  hand.settlement.get("rules_version", 1))
         else:
-            now = _settle_played(game, rules, stake, seats, digits, hand, bok, match)
+            now = _settle_played(game, rules, stake, seats, digits, hand, bok, match, carried)
         if reached and of_the_game(now) != of_the_game(hand.settlement):
             settlements[hand.id] = now
         if now is not None:
             bok, match = table_decider.after_settlement(bok, match, now)
+            if game.table.spans:
+                carried = table_decider.carried_after(game, rules, carried, now)
     adjustments = []
     for hand in hands:
         if hand.id in settlements:
             change = _difference(hand.settlement, settlements[hand.id], seats, digits)
             if change is not None:
                 adjustments.append({"hand": hand.id, "payouts": change})
-    return Correction(settlements, adjustments, {"bok": bok, "match": match,
-                                                 "latest_before": {"bok": before_latest[0], "match": before_latest[1]}})
+    table = {"bok": bok, "match": match, "latest_before": {"bok": before_latest[0], "match": before_latest[1]}}
+    if game.table.spans:
+        table["carried"], table["latest_before"]["carried"] = carried, before_latest[2]
+    return Correction(settlements, adjustments, table)
 
 
-def _terms(stake: int, seats: Sequence[str], bok, match, version: int):
-    return replace(table_decider.terms(stake, tuple(seats), bok, match), rules_version=version)
+def _terms(stake: int, seats: Sequence[str], bok, match, carried, version: int):
+    return replace(table_decider.terms(stake, tuple(seats), bok, match, carried), rules_version=version)
 
 
-def _settle_result(game, rules, stake, seats, digits, hand: PastHand, result, bok, match, version: int) -> dict:
+def _settle_result(game, rules, stake, seats, digits, hand: PastHand, result, bok, match, carried,
+                   version: int) -> dict:
     data = {"game": game.name, "rules": rules.to_data(), "dealer": hand.opened["dealer"], "result": result,
             **table_decider.deal_context(game, rules, match)}
-    return settled(game, game.result_state(rules, data), _terms(stake, seats, bok, match, version), digits)
+    return settled(game, game.result_state(rules, data), _terms(stake, seats, bok, match, carried, version), digits)
 
 
-def _settle_cards(game, rules, stake, seats, digits, hand: PastHand, cards: Mapping, bok, match, version: int) -> dict:
+def _settle_cards(game, rules, stake, seats, digits, hand: PastHand, cards: Mapping, bok, match, carried,
+                  version: int) -> dict:
     """A hand corrected by its cards: the whole hand decided again by the rules from its deal,
     with the table's match score as it stood when it was dealt; it must end."""
     state = _played_again(game, rules, hand.opened["dealer"], cards, table_decider.deal_context(game, rules, match))
-    return settled(game, state, _terms(stake, seats, bok, match, version), digits)
+    return settled(game, state, _terms(stake, seats, bok, match, carried, version), digits)
 
 
 def _played_again(game: Game, rules, dealer: int, cards: Mapping, context: Mapping):
@@ -188,7 +196,7 @@ def _by_rules(decide, where: str, *args):
         raise RuleBroken(f"{where}: {e.detail}", field=where) from None
 
 
-def _settle_played(game, rules, stake, seats, digits, hand: PastHand, bok, match) -> dict:
+def _settle_played(game, rules, stake, seats, digits, hand: PastHand, bok, match, carried) -> dict:
     """A hand logged card by card, folded again from its own events with the table's match
     score as it now stood when it was dealt."""
     deal = {**hand.opened, **table_decider.deal_context(game, rules, match)}
@@ -200,7 +208,8 @@ def _settle_played(game, rules, stake, seats, digits, hand: PastHand, bok, match
         state = game.evolve(state, env)
     if not game.is_terminal(state):
         raise _ends_elsewhere(hand, "later")
-    return settled(game, state, _terms(stake, seats, bok, match, hand.settlement.get("rules_version", 1)), digits)
+    return settled(game, state, _terms(stake, seats, bok, match, carried, hand.settlement.get("rules_version", 1)),
+                   digits)
 
 
 def _ends_elsewhere(hand: PastHand, when: str) -> RuleBroken:

@@ -4,7 +4,7 @@ A hand is ``playing`` from its deal, ``settled`` once its settlement is logged, 
 if the admin voided it; voiding the latest hand gives the deal back to its dealer. What
 spans hands (doubled rounds, a game's score) is the table decider's (games/table.py): the row
 keeps its state, ``bok`` and ``match``, and puts them back as they were when the latest
-hand is voided.
+hand is voided; so does it with what a game carries of its own (``carried``, a game's spans).
 """
 from __future__ import annotations
 
@@ -13,6 +13,9 @@ from functools import lru_cache
 from events.money import parse_amount
 from games.engine import table as decider
 from games.engine.base import TableTerms
+from games.registry import GAMES
+
+from .hands import parsed_rules
 
 NAME = "table"
 NO_BOK = decider.NO_BOK
@@ -38,11 +41,20 @@ def apply(row: dict | None, event) -> dict | None:
     latest = row["latest_hand"]
     if event.type == "settlement" and latest and latest["id"] == event.hand:
         bok, match = decider.after_settlement(row["bok"], row["match"], d)
-        return dict(row, latest_hand=dict(latest, status="settled", bok_before=row["bok"], match_before=row["match"]),
-                    bok=bok, match=match)
+        settled = dict(row, latest_hand=dict(latest, status="settled", bok_before=row["bok"],
+                                             match_before=row["match"]), bok=bok, match=match)
+        game = GAMES.get(row["game"])
+        if game is not None and game.table.spans:
+            rules = parsed_rules(row["game"], row["rules"])
+            settled["latest_hand"]["carried_before"] = row.get("carried")
+            settled["carried"] = decider.carried_after(game, rules, row.get("carried"), d)
+        return settled
     if event.type == "hand_voided" and latest and latest["id"] == event.hand:
-        return dict(row, latest_hand=dict(latest, status="voided"), next_dealer=latest["dealer"],
-                    bok=latest.get("bok_before", row["bok"]), match=latest.get("match_before", row["match"]))
+        voided = dict(row, latest_hand=dict(latest, status="voided"), next_dealer=latest["dealer"],
+                      bok=latest.get("bok_before", row["bok"]), match=latest.get("match_before", row["match"]))
+        if "carried_before" in latest:
+            voided["carried"] = latest["carried_before"]
+        return voided
     if event.type == "correction":
         return _corrected(row, event)
     if event.type == "table_closed":
@@ -74,8 +86,10 @@ def _corrected(row: dict, event) -> dict:
         elif latest["status"] == "voided":
             next_dealer = (latest["dealer"] + 1) % len(row["seats"])
         latest["status"] = "voided" if d.get("void") else "settled"
+    if "carried" in table:
+        latest["carried_before"] = table["latest_before"].get("carried")
     return dict(row, bok=table["bok"], match=table["match"], latest_hand=latest, next_dealer=next_dealer,
-                corrections=corrections)
+                corrections=corrections, **({"carried": table["carried"]} if "carried" in table else {}))
 
 
 def corrections_of(row: dict | None, hand: str) -> list[dict]:
@@ -90,7 +104,9 @@ def stake_of(row: dict, digits: int) -> int:
 
 def terms(row: dict, digits: int) -> TableTerms:
     """What a game needs from the table to settle a hand now."""
-    return decider.terms(_stake(row["stake"], digits), tuple(row["seats"]), row["bok"], row["match"])
+    game = GAMES.get(row["game"])
+    carried = decider.carried_at_start(game) | (row.get("carried") or {}) if game is not None else {}
+    return decider.terms(_stake(row["stake"], digits), tuple(row["seats"]), row["bok"], row["match"], carried)
 
 
 @lru_cache(maxsize=256)

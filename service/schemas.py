@@ -158,6 +158,8 @@ class Table(Schema):
     bok = fields.Dict(allow_none=True, metadata={
         "description": "at a table whose game has doubled rounds: running, hands_left in the running round, queued "
                        "after it"})
+    carried = fields.Dict(metadata={"description": "at a table whose game carries something else from hand to hand "
+                                                   "(its spans): each by its name, as it stands now; absent otherwise"})
 
 
 class _Bid(Schema):

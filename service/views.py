@@ -57,7 +57,8 @@ def appended_result(moved: HandMoved, kind: str, hidden: frozenset[str] = frozen
 
 def table_view(trow: dict, grow: dict, hands: list[str]) -> dict:
     game = hand_fold.game_of(trow["game"])
-    running = table_decider.view(game, hand_fold.parsed_rules(trow["game"], trow["rules"]), trow["bok"], trow["match"])
+    running = table_decider.view(game, hand_fold.parsed_rules(trow["game"], trow["rules"]), trow["bok"], trow["match"],
+                                 trow.get("carried"))
     return {
         "id": trow["id"],
         "game": trow["game"],
@@ -72,6 +73,7 @@ def table_view(trow: dict, grow: dict, hands: list[str]) -> dict:
         "closed": trow["closed"],
         "match": running["match"],
         "bok": running["bok"],
+        **({"carried": running["carried"]} if "carried" in running else {}),
     }
 
 

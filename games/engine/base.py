@@ -47,13 +47,15 @@ class Command:
 
 @dataclass(frozen=True)
 class TableTerms:
-    """What settling a hand needs from its table: the stake, who sits where, and whether a
-    bok-runda (Baśka) is running."""
+    """What settling a hand needs from its table: the stake, who sits where, whether a
+    doubled round is running, the game score, and what else the game carries from hand to
+    hand (``carried``: each of its ``TableRules.spans`` by name)."""
     stake: int  # minor units
     members: tuple[str, ...]
     bok_runda: bool = False
-    match: tuple[int, ...] = ()  # the game score per side before this hand (Scopa)
+    match: tuple[int, ...] = ()  # the game score per side before this hand
     rules_version: int = RULES_VERSION  # an older one re-derives a settlement recorded under it
+    carried: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -53,12 +53,26 @@ class Capabilities:
 
 
 @dataclass(frozen=True)
+class Span:
+    """Something a table carries from hand to hand that is the game's own, beside what the
+    table decider keeps for every game (the dealer, doubled rounds, a game or match score):
+    ``name`` keys it in the table's row and view, ``start`` is its value before the first
+    hand, ``after(rules, value, settlement)`` its value once a hand is settled (the
+    settlement event's data); settling a hand finds it in ``TableTerms.carried[name]``. A
+    voided hand gives it back as it was, a correction works it out again hand by hand."""
+    name: str
+    start: Any
+    after: Callable[[Rules, Any, Mapping], Any]
+
+
+@dataclass(frozen=True)
 class TableRules:
     """What the table decider needs to know of a game's rules."""
     bok_rundy: Callable[[Rules], bool] = lambda rules: False  # Baśka's doubled rounds
     target: Callable[[Rules], int | None] = lambda rules: None  # a game or match played to a score
     sides: Callable[[Rules], tuple[tuple[int, ...], ...]] = lambda rules: ()  # who scores together
     carries_match_into_deal: bool = False  # the hand must know the match score (a bonus may end it)
+    spans: tuple[Span, ...] = ()  # what else the game carries from hand to hand
 
 
 @dataclass(frozen=True)

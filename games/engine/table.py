@@ -1,12 +1,14 @@
 """The table decider: what spans the hands of a table, whatever its game.
 
 The dealer moves on a seat with each hand (and stays when the latest hand is voided).
-Baśka's bok-rundy: a settlement says whether its hand was played in one (``bok_runda``)
-and whether it makes one due (``bok_due``); a bok-runda lasts ``BOK_RUNDA_HANDS`` hands and
-rounds never overlap, so one that falls due while another runs waits in a queue. A game
-or match played to a target (Scopa, Bisca): a settlement's ``match`` entry carries the
-score after the hand and whether it ended the game, which then starts again from nothing.
-All pure, over the plain values a table's row keeps.
+Doubled rounds (bok-rundy, ``TableRules.bok_rundy``): a settlement says whether its hand
+was played in one (``bok_runda``) and whether it makes one due (``bok_due``); a round lasts
+``BOK_RUNDA_HANDS`` hands and rounds never overlap, so one that falls due while another
+runs waits in a queue. A game or match played to a target (``TableRules.target``): a
+settlement's ``match`` entry carries the score after the hand and whether it ended the
+game, which then starts again from nothing. Anything else a game carries from hand to hand
+is its own ``Span`` (``TableRules.spans``), folded here by the game's own function, so a
+game adds one without a line here. All pure, over the plain values a table's row keeps.
 """
 from __future__ import annotations
 
@@ -49,9 +51,22 @@ def after_settlement(bok: Mapping, match: Mapping | None, settlement: Mapping) -
             after_game_hand(match, settlement.get("match")))
 
 
-def terms(stake: int, seats: tuple[str, ...], bok: Mapping, match: Mapping | None) -> TableTerms:
+def terms(stake: int, seats: tuple[str, ...], bok: Mapping, match: Mapping | None,
+          carried: Mapping | None = None) -> TableTerms:
     """What settling the table's next hand needs from it."""
-    return TableTerms(stake, seats, bok_runda=bok["hands_left"] > 0, match=tuple(match["scores"]) if match else ())
+    return TableTerms(stake, seats, bok_runda=bok["hands_left"] > 0, match=tuple(match["scores"]) if match else (),
+                      carried=dict(carried or {}))
+
+
+def carried_at_start(game: Game) -> dict:
+    """What the game carries from hand to hand, before a table's first hand."""
+    return {span.name: span.start for span in game.table.spans}
+
+
+def carried_after(game: Game, rules, carried: Mapping | None, settlement: Mapping) -> dict:
+    """What the game carries once a hand is settled (``carried`` None: from the start)."""
+    now = carried_at_start(game) | dict(carried or {})
+    return {span.name: span.after(rules, now[span.name], settlement) for span in game.table.spans}
 
 
 def deal_context(game: Game, rules, match: Mapping | None) -> dict:
@@ -62,9 +77,10 @@ def deal_context(game: Game, rules, match: Mapping | None) -> dict:
     return {"match_before": list(match["scores"]) if match else [0] * len(game.table.sides(rules))}
 
 
-def view(game: Game, rules, bok: Mapping, match: Mapping | None) -> dict:
+def view(game: Game, rules, bok: Mapping, match: Mapping | None, carried: Mapping | None = None) -> dict:
     """The table's running state as the API shows it: ``match`` for a game played to a
-    target, ``bok`` for a table with bok-rundy, each None otherwise."""
+    target, ``bok`` for a table with bok-rundy, each None otherwise; ``carried`` for a game
+    with spans of its own."""
     shown: dict = {"match": None, "bok": None}
     target = game.table.target(rules)
     if target is not None:
@@ -74,4 +90,6 @@ def view(game: Game, rules, bok: Mapping, match: Mapping | None) -> dict:
                           "target": target, "games": match.get("games", 0), "last_game": match.get("last_game")}
     if game.table.bok_rundy(rules):
         shown["bok"] = {"running": bok["hands_left"] > 0, "hands_left": bok["hands_left"], "queued": bok["queued"]}
+    if game.table.spans:
+        shown["carried"] = carried_at_start(game) | dict(carried or {})
     return shown

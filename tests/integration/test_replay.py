@@ -28,6 +28,12 @@ def _inflate_first_settlement(db) -> int:
     return seq
 
 
+def _settled(db: str) -> int:
+    """How many settlements the demo logged (one per hand of every game it plays)."""
+    with Store(db).reading() as r:
+        return sum(1 for e in r.scan() if e.type == "settlement")
+
+
 def test_the_demo_replays_to_the_very_rows_the_service_wrote(tmp_path, store):
     db = _demo(tmp_path)
     from events.database import Store
@@ -35,7 +41,7 @@ def test_the_demo_replays_to_the_very_rows_the_service_wrote(tmp_path, store):
     with s.reading() as r:
         report = replay(r.scan(), r)
     assert report.differences == []
-    assert report.settlements == 20 and report.groups == 1
+    assert report.settlements == _settled(db) > 20 and report.groups == 1
 
 
 def test_a_settlement_rewritten_in_the_file_is_found_by_replay(tmp_path):
@@ -81,7 +87,7 @@ def test_verify_and_replay_in_worker_processes_find_what_one_process_finds(tmp_p
     assert fault.seq == seq
     report = replay_store(db, None, None, True, count, parallel_from=0)
     assert any(f"seq {seq}: the settlement" in d for d in report.differences)
-    assert report.settlements == 20
+    assert report.settlements == _settled(db)
 
 
 def test_replay_rebuild_repairs_a_tampered_projection_row(tmp_path):
@@ -163,7 +169,7 @@ def test_the_two_replay_processes_re_derive_every_settlement_exactly_once(tmp_pa
                    replay(r.scan(), r, ("settlements",), (rest, SETTLING_SHARES))]
     assert all(in_share(h, (first, SETTLING_SHARES)) != in_share(h, (rest, SETTLING_SHARES)) for h in hands)
     merged = merge(reports)
-    assert merged.settlements == len(hands) == 20
+    assert merged.settlements == len(hands) == _settled(db)
     found = [d for d in merged.differences if "the settlement of hand" in d]
     assert len(found) == 1 and f"seq {seq}: " in found[0]
 
