@@ -38,8 +38,9 @@ class HandModel:
         return self.settlement is not None or self.voided is not None or self.result is not None
 
     @property
-    def rules(self) -> Game:
-        """The game's rules of play (its ``Game``), which fold, decide and settle this hand."""
+    def decider(self) -> Game:
+        """The game this hand is played at (its ``Game``: the Decider that folds, decides and
+        settles it); ``game`` is its name, and a table's rules are its ``opened["rules"]``."""
         return game_of(self.game)
 
     @property
@@ -54,7 +55,7 @@ def phase_of(model: HandModel, view: Mapping | None = None) -> str:
         return "voided"
     if model.settlement is not None:
         return "done"
-    return (view or model.rules.view(model.state))["phase"]
+    return (view or model.decider.view(model.state))["phase"]
 
 
 def start(envelope) -> HandModel:
@@ -121,7 +122,7 @@ def apply(model: HandModel | None, envelope) -> HandModel:
                        confirmed_by=tuple(m for m in model.confirmed_by if m != envelope.actor))
     if kind == "correction":  # what it changed is laid over from the hand's row (with_corrections)
         return replace(model, seqs=seqs)
-    state = model.rules.evolve(model.state, envelope)  # evolve reads only .type and .data
+    state = model.decider.evolve(model.state, envelope)  # evolve reads only .type and .data
     ended = model.settlement is not None or model.voided is not None
     return replace(model, seqs=seqs, state=state,
                    logged_by=model.logged_by if ended else logged(model.logged_by, envelope))
@@ -172,7 +173,7 @@ def render(model: HandModel) -> dict:
                 "result": model.result}
         phase = model.phase
     else:
-        view = model.rules.view(model.state)
+        view = model.decider.view(model.state)
         phase = phase_of(model, view)
     view.update({"id": model.id, "table": model.table, "game": model.game, "phase": phase,
                  "settlement": model.settlement, "voided": model.voided, "events": list(model.seqs),

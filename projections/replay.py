@@ -133,11 +133,11 @@ class GroupRebuild:
             if not in_share(env.hand, self.share):
                 return
             model = hands.start(env)
-            self.open[env.hand] = (model.rules, model.state, ())
+            self.open[env.hand] = (model.decider, model.state, ())
             table = self.rows.get((tables.NAME, env.table)) or {}
             self.own[env.hand] = agreement.OwnPlay(table.get("seats", []), table.get("entry") == "seats")
             self.own[env.hand].add(env.type, env.data, env.actor)
-            self._refuse(env, redecide.start_refused(model.rules, env, self.rows.get((tables.NAME, env.table))))
+            self._refuse(env, redecide.start_refused(model.decider, env, self.rows.get((tables.NAME, env.table))))
             return
         if env.hand not in self.open:
             if env.type == "settlement" and in_share(env.hand, self.share):

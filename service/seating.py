@@ -104,7 +104,7 @@ def hidden(model: HandModel, trow: Mapping, subject: str) -> frozenset[str]:
     it logged itself."""
     if model.ended or sees_every_hand(trow, subject):
         return frozenset()
-    game = model.rules
+    game = model.decider
     sight = game.visible(model.state, seat_of(trow, subject)) | frozenset(game.played(model.state))
     pack = game.pack(parsed_rules(model.game, model.opened["rules"]))
     return hidden_from(pack, sight, model.logged_by.get(subject, ()))

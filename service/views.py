@@ -27,7 +27,7 @@ def hand_view(model: hand_fold.HandModel, hidden: frozenset[str] = frozenset()) 
     view = hand_fold.render(model)
     if not hidden:
         return view
-    return arranged(model.rules.conceal(model.state, view, hidden), model.rules.played(model.state))
+    return arranged(model.decider.conceal(model.state, view, hidden), model.decider.played(model.state))
 
 
 def group_created(made: GroupCreated) -> dict:

@@ -78,7 +78,7 @@ def decide_play(c: Play, reader: Reader) -> Decided:
     if model.settlement is not None:
         raise RuleBroken(say("the hand is over and settled"))
     trow = table_row(reader, c.group, model.table)
-    seating.may_log(c.actor, trow, c.kind, c.body, model.opened["dealer"], model.rules.turn(model.state))
+    seating.may_log(c.actor, trow, c.kind, c.body, model.opened["dealer"], model.decider.turn(model.state))
     try:
         events, after = _played(reader, c.group, trow, model, [(None, Command(c.kind, c.body))])
     except RuleBroken as e:  # a refusal tells its sender nothing of the cards it may not see
@@ -164,7 +164,7 @@ def ruled(where: str | None, rule, *args):
 def _played(reader: Reader, group: str, trow: dict, model, commands, first=()):
     """Decide each command in turn on the evolving state: the events (all of them, or a
     refusal) and the hand's model after them, settled when it is over."""
-    game, state = model.rules, model.state
+    game, state = model.decider, model.state
     events = list(first)
     for where, command in commands:
         if game.is_terminal(state):
@@ -192,7 +192,7 @@ def _said_to(actor: str, trow: dict, model, e: RuleBroken, asked: Mapping) -> st
     revealing = getattr(e, "revealing", None)
     if revealing is not None:
         seat, public = revealing
-        held = model.rules.held(model.state)
+        held = model.decider.held(model.state)
         if seat is None or not 0 <= seat < len(held) or not hidden.isdisjoint(held[seat]):
             return public
     return seen.mask_text(e.detail, hidden - seen.cards_in(asked))

@@ -66,7 +66,7 @@ def play_page(group, hand):
         def play(w):
             if "call" in request.form:  # a call of the auction, before the first trick
                 bid = {"seat": whole("seat", request.form.get("seat", "")), "call": request.form["call"],
-                       **game_fields(request.form, lookups.hand_model(w, group, hand).rules.call_fields)}
+                       **game_fields(request.form, lookups.hand_model(w, group, hand).decider.call_fields)}
                 handlers.handle(Play(group, principal.subject, hand, "bid", bid), w)
                 return url_for("web.play_page", group=group, hand=hand)
             if "card" in request.form:  # one card of a trick already being played a card at a time
@@ -85,7 +85,7 @@ def play_page(group, hand):
     def view(r, grow, principal, form_token):
         model = lookups.hand_model(r, group, hand)
         trow = lookups.table_row(r, group, model.table)
-        game, state = model.rules, model.state
+        game, state = model.decider, model.state
         if game.capabilities.logged_by != "tricks":
             raise NotFound(_("%(game)s hands are logged play by play through the API, not on this page",
                              game=trow["game"]))

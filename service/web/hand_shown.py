@@ -46,15 +46,15 @@ def hand_context(r, group: str, hand: str, grow: dict, principal, form_token: st
     past = corrections_history(r, group, model.table)
     title = hand_names(past, live["seats"]).get(hand) or _("A hand")
     numbers = {h.id: number for number, h in enumerate(past, 1)}
-    sides = [list(s) for s in model.rules.table.sides(model.rules.parse_rules(trow["rules"]))]
+    sides = [list(s) for s in model.decider.table.sides(model.decider.parse_rules(trow["rules"]))]
     waiting = balances_pending(r, group, hand)
     return dict(
         group=grow, principal=principal, form_token=form_token, trail=trail, title=title,
-        game=model.rules.title, once=once.key(), problem=problem, latest=trow["latest_hand"]["id"] == hand,
+        game=model.decider.title, once=once.key(), problem=problem, latest=trow["latest_hand"]["id"] == hand,
         verdict=verdict_choices(waiting, principal, trow),
         waiting_for=[member_name(grow, m) for m in balances_waiting(waiting)] if waiting else [],
         admin=principal.is_admin, sides=sides, numbers=numbers,
-        can_play=live["hand"]["phase"] in ("auction", "play") and model.rules.capabilities.logged_by == "tricks"
+        can_play=live["hand"]["phase"] in ("auction", "play") and model.decider.capabilities.logged_by == "tricks"
         and not hidden, **live)
 
 
@@ -74,7 +74,7 @@ def verdict_choices(waiting: dict | None, principal, trow: dict) -> dict:
 
 def seat_view(model, shown: dict, seat: int | None, trow: dict, principal) -> dict:
     """What the phone of ``seat`` may do now (nothing for a reader without a seat)."""
-    game, state = model.rules, model.state
+    game, state = model.decider, model.state
     rules = game.parse_rules(trow["rules"]) if trow else None
     owed = game.owed(state) if not model.ended else {}
     mine = {"seat": seat, "owes": 0, "turn": False, "legal": [], "plays": [], "calls": [], "claims": False,
