@@ -2,14 +2,14 @@
 ``{"deal", "bids"?, "tricks"?, "plays"?}``, from the hand's own events as they were logged,
 so that the admin's page can show them to be edited and sent again.
 
-It is read from what every game declares (its ``deal_fields``, and whether its hands are
-logged by tricks or by plays): the deal's fields from the deal event, each call as a ``bid``
-command takes it, each trick's cards (a Kop or Baśka hand thrown in gives the tricks its
-claim was counted as), each play's card and capture. A hand dealt seat by seat gets its
-deal back from its ``seat_cards`` events; the draws a seat logged during the play (Scopa's
-later rounds, Bisca's cards drawn after each trick) go back into the stock in the order the
-game deals them: Scopa three to each seat from the one after the dealer, Bisca one to each
-seat from the trick's winner, the card turned face up drawn last.
+It is read from what every game declares (its ``deal_fields``, ``call_fields`` and
+``play_fields``, and whether its hands are logged by tricks or by plays): the deal's fields
+from the deal event, each call as a ``bid`` command takes it, each trick's cards (a hand
+thrown in gives the tricks its claim was counted as), each play's card and capture. A hand
+dealt seat by seat gets its deal back from its ``seat_cards`` events; the cards a seat drew
+during the play (a round dealt when every hand is empty, a card drawn after each trick) go
+back into the stock in the order they were dealt: a round from the seat after the dealer,
+a draw from the trick's winner, the card turned face up drawn last.
 """
 from __future__ import annotations
 

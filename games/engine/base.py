@@ -12,11 +12,13 @@ from events.sentences import say
 from .errors import RuleViolation
 
 RULES_VERSION = 2
-say("The version of the rules every settlement is derived under; each settlement records it.\n\n1. Until 2026-11: "
-    "Baśka bytow-2005 capped every payment at 64 times its contract's base, and\n   a gran or zolo 52-52 made no "
-    "bok-runda due; classic let the wesele caller double first.\n2. The 64x bound is the most doubles, du and a "
-    "bok-runda reach together, not a cap; any\n   52-52 makes a bok-runda due (bytow-2005); the classic wesele caller "
-    "may not double first.\n")
+"""The version of the rules every settlement is derived under; each settlement records it.
+
+1. Until 2026-11: Baśka bytow-2005 capped every payment at 64 times its contract's base, and
+   a gran or zolo 52-52 made no bok-runda due; classic let the wesele caller double first.
+2. The 64x bound is the most doubles, du and a bok-runda reach together, not a cap; any
+   52-52 makes a bok-runda due (bytow-2005); the classic wesele caller may not double first.
+"""
 
 
 def named_rules(cls, raw: Mapping | None, game: str):
@@ -104,7 +106,7 @@ class Settlement:
     members: tuple[str, ...]
     explanation: tuple[str, ...] = field(default=())
     extra: Mapping[str, Any] = field(default_factory=dict)  # what the table must learn (bok-rundy, match)
-    pays: bool = True  # False: a hand that ends no game (Scopa) carries its score and no payouts
+    pays: bool = True  # False: a hand that ends no game carries its score and no payouts
 
     def __post_init__(self):
         if sum(self.amounts) != 0:

@@ -48,7 +48,7 @@ class Capabilities:
     entries: frozenset[str] = frozenset({"deal", "result"})  # a deal (card by card) or a result alone
     logged_by: str = "tricks"  # "tricks": whole tricks, leader first; "plays": one card and its capture
     deal_on_page: bool = False  # the deal is each seat's cards and nothing else (typed on a page)
-    claims: bool = False  # the hand takes claims (Scopa's chiamarsi fuori, Kop's throwing in)
+    claims: bool = False  # the hand takes claims (calling oneself out, throwing in)
     claim_says: str = ""  # what a claim does, on the button a player taps to make it
 
 
@@ -68,7 +68,7 @@ class Span:
 @dataclass(frozen=True)
 class TableRules:
     """What the table decider needs to know of a game's rules."""
-    bok_rundy: Callable[[Rules], bool] = lambda rules: False  # Baśka's doubled rounds
+    bok_rundy: Callable[[Rules], bool] = lambda rules: False  # doubled rounds (bok-rundy)
     target: Callable[[Rules], int | None] = lambda rules: None  # a game or match played to a score
     sides: Callable[[Rules], tuple[tuple[int, ...], ...]] = lambda rules: ()  # who scores together
     carries_match_into_deal: bool = False  # the hand must know the match score (a bonus may end it)
@@ -133,7 +133,7 @@ class Term:
 @dataclass(frozen=True)
 class Offer:
     """A call a seat may make now, as its phone offers it: the call's body (a ``bid`` without
-    its seat: ``{"call": "zolo"}``) and what it does, said to the one who would make it."""
+    its seat: ``{"call": "pass"}``) and what it does, said to the one who would make it."""
     body: Mapping[str, str]
     says: str
 
@@ -165,68 +165,80 @@ DEALT = (DealField("dealer", "seat", "the seat that deals (the table's next_deal
                                      "seat, each seat's cards coming later (POST .../hands/{h}/cards)"))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Game:
+    """A game, in the four parts the module docstring names (each given by keyword)."""
     name: str
-    title: str  # as people write it: "Baśka"
-    capabilities: Capabilities
-    table: TableRules
-    parse_rules: Callable[[Mapping | None], Rules]
+    title: str  # as people write it, with its diacritics
+
+    # 1. The rules of play (the Decider), pure functions over the game's frozen state.
+    parse_rules: Callable[[Mapping | None], Rules]  # a table's rules: unknown ones refused, the rest defaulted
     seat_count: Callable[[Rules], int]
     parse_deal: Callable[[Rules, Mapping], Event]  # the deal event's data, checked and canonical
     initial_state: Callable[[Rules, Mapping], State]  # from a deal event's data
-    decide: Callable[[State, Command], list[Event]]  # a trick event: trick (number), leader, cards, winner, points
+    # Each command of a hand into its events. A trick event is {trick (its number), leader,
+    # cards (leader first), winner, points (card points)}, and may carry more of the game's.
+    decide: Callable[[State, Command], list[Event]]
     evolve: Callable[[State, Event], State]
     is_terminal: Callable[[State], bool]
     settle: Callable[[State, TableTerms], Settlement]
     parse_result: Callable[[Rules, int, Mapping], Event]  # a hand logged by its result alone
     result_state: Callable[[Rules, Mapping], State]
-    view: Callable[[State], dict]  # the hand as clients see it
     turn: Callable[[State], int | None]  # the seat to play next (None when the hand is over)
     legal_cards: Callable[[State, int, tuple], list[str]]  # what a seat may play next
     calls: Callable[[State], list[str]]  # the calls of the game open now, to anyone (empty: no auction now)
-    describe: Callable[[str, Mapping, Who], str]  # an event of a hand, in words
     superseded: Callable[[State, int], list[str]]  # what today's rules refuse that rules N allowed
-    result_fields: Callable[[Rules], Sequence[ResultField]]
-    # The score sheet of a hand played to its end: the result that, logged alone by those
-    # fields, settles as the hand did.
-    sheet: Callable[[State], Mapping[str, Any]]
-    presets: tuple[Preset, ...]  # the usual ways to play it, the first its default: a page opens a table from one
+    capabilities: Capabilities  # how its hands are logged (whole tricks or plays, claims...)
+    table: TableRules  # what spans its hands, for the table decider
     held: Callable[[State], Sequence[Sequence[str]]] = field(default=lambda state: state.held)
-    # What a reader of a hand in play may see, decided positively: the cards in sight of the
-    # reader in ``seat`` (None: nobody seated), those turned face up and its own seat's. Every
-    # other card of the pack is hidden from it (a card forgotten here is hidden, never shown);
-    # the service adds every card played (``played``) and those the reader logged itself.
+    legal_plays: Callable[[State], list[dict]] = lambda state: []  # logged by plays: each legal play now
+    # The calls the seat may make now, each one decide accepts from it (games/engine/call_offers.py).
+    offers: Callable[[State, int], Sequence[Offer]] = lambda state, seat: ()
+    # What the dealer's seat may log instead of the card it turns up (a ``cards`` body), each
+    # saying what it means (a knock that names the trump suit without a card).
+    instead_of_turning: Callable[[State, int], Sequence[Offer]] = lambda state, seat: ()
+    # Dealt seat by seat: how many cards each seat ("0", "1"...), the face-up table ("table")
+    # or the trump card ("trump") still owe before play can go on.
+    owed: Callable[[State], Mapping[str, int]] = lambda state: {}
+    # A deal's body from a shuffled pack (``deck``, top first) by ``dealer``, dealt as the
+    # game deals: for the demo, the bench and the tests that play random hands.
+    deals: Callable[[Rules, Sequence[str], int], Mapping]
+
+    # 2. What a reader may see of a hand in play, decided positively.
+    pack: Callable[[Rules], Sequence[str]]  # every card of the game, in a pack's order: what may be hidden
+    view: Callable[[State], dict]  # the hand as the API shows it to a reader who may see every card
+    # The cards in sight of the reader in ``seat`` (None: nobody seated): its own seat's and
+    # those turned face up. Every other card of the pack is hidden from it (a card forgotten
+    # here is hidden, never shown); the service adds every card played (``played``, the
+    # trick in progress included) and those the reader logged itself.
     visible: Callable[[State, int | None], frozenset[str]] = lambda state, seat: frozenset()
     played: Callable[[State], Sequence[str]] = lambda state: ()  # every card played so far, in order
     # The hand's view as a reader who may not see ``hidden`` gets it: each such card null,
-    # and nothing else that would tell where one is (Kop's sides, while the black queens hide).
+    # and nothing else that would tell where one is (the sides, while the cards that make
+    # them are hidden).
     conceal: Callable[[State, dict, frozenset[str]], dict] = lambda state, view, hidden: seen.mask(view, hidden)
-    legal_plays: Callable[[State], list[dict]] = lambda state: []  # logged by plays: each legal play now
-    # The calls the seat may make now, each one decide accepts from it (games/call_offers.py).
-    offers: Callable[[State, int], Sequence[Offer]] = lambda state, seat: ()
-    # What the dealer's seat may log instead of the card it turns up (a ``cards`` body), each
-    # saying what it means: Capixaba's knock for hearts.
-    instead_of_turning: Callable[[State, int], Sequence[Offer]] = lambda state, seat: ()
+
+    # 3. The score sheet and the requests' fields.
+    result_fields: Callable[[Rules], Sequence[ResultField]]  # the sheet a page asks a result by
+    # The score sheet of a hand played to its end: the result that, logged alone by those
+    # fields, settles as the hand did.
+    sheet: Callable[[State], Mapping[str, Any]]
     deal_fields: tuple[DealField, ...] = DEALT
     seen_fields: tuple[DealField, ...] = ()  # a seat's cards (POST .../cards) beyond seat and cards
     play_fields: tuple[DealField, ...] = ()  # a card played (POST .../plays) beyond seat and card
     call_fields: tuple[DealField, ...] = ()  # a call (a bid) beyond seat and call
-    codes: Mapping[str, str] = field(default_factory=dict)  # a code of its log (an outcome, a role) as players say it
-    demo: tuple[DemoTable, ...] = ()  # what ``bitka demo`` plays (none: a few random hands of the first preset)
     rule_fields: tuple[RuleField, ...] = ()  # the table's rules, described (else named and typed only)
-    docs: Mapping[str, str] = field(default_factory=dict)  # "play", "claim": what those requests do here
-    glossary: tuple[Term, ...] = ()  # its own words, for its glossary page
-    pack: Callable[[Rules], Sequence[str]] = lambda rules: ()  # every card of the game, in a pack's order
-    # A deal's body from a shuffled pack (``deck``, top first) by ``dealer``, dealt as the
-    # game deals: for the demo, the bench and the tests that play random hands.
-    deals: Callable[[Rules, Sequence[str], int], Mapping] = lambda rules, deck, dealer: {}
-    # Dealt seat by seat: how many cards each seat ("0", "1"...), the face-up table ("table")
-    # or the trump card ("trump") still owe before play can go on.
-    owed: Callable[[State], Mapping[str, int]] = lambda state: {}
     # A table of this many seats refused because its rules seat another number: the refusal
-    # that names the rules which seat that many (None: the ledger says it in its own words).
+    # that names the rules which seat that many (None: the service says it in its own words).
     seating: Callable[[Rules, int], str | None] = lambda rules, seats: None
+
+    # 4. The words.
+    describe: Callable[[str, Mapping, Who], str]  # an event of a hand, in words
+    presets: tuple[Preset, ...]  # the usual ways to play it, the first its default: a page opens a table from one
+    glossary: tuple[Term, ...] = ()  # its own words, for its glossary page
+    codes: Mapping[str, str] = field(default_factory=dict)  # a code of its log (an outcome, a role) as players say it
+    docs: Mapping[str, str] = field(default_factory=dict)  # "play", "claim": what those requests do, for OpenAPI
+    demo: tuple[DemoTable, ...] = ()  # what ``bitka demo`` plays (none: a few random hands of the first preset)
 
     def __post_init__(self):
         if not self.presets:

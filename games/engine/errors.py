@@ -9,7 +9,7 @@ from events.sentences import say
 
 class RuleViolation(Exception):
     """Raised by a game's ``decide`` with a sentence a player understands; ``extra`` carries
-    what the sentence lists as data a client can use (Scopa's legal captures, ``legal``)."""
+    what the sentence lists as data a client can use (the legal captures of a play, ``legal``)."""
 
     def __init__(self, detail: str, **extra):
         super().__init__(detail)

@@ -6,7 +6,7 @@ played already, it must be the seat's turn, the card must be of the game's pack,
 must hold it, and the game's follow rules must allow it. The last two tell what a seat
 holds, so they are ``Revealing``: a reader who may not see that hand is told only that the
 seat may not play the card. A trick game then logs the card and, with the trick's last
-card, the trick (``trick_card``); Scopa judges its capture after the card.
+card, the trick (``trick_card``); a game of captures judges its capture after the card.
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ class InPlay:
     held: Callable[[int], Sequence[str]]  # a seat's cards not played yet
     why_not: Why = lambda seat, card: None
     # The refusal of a card the seat does not hold, when the game can say more than that it
-    # is not in the hand (Scopa: it lies on the table); None: it says only that.
+    # is not in the hand (it lies on the table); None: it says only that.
     not_held: Callable[[int, str], RuleViolation | None] = lambda seat, card: None
 
 

@@ -67,9 +67,9 @@ def not_seen_yet(cards: list[str], seen: Collection[str]) -> list[str]:
     return cards
 
 
-# A call names a jack to find its holder (Kop's wesele where the caller chooses the jack):
+# A call that names a card to find its holder (a partner's card the caller chooses):
 # the name is said aloud at the table, so it tells nobody where the card is and is never
-# sealed. Where the rules choose the jack, the call leaves it out (games/auction.py).
+# sealed. Where the rules choose the jack, the call leaves it out (games/kop/auction.py).
 SAID_ALOUD = frozenset({"jack"})
 
 

@@ -1,4 +1,4 @@
-"""Trick-taking shared by Kop and Baśka: a ranking as data, the follow rules, the winner.
+"""Trick-taking by a ranking: the ranking as data, the follow rules, the winner.
 
 A ranking lists the trumps high to low (all trumps form one suit, whatever is printed on
 them) and, for each printed suit, its non-trump cards high to low. The follow rules:
