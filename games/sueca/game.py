@@ -411,8 +411,9 @@ RULE_FIELDS = (
                           "120 card points without every trick win 2", options=("points", "tricks")),
     RuleField("match_to", "the games that win a match (4); a hand's games beyond what the match needs do not count",
               low=1, high=10),
-    RuleField("stake_per", "game: every game a hand counts is paid at once, each loser paying each winner a stake per "
-                           "game; match: nothing is paid until a match is won, then each loser pays one stake",
+    RuleField("stake_per", "game: every game a hand counts is paid at once, each player of the losing pair paying "
+                           "one stake per game to a player of the winning pair; match: nothing is paid until a match "
+                           "is won, then each loser pays one stake",
               options=("game", "match")),
 )
 GAME = Game(
