@@ -15,7 +15,7 @@ from typing import Mapping
 
 from events.sentences import say
 
-from ..engine import one_card, words
+from ..engine import one_card, tricks, words
 from ..engine.base import Command, Event, TableTerms, named_rules
 from ..engine.call_offers import accepted
 from ..engine.cards import SUIT_NAMES, check_exact_pack, dealt, pack, parse_card, parse_cards
@@ -119,18 +119,14 @@ def points(card: str) -> int:
 
 
 @dataclass(frozen=True)
-class Trick:
-    number: int
-    leader: int
-    cards: tuple[str, ...]
-    winner: int
-    points: int
+class Trick(tricks.Trick):
+    """A Bisca trick: the engine's, with the cards each seat drew after it (the winner
+    first) and the Capixaba bonuses it scored."""
     draws: tuple[tuple[int, str], ...] = ()
     bonuses: tuple[Mapping, ...] = ()
 
     def to_data(self) -> dict:
-        data = {"trick": self.number, "leader": self.leader, "cards": list(self.cards), "winner": self.winner,
-                "points": self.points, "draws": [list(d) for d in self.draws]}
+        data = {**super().to_data(), "draws": [list(d) for d in self.draws]}
         if self.bonuses:
             data["bonuses"] = [dict(b) for b in self.bonuses]
         return data
@@ -373,10 +369,10 @@ def _trick_of(state: BiscaState, cards: list[str]) -> Trick:
     winner = (leader + winner_index(cards, state.trump_suit)) % n
     pile = state.draw_pile if state.pile_left is None else ()
     draws = tuple(((winner + i) % n, pile[i]) for i in range(n)) if pile else ()
-    trick = Trick(len(state.tricks) + 1, leader, tuple(cards), winner, sum(map(points, cards)), draws)
+    trick = Trick(len(state.tricks) + 1, leader, tuple(cards), winner, sum(map(points, cards)), draws=draws)
     if state.rules.variant == "capixaba":
-        trick = Trick(trick.number, leader, trick.cards, winner, trick.points, draws,
-                      bisca_scoring.rela_bonuses(state, trick))
+        trick = Trick(trick.number, leader, trick.cards, winner, trick.points, draws=draws,
+                      bonuses=bisca_scoring.rela_bonuses(state, trick))
     return trick
 
 
@@ -418,7 +414,7 @@ def evolve(state: BiscaState, event) -> BiscaState:
 
 def _after_trick(state: BiscaState, d: Mapping) -> BiscaState:
     trick = Trick(d["trick"], d["leader"], tuple(d["cards"]), d["winner"], d["points"],
-                  tuple((s, c) for s, c in d.get("draws", [])), tuple(d.get("bonuses", ())))
+                  draws=tuple((s, c) for s, c in d.get("draws", [])), bonuses=tuple(d.get("bonuses", ())))
     held = [tuple(c for c in h if c not in trick.cards) for h in state.held]
     for seat, card in trick.draws:
         held[seat] = held[seat] + (card,)

@@ -115,3 +115,23 @@ def why_illegal(card: str, seat: int, hand: Sequence[str], trick: Sequence[str],
 
 def _listing(cards: Sequence[str]) -> str:
     return " ".join(cards)
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A trick as its ``trick`` event records it: its number in the hand, the seat that led,
+    its cards in play order (leader first), the seat that took it and the card points it
+    holds. A game may record more (a subclass adds its fields to ``to_data``)."""
+    number: int
+    leader: int
+    cards: tuple[str, ...]
+    winner: int
+    points: int
+    played: bool = True  # False: counted after a claim, as one legal way the rest could have gone
+
+    def to_data(self) -> dict:
+        data = {"trick": self.number, "leader": self.leader, "cards": list(self.cards),
+                "winner": self.winner, "points": self.points}
+        if not self.played:
+            data["played"] = False
+        return data

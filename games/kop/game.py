@@ -16,7 +16,7 @@ from ..engine.base import Command, Event, TableTerms, named_rules
 from ..engine.cards import check_exact_pack, dealt, parse_cards
 from ..engine.contract import Capabilities, DealField, DemoTable, Game, Preset, RuleField, TableRules, Term
 from ..engine.errors import Revealing, RuleViolation, may_not_play
-from ..engine.tricks import Ranking, why_illegal, winner_index
+from ..engine.tricks import Ranking, Trick, why_illegal, winner_index
 from ..engine.tricks import legal_cards as follow_rules
 from . import auction as auc
 from . import demo, glossary, throw_in
@@ -88,23 +88,6 @@ def parse_rules(raw: Mapping | None) -> KopRules:
     if not isinstance(rules.wesele_kontra, bool):
         raise RuleViolation(say("wesele_kontra must be true or false"))
     return rules
-
-
-@dataclass(frozen=True)
-class Trick:
-    number: int
-    leader: int
-    cards: tuple[str, ...]
-    winner: int
-    points: int
-    played: bool = True  # False: a trick counted after a throw-in, as one legal way it could have gone
-
-    def to_data(self) -> dict:
-        data = {"trick": self.number, "leader": self.leader, "cards": list(self.cards),
-                "winner": self.winner, "points": self.points}
-        if not self.played:
-            data["played"] = False
-        return data
 
 
 @dataclass(frozen=True)

@@ -20,17 +20,17 @@ from events.sentences import say
 
 from ..engine import one_card, words
 from ..engine.base import Command, Event, TableTerms, named_rules
+from ..bisca.game import ORDER, POINTS, points, winner_index  # Bisca's cards, and who takes a trick
 from ..engine.cards import SUIT_NAMES, check_exact_pack, dealt, pack, parse_card, parse_cards
 from ..engine.contract import DEALT, Capabilities, DealField, Game, Preset, RuleField, TableRules
 from ..engine.errors import Revealing, RuleViolation, may_not_play
+from ..engine.tricks import Trick
 from . import glossary
 from . import result as sueca_result
 from . import scoring as sueca_scoring
 from . import seen as sueca_seen
 
-ORDER = ("A", "7", "K", "J", "Q", "6", "5", "4", "3", "2")  # high to low in every suit
-POINTS = {"A": 11, "7": 10, "K": 4, "J": 3, "Q": 2}
-PACK = pack(ORDER)
+PACK = pack(ORDER)  # Bisca's forty cards, ranks and points
 SEATS = 4
 HAND = 10  # cards dealt to each seat: the whole pack
 TRICKS = len(PACK) // SEATS
@@ -75,27 +75,6 @@ def parse_rules(raw: Mapping | None) -> SuecaRules:
     if rules.stake_per not in ("game", "match"):
         raise RuleViolation(say("stake_per must be 'game' or 'match'"))
     return rules
-
-
-def rank(card: str) -> str:
-    return card[:-1]
-
-
-def points(card: str) -> int:
-    return POINTS.get(rank(card), 0)
-
-
-@dataclass(frozen=True)
-class Trick:
-    number: int
-    leader: int
-    cards: tuple[str, ...]
-    winner: int
-    points: int
-
-    def to_data(self) -> dict:
-        return {"trick": self.number, "leader": self.leader, "cards": list(self.cards), "winner": self.winner,
-                "points": self.points}
 
 
 @dataclass(frozen=True)
@@ -183,22 +162,6 @@ def new_hand(rules: SuecaRules, deal: Mapping) -> SuecaState:
     if not any(hands):
         return SuecaState(rules, deal["dealer"], hands, None, logged=(False,) * SEATS)
     return SuecaState(rules, deal["dealer"], hands, deal["trump"])
-
-
-def beats(card: str, best: str, trump: str | None) -> bool:
-    """Does ``card`` take the trick from ``best``? A higher card of its suit, or a trump."""
-    if card[-1] == best[-1]:
-        return ORDER.index(rank(card)) < ORDER.index(rank(best))
-    return card[-1] == trump
-
-
-def winner_index(cards, trump: str | None) -> int:
-    """Which card of a trick (in play order) takes it."""
-    best = 0
-    for i in range(1, len(cards)):
-        if beats(cards[i], cards[best], trump):
-            best = i
-    return best
 
 
 def legal_cards(state: SuecaState, seat: int, played: tuple = ()) -> list[str]:
