@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -11,9 +12,15 @@ from pathlib import Path
 import click
 
 from events import backups as on_disk
+from events.checkpoint import key_id, load_or_create_key, public_raw
+from events.database import is_postgres
 
 from .backups import BackupFailed, Schedule, into_directory, last_good_at, make
 from .options import store_option
+from .pg_dumps import tools_problem
+from .proofs import key_path
+from .restore import RestoreFailed, RestoreRefused, key_note
+from .restore import restore as bring_back
 
 
 class Duration(click.ParamType):
@@ -29,9 +36,7 @@ class Duration(click.ParamType):
 
 def signing_key_id(db: str, key_file: str | None) -> str | None:
     """The id of the key that signs the store's checkpoints, when there is one (none is made here)."""
-    from events.checkpoint import key_id, load_or_create_key, public_raw
 
-    from .proofs import key_path
     path = Path(key_path(db, key_file))
     if not path.exists():
         return None
@@ -137,8 +142,6 @@ def restore(backup_path, target, force, key_file):
       bitka restore /var/backups/bitka/bitka-20261129T140000Z.db --to club.db --force
       bitka restore bitka-20261129T140000Z.sql.gz --to postgresql://bitka@db.example/bitka
     """
-    from .proofs import key_path
-    from .restore import RestoreFailed, RestoreRefused, key_note, restore as bring_back
     try:
         chosen, done = bring_back(backup_path, target, force)
     except RestoreRefused as e:
@@ -183,9 +186,7 @@ class Runner:
             raise click.UsageError(f"--backup-dir {where} cannot be made: {e.strerror}") from None
         if self.makes and not os.access(where, os.W_OK | os.X_OK):
             raise click.UsageError(f"--backup-dir {where} is not writable by this user")
-        from events.database import is_postgres
         if self.makes and is_postgres(self.db):
-            from .pg_dumps import tools_problem
             problem = tools_problem()
             if problem:
                 raise click.UsageError(problem)
@@ -193,7 +194,6 @@ class Runner:
     def start(self) -> None:
         if not self.makes or self.process is not None:
             return
-        import subprocess
         command = [sys.executable, "-m", "cli", "backup", "--dir", self.directory, "--every", str(self.every),
                    "--keep", str(self.keep), "--while-pid", str(os.getpid())]
         if self.key_file:

@@ -18,12 +18,17 @@ import os
 import sqlite3
 import time
 from dataclasses import dataclass, field
-from importlib.metadata import PackageNotFoundError, version as installed
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as installed
 from pathlib import Path
 from typing import Callable
 
 from events import backups
 from events.database import is_postgres, open_store
+
+from . import pg_dumps
+from .checks import replay_store, verify_store
+from .money_checks import store_faults
 
 LOCK = ".bitka-backup.lock"
 PARTIAL = ".partial"
@@ -48,8 +53,6 @@ def check(url: str) -> Checked:
     """Every hash and link (``bitka verify``), the money folded from the log against the stored
     balances, and every projection row and settlement derived again from the log
     (``bitka replay``), on the store at ``url``; then each group's size, last hash and Merkle root."""
-    from .checks import replay_store, verify_store
-    from .money_checks import store_faults
     store = open_store(url)
     try:
         with store.reading() as r:
@@ -148,7 +151,6 @@ def copy_sqlite(db: str, out: Path) -> None:
 def _checked_copy(db: str, partial: Path) -> tuple[Checked, dict]:
     """Make the copy or dump at ``partial`` and check it; the manifest's facts of the store's kind."""
     if is_postgres(db):
-        from . import pg_dumps
         problem = pg_dumps.tools_problem()
         if problem:
             raise BackupFailed(problem)

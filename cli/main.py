@@ -9,19 +9,26 @@ import sys
 
 import click
 
+from events.checkpoint import load_or_create_key
 from events.errors import DomainError
 from events.migrations import SchemaTooNew
+from events.types import EVENT_TYPES
+from projections import audit as trail_of
+from projections.ledger_views import MONEY_EVENTS, statistics
+from projections.replay import rebuild
 
-from . import output
-from .stores import Context, database_errors, shown
+from . import output, proofs, server
 from .backup_commands import Duration, Runner, backup, restore
+from .checks import replay_store, verify_store
 from .demo import demo
 from .migrate import migrate
+from .money_checks import store_faults
 from .options import store_option
+from .proofs import key_path, store_checkpoint
+from .stores import Context, database_errors, shown
 from .tokens import rotate_token
 from .transfer import export, import_
 from .verdicts import correct, pending
-
 
 KEY_HELP = "The {what} key (default: an SQLite store's name + .key; ./bitka.key for PostgreSQL)."
 
@@ -98,13 +105,10 @@ def serve(obj: Context, host, port, workers, threads, dev, key_file, backup_dir,
       bitka serve --dev
       bitka --db club.db serve --backup-dir /var/backups/bitka --backup-every 1h --backup-keep 48
     """
-    from . import server
     backups = Runner(obj.db, backup_dir, backup_every, backup_keep, key_file, not backup_watch) if backup_dir else None
     if backups is not None:
         backups.check()
     obj.store(create=True)  # schema and WAL before the workers start, so they never race to make them
-    from events.checkpoint import load_or_create_key
-    from .proofs import key_path
     load_or_create_key(key_path(obj.db, key_file))  # likewise the key
     damaged = server.checked_before_serving(obj.db)  # every hash and link, once, before serving
     if dev:
@@ -134,9 +138,6 @@ def verify(obj: Context, group, saved, url, token, key_file):
       bitka verify --group g_3f9a1c2b7d10 --checkpoint thursday.json
       bitka verify --url https://cards.example --group g_3f9a1c2b7d10 --token $T --checkpoint thursday.json
     """
-    from . import proofs
-    from .checks import verify_store
-    from .money_checks import store_faults
     cp = proofs.read_checkpoint(saved) if saved else None
     if url:
         if not group or not token:
@@ -236,7 +237,6 @@ def replay(obj: Context, group, until, rebuild):
       bitka replay --group g_3f9a1c2b7d10 --until 120
       bitka replay --rebuild
     """
-    from .checks import replay_store
     if until and not group:
         raise click.UsageError("--until needs --group: seq numbers belong to one group")
     if until and rebuild:
@@ -282,7 +282,6 @@ def checkpoint(obj: Context, group, size, key_file):
     Example:
       bitka checkpoint --group g_3f9a1c2b7d10 > thursday.json
     """
-    from .proofs import key_path, store_checkpoint
     click.echo(json.dumps(store_checkpoint(obj.store(), group, key_path(obj.db, key_file), size), indent=2))
 
 
@@ -303,8 +302,6 @@ def stats(obj: Context, group, plot, as_json):
       bitka stats --group g_3f9a1c2b7d10
       bitka stats --group g_3f9a1c2b7d10 --plot evenings.png
     """
-    from events.types import EVENT_TYPES
-    from projections.ledger_views import MONEY_EVENTS, statistics
     if plot:
         output.check_plot_target(plot)  # before anything is printed: no directory, no matplotlib, not writable
     with obj.store().reading() as r:
@@ -328,7 +325,6 @@ bitka.add_command(restore)
 
 
 def _rebuild(obj: Context, group: str | None) -> None:
-    from projections.replay import rebuild
     store = obj.store()
     with store.writing() as w:
         total = w.count(group)
@@ -351,7 +347,6 @@ def audit(obj: Context, group, hand, as_json):
     Example:
       bitka audit --group g_3f9a1c2b7d10 --hand h_9be07a55c1d2
     """
-    from projections import audit as trail_of
     with obj.store().reading() as r:
         events = trail_of.events_of(r, group, hand)
         if not events:

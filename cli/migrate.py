@@ -20,6 +20,7 @@ from events.verify import faults
 from projections.projector import project
 
 from . import output
+from .checks import replay_store, verify_store
 from .stores import Context, database_errors, shown
 
 BATCH = 500
@@ -51,7 +52,6 @@ def migrate(source_url: str, target_url: str):
       bitka migrate --from sqlite:///club.db --to postgresql://bitka@db.example/bitka
       bitka migrate --from postgresql://bitka@db.example/bitka --to sqlite:///copy.db
     """
-    from .checks import replay_store, verify_store
     if source_url == target_url:
         raise click.UsageError("--from and --to name the same store")
     source = Context(source_url, named_by="--from").store()  # as every command that reads opens it

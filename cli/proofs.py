@@ -16,9 +16,9 @@ from typing import Iterable, Iterator
 import click
 
 from events import merkle
-from events.checkpoint import load_or_create_key, published, sign, signature_holds
-from events.envelope import utc_now
 from events.canonical import GENESIS
+from events.checkpoint import default_key_path, load_or_create_key, published, sign, signature_holds
+from events.envelope import utc_now
 from events.store import Envelope, RawEvent
 from events.types import EVENT_TYPES
 from events.verify import Fault
@@ -35,7 +35,6 @@ NOT_BITKAS = (KeyError, TypeError, ValueError, AttributeError, IndexError, Arith
 
 
 def key_path(db: str, key: str | None) -> str:
-    from events.checkpoint import default_key_path
     return key or default_key_path(db)
 
 

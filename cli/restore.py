@@ -18,9 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from events import backups
+from events.checkpoint import key_id, load_or_create_key, public_raw
 from events.database import is_postgres, open_store, sqlite_path
+from events.pgstore import redacted
 
+from . import pg_dumps
 from .backups import PARTIAL, check, differences
+from .pg_dumps import schema_of
 
 
 class RestoreRefused(Exception):
@@ -100,9 +104,7 @@ def restore(given: str, target: str, force: bool) -> tuple[Chosen, str]:
 
 def _shown(target: str) -> str:
     if is_postgres(target):
-        from events.pgstore import redacted
 
-        from .pg_dumps import schema_of
         return f"{redacted(target)} (schema {schema_of(target)})"
     return target
 
@@ -158,14 +160,12 @@ def _to_sqlite(chosen: Chosen, target: Path, force: bool) -> None:
 
 
 def _to_postgres(chosen: Chosen, target: str, force: bool) -> None:
-    from . import pg_dumps
     problem = pg_dumps.tools_problem()
     if problem:
         raise RestoreRefused(problem)
     schema = pg_dumps.schema_of(target)
     present = pg_dumps.tables_in(target, schema)
     if present and not force:
-        from events.pgstore import redacted
         raise RestoreRefused(f"the schema {schema} of {redacted(target)} is not empty (it holds {len(present)} "
                              f"table(s): {', '.join(present[:8])}{', ...' if len(present) > 8 else ''}); restoring "
                              "would replace bitka's tables: stop bitka serve on it, then add --force")
@@ -196,7 +196,6 @@ def key_note(chosen_facts: dict, key_file: str) -> str | None:
     wanted = chosen_facts.get("key_id")
     if not wanted:
         return None
-    from events.checkpoint import key_id, load_or_create_key, public_raw
     if not Path(key_file).exists():
         return (f"note: the checkpoints of this store were signed with key {wanted}, and there is no key at "
                 f"{key_file}: put that key file there (or serve with --key), or members' saved checkpoints will "

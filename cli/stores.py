@@ -6,9 +6,11 @@ import sqlite3
 from pathlib import Path
 
 import click
+import psycopg
 
 from events.database import StoreBase, is_postgres, open_store, sqlite_path
 from events.errors import DomainError
+from events.pgstore import StoreUnavailable, redacted
 from projections.projector import project
 
 
@@ -46,17 +48,10 @@ class Context:
 
 def shown(db: str) -> str:
     if is_postgres(db):
-        from events.pgstore import redacted
         return redacted(db)
     return db
 
 
 def database_errors() -> tuple[type[Exception], ...]:
-    """What a store that cannot be reached or used raises: SQLite's errors, and psycopg's
-    when it is installed."""
-    try:
-        import psycopg
-        from events.pgstore import StoreUnavailable
-    except ImportError:
-        return (sqlite3.DatabaseError,)
+    """What a store that cannot be reached or used raises: SQLite's errors and psycopg's."""
     return sqlite3.DatabaseError, psycopg.Error, StoreUnavailable

@@ -24,17 +24,19 @@ from typing import Iterator
 import click
 
 from events.canonical import canonical_bytes
-from events.types import EVENT_TYPES
-from projections.ledger_views import MONEY_EVENTS, ledger_csv
-from projections.replay import replay
+from events.database import is_postgres, sqlite_path
 from events.store import Envelope
+from events.types import EVENT_TYPES
 from events.verify import faults, raw
 from games.engine.base import RULES_VERSION
+from projections.ledger_views import MONEY_EVENTS, ledger_csv
+from projections.replay import replay
 from service.auth import ADMIN, mint_token
 from service.reenact import Reenactment
 
 from . import output
 from .options import store_option
+from .proofs import key_path
 
 _FIELDS = {"seq", "type", "data", "actor", "recorded_at", "prev_hash", "hash", "group"}
 _TEXT_FIELDS = ("group", "type", "actor", "recorded_at", "prev_hash", "hash")
@@ -158,8 +160,6 @@ def export(obj, group, out, force, form):
 
 def _protected(db: str) -> dict[Path, str]:
     """The files an export must never replace: the store's own and the signing key."""
-    from events.database import is_postgres, sqlite_path
-    from .proofs import key_path
     files = {Path(key_path(db, os.environ.get("BITKA_KEY"))): "the signing key"}
     if not is_postgres(db):
         store = Path(sqlite_path(db))

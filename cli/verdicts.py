@@ -5,6 +5,8 @@ import json
 
 import click
 
+from projections.groups import member_name
+
 from . import output
 from .options import store_option
 
@@ -52,7 +54,6 @@ def correct(obj, group, hand, reason, void, result_json):
     """
     from marshmallow import ValidationError
 
-    from projections.groups import member_name
     from service import handlers
     from service.commands import Correct
     from service.schemas import DisputeIn
