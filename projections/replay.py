@@ -263,7 +263,7 @@ class GroupRebuild:
             paid = [f"{p['member']} {p['amount']}" for p in env.data["payouts"]]
             changes.append(f"today's rules pay {', '.join(said)} (it paid {', '.join(paid)})")
         if now.get("bok_due") != env.data.get("bok_due"):
-            changes.append("today's rules " + ("make" if now.get("bok_due") else "make no") + " doubled round due")
+            changes.append("today's rules " + ("make a" if now.get("bok_due") else "make no") + " doubled round due")
         explained = game.superseded(state, recorded)
         changes += explained
         if refused and not explained:

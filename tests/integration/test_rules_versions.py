@@ -62,7 +62,7 @@ def test_old_settlements_replay_clean_and_each_is_listed_with_what_todays_rules_
     ceiling = next(line for line in lines if hands["ceiling"]["id"] in line)
     assert "was settled under rules 1; today's rules pay" in ceiling and "-192.00" in ceiling and "-128.00" in ceiling
     tie = next(line for line in lines if hands["tie"]["id"] in line)
-    assert "today's rules make bok-runda due" in tie
+    assert "today's rules make a doubled round due" in tie
     wesele = next(line for line in lines if hands["wesele"]["id"] in line)
     assert "gave the first double (kontra), which today's rules refuse" in wesele
     assert lines[-1].startswith("ok: ") and "3 hand(s) settled under older rules" in lines[-1]
