@@ -65,8 +65,10 @@ def _correction_words(env, trow: dict, grow: dict) -> str:
     elif "cards" in d:
         what = say("logs it again card by card, as the rules check a new hand")
     else:
+        game = hand_fold.game_of(trow["game"])
+        kinds = words.kinds_of(game.result_fields(hand_fold.parsed_rules(trow["game"], trow["rules"])))
         what = say("puts its result as {facts}",
-                   facts=", ".join(words.fact(k, v, who) for k, v in d["result"].items()))
+                   facts=", ".join(words.fact(k, v, who, kinds) for k, v in d["result"].items()))
     moved = "; ".join(say("hand {hand}: {payments}",
                           hand=a['hand'],
                           payments=", ".join(f"{_seat(trow, grow, p['seat'])} {_signed(p['amount'])}"

@@ -176,8 +176,11 @@ class Game:
     seat_count: Callable[[Rules], int]
     parse_deal: Callable[[Rules, Mapping], Event]  # the deal event's data, checked and canonical
     initial_state: Callable[[Rules, Mapping], State]  # from a deal event's data
-    # Each command of a hand into its events. A trick event is {trick (its number), leader,
-    # cards (leader first), winner, points (card points)}, and may carry more of the game's.
+    # Each command of a hand into its events, or a RuleViolation. The commands (``kind``:
+    # data): ``cards`` ({seat, cards} or a seen field), ``bid`` ({seat, call} and the call
+    # fields), ``trick`` ({cards}, leader first), ``play`` ({seat?, card} and the play fields),
+    # ``claim`` ({seat}). The events are of the log's hand types (seat_cards, bid, trick,
+    # play, claim); a trick's is ``tricks.Trick.to_data()``, and may carry more of the game's.
     decide: Callable[[State, Command], list[Event]]
     evolve: Callable[[State, Event], State]
     is_terminal: Callable[[State], bool]
@@ -206,7 +209,11 @@ class Game:
 
     # 2. What a reader may see of a hand in play, decided positively.
     pack: Callable[[Rules], Sequence[str]]  # every card of the game, in a pack's order: what may be hidden
-    view: Callable[[State], dict]  # the hand as the API shows it to a reader who may see every card
+    # The hand as the API shows it to a reader who may see every card. The service reads:
+    # ``phase`` (dealing, auction, play or done), ``dealer``, ``current`` ([{seat, card}] of
+    # the trick being played a card at a time), and where the game has them ``tricks``,
+    # ``table`` or ``table_cards`` (face up), ``trump``, ``held`` and ``deal`` (per seat).
+    view: Callable[[State], dict]
     # The cards in sight of the reader in ``seat`` (None: nobody seated): its own seat's and
     # those turned face up. Every other card of the pack is hidden from it (a card forgotten
     # here is hidden, never shown); the service adds every card played (``played``, the

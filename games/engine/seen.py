@@ -74,8 +74,8 @@ SAID_ALOUD = frozenset({"jack"})
 
 
 def cards_in(value: Any) -> set[str]:
-    """Every card named anywhere in ``value`` (an event's data, a view), but those said
-    aloud in a call."""
+    """Every card named anywhere in ``value`` (an event's data, a view), but one a call
+    (a mapping with a ``call``) says aloud."""
     found: set[str] = set()
     _collect(value, found)
     return found
@@ -92,17 +92,18 @@ def _collect(value: Any, found: set[str]) -> None:
             _collect(item, found)
     elif isinstance(value, (dict, Mapping)):
         for key, item in value.items():
-            if key not in SAID_ALOUD:
+            if not (key in SAID_ALOUD and "call" in value):
                 _collect(item, found)
 
 
 def mask(value: Any, hidden: Collection[str]) -> Any:
-    """``value`` with each card of ``hidden`` replaced by None, in the same place (a call's
-    jack stays: it was said aloud)."""
+    """``value`` with each card of ``hidden`` replaced by None, in the same place (the card
+    a call names stays, in that call: it was said aloud; the same name anywhere else is
+    masked like any card)."""
     if isinstance(value, str):
         return None if value in hidden else value
     if isinstance(value, Mapping):
-        return {k: v if k in SAID_ALOUD else mask(v, hidden) for k, v in value.items()}
+        return {k: v if k in SAID_ALOUD and "call" in value else mask(v, hidden) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [mask(v, hidden) for v in value]
     return value

@@ -20,22 +20,32 @@ def dealt(d: Mapping, who: Who, shown: str = "") -> str:
     return say("{dealer} deals. {hands}{shown}", dealer=dealer, hands=hands, shown=shown)
 
 
-def fact(key: str, value, who: Who) -> str:
-    """One field of a result in words: seats by who sits there, a list as a list."""
+SEATED = {"seat": " + ", "seats": " + ", "doubles": " → "}  # a score sheet's fields of players, and their joints
+
+
+def fact(key: str, value, who: Who, kinds: Mapping[str, str] | None = None) -> str:
+    """One field of a result in words: players (a field of kind seat, seats or doubles in
+    the game's score sheet, ``kinds`` by name) by who sits there, a list as a list."""
     if value is None:
         return say("{key}: a tie", key=key)
-    if key in ("stare", "declarer", "partner") or (key == "doubles" and isinstance(value, list)):
+    kind = (kinds or {}).get(key)
+    if kind in SEATED and (kind != "doubles" or isinstance(value, list)):
         seats = value if isinstance(value, list) else [value]
         if not seats:
             return say("{key}: none", key=key)
-        return f"{key}: " + (" → " if key == "doubles" else " + ").join(who(s) for s in seats)
+        return f"{key}: " + SEATED[kind].join(who(s) for s in seats)
     if isinstance(value, list):  # one value per side, in side order
         return f"{key}: " + " / ".join(json.dumps(v) for v in value)
     return f"{key}: {value}"
 
 
-def result(d: Mapping, who: Who) -> str:
-    shown = ", ".join(fact(k, v, who) for k, v in d["result"].items())
+def kinds_of(fields) -> dict[str, str]:
+    """A score sheet's fields (``ResultField``) by name: their kinds, for ``fact``."""
+    return {f.name: f.kind for f in fields}
+
+
+def result(d: Mapping, who: Who, kinds: Mapping[str, str] | None = None) -> str:
+    shown = ", ".join(fact(k, v, who, kinds) for k, v in d["result"].items())
     return say("{dealer} deals {game}; the hand is logged by its result alone, without its cards: {shown}",
                dealer=who(d['dealer']), game=d['game'], shown=shown)
 

@@ -6,7 +6,7 @@ trick and returns the events it makes, ``evolve`` folds an event, ``settle`` pay
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, partial
+from functools import cache, cached_property, partial
 from typing import Mapping
 
 from events.sentences import say
@@ -424,12 +424,18 @@ def offers(decide_, state: KopState, seat: int) -> list:
     return call_offers.accepted(decide_, state, seat, ladder_offers(state, seat))
 
 
+@cache
+def _sheet_kinds() -> dict[str, str]:
+    """The kinds of the score sheet's fields (the same in Kop's and Baśka's rules)."""
+    return words.kinds_of(kop_result.result_fields(parse_rules(None)))
+
+
 def describe(kind: str, d: Mapping, who) -> str:
     match kind:
         case "deal":
             return words.dealt(d, who)
         case "result":
-            return words.result(d, who)
+            return words.result(d, who, _sheet_kinds())
         case "bid":
             return words.call(d, who)
         case "trick":

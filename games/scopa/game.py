@@ -448,12 +448,14 @@ def describe(kind: str, d: Mapping, who) -> str:
 
 
 def _play_words(d: Mapping, who) -> str:
-    if d["capture"]:
+    if d["capture"] and d["scopa"]:
+        text = say("{seat} plays {card} and takes {capture} ({why}): scopa",
+                   seat=who(d['seat']), card=d['card'], capture='+'.join(d['capture']),
+                   why=_WHY_CAPTURE[d['by']])
+    elif d["capture"]:
         text = say("{seat} plays {card} and takes {capture} ({why})",
                    seat=who(d['seat']), card=d['card'], capture='+'.join(d['capture']),
                    why=_WHY_CAPTURE[d['by']])
-        if d["scopa"]:
-            text += ": scopa"
     else:
         text = say("{seat} plays {card}, which captures nothing, to the table",
                    seat=who(d['seat']), card=d['card'])
