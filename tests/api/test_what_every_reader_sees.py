@@ -80,6 +80,7 @@ SETUPS = [
     Setup("scopa", {"players": 4, "deal": "scopone"}), Setup("scopa", {"players": 4, "deal": "scientifico"}),
     *(Setup("bisca", {"variant": v}) for v in ("tres", "nove", "quatro", "seis", "capixaba")),
     Setup("bisca", {"variant": "capixaba"}, knock=True),
+    Setup("sueca", {}), Setup("sueca", {"trump_card": "first", "bandeira": "tricks"}),
 ]
 
 
@@ -139,6 +140,9 @@ def random_deal(t: Table, dealer: int, rng: random.Random) -> dict:
     rng.shuffle(cards)
     if t.setup.game in ("kop", "baska"):
         return {"dealer": dealer, "hands": [in_order(cards[i * 4:(i + 1) * 4]) for i in range(n)]}
+    if t.setup.game == "sueca":  # as the game deals a shuffled pack: ten each, the dealer's card for trumps
+        deal = dict(t.game.deals(t.rules, cards, dealer))
+        return {**deal, "hands": [in_order(h) for h in deal["hands"]]}
     if t.setup.game == "scopa":
         size, face_up = scopa.DEALS[t.rules.deal]
         while sum(c[:-1] == "K" for c in cards[n * size:n * size + face_up]) >= 3:
