@@ -598,9 +598,9 @@ GAME = Game(
                  DealField("trump", "card", "the face-up trump card, drawn last; null for a capixaba knock"),
                  DealField("trump_suit", "suit", "a capixaba knock: \"H\" with \"trump\": null")),
     docs={"cards": "the dealer's member turns the trump card, {\"trump\": \"6S\"} (a capixaba knock: "
-                       "{\"trump\": null, \"trump_suit\": \"H\"}); each seat logs its first cards, and after each "
-                       "trick the one card it drew, in drawing order (the trick's winner first; the last to draw "
-                       "takes the face-up trump card and logs it too)"},
+                   "{\"trump\": null, \"trump_suit\": \"H\"}); each seat logs its first cards, and after each "
+                   "trick the one card it drew, in drawing order (the trick's winner first; the last to draw "
+                   "takes the face-up trump card and logs it too)"},
     seen_fields=(DealField("trump", "card", "the face-up trump card (no seat; the dealer's member); null for a "
                                             "capixaba knock"),
                  DealField("trump_suit", "suit", "a capixaba knock: \"H\" with \"trump\": null")),

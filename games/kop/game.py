@@ -461,8 +461,8 @@ def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, sup
         result_fields=kop_result.result_fields, sheet=sheet, visible=visible, played=played, conceal=conceal,
         pack=lambda rules: PACK, owed=owed, deals=deals,
         docs={"claim": "throwing in: when every legal way to play the remaining tricks settles alike, the hand is "
-                           "settled at once (the tricks not played are counted as one such way, marked \"played\": "
-                           "false); otherwise a 422 names a card after which it would end otherwise"},
+                       "settled at once (the tricks not played are counted as one such way, marked \"played\": "
+                       "false); otherwise a 422 names a card after which it would end otherwise"},
         presets=presets, rule_fields=rule_fields, glossary=terms, call_fields=CALL_FIELDS, codes=CODES, demo=demo)
 
 

@@ -504,11 +504,11 @@ GAME = Game(
     deal_fields=(*DEALT, DealField("table", "cards", "the cards dealt face up (empty for scientifico)"),
                  DealField("stock", "cards", "the undealt cards, top first: later rounds are dealt from it")),
     docs={"play": "the player to move puts a card down: {\"card\": \"QD\", \"capture\": [\"4C\", \"5S\"]} "
-                      "(capture left out: the only legal one; a 422 lists them when several)",
+                  "(capture left out: the only legal one; a 422 lists them when several)",
           "claim": "chiamarsi fuori: a true claim wins the game at once, a false one loses it",
           "cards": "the dealer's member turns the face-up cards, {\"table\": [...]}; each seat logs its first "
-                       "cards, and each later round of three once every hand is empty, {\"seat\": 1, \"cards\": "
-                       "[...]}"},
+                   "cards, and each later round of three once every hand is empty, {\"seat\": 1, \"cards\": "
+                   "[...]}"},
     seen_fields=(DealField("table", "cards", "the cards the deal puts face up (no seat; the dealer's member)"),),
     play_fields=(DealField("capture", "cards", "the table cards taken; omitted: the only legal capture (422 listing "
                                                "them when several)"),),
