@@ -38,15 +38,31 @@ def _both(phone, desk, name: str) -> None:
     _accessible(desk, f"evening-{name}-1280")
 
 
+_SEEN = """() => {
+    const shown = document.querySelector('main');
+    if (!shown) return null;
+    const main = shown.cloneNode(true);
+    main.querySelectorAll('form.picker').forEach((f) => f.remove());
+    const labels = [...main.querySelectorAll('[aria-label]')].map((e) => e.getAttribute('aria-label'));
+    return main.innerText + '\\n' + labels.join('\\n');
+}"""
+
+
 def _seen_text(page) -> str:
     """What a phone shows of cards: its text and every label, leaving out the pack a phone
-    picks its own cards from (every card it cannot see, all alike)."""
-    return page.evaluate("""() => {
-        const main = document.querySelector('main').cloneNode(true);
-        main.querySelectorAll('form.picker').forEach((f) => f.remove());
-        const labels = [...main.querySelectorAll('[aria-label]')].map((e) => e.getAttribute('aria-label'));
-        return main.innerText + '\\n' + labels.join('\\n');
-    }""")
+    picks its own cards from (every card it cannot see, all alike). A phone that has just
+    tapped is loading its next page: it is read once that page is there."""
+    while True:
+        page.wait_for_load_state()
+        page.locator("main").wait_for()
+        try:
+            text = page.evaluate(_SEEN)
+        except Exception as e:  # playwright's Error: the page moved on while it was read
+            if "context was destroyed" not in str(e) and "navigat" not in str(e):
+                raise
+            continue
+        if text is not None:
+            return text
 
 
 def _no_peeking(phones, played: set[str]) -> None:
