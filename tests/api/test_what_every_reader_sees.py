@@ -80,7 +80,7 @@ SETUPS = [
     Setup("scopa", {"players": 4, "deal": "scopone"}), Setup("scopa", {"players": 4, "deal": "scientifico"}),
     *(Setup("bisca", {"variant": v}) for v in ("tres", "nove", "quatro", "seis", "capixaba")),
     Setup("bisca", {"variant": "capixaba"}, knock=True),
-    Setup("sueca", {}), Setup("sueca", {"trump_card": "first", "bandeira": "tricks"}),
+    Setup("sueca", {"trump_card": "first", "bandeira": "tricks"}),
 ]
 
 

@@ -22,14 +22,14 @@ BUSY = "BITKA_BUSY_E2E"  # CI sets it: the end-to-end tests run on a machine kep
 
 @pytest.fixture(scope="package", autouse=True)
 def busy_machine():
-    """With ``$BITKA_BUSY_E2E`` set (as .ci/run sets it), a stress-ng worker keeps one core
-    half busy while the end-to-end tests run, so that a test that waits for time instead
+    """With ``$BITKA_BUSY_E2E`` set (as .ci/run sets it), a stress-ng worker keeps a third
+    of a core busy while the end-to-end tests run, so that a test that waits for time instead
     of for a state fails in CI, not on a user's slow phone or a loaded server."""
     stress = shutil.which("stress-ng")
     if not os.environ.get(BUSY) or stress is None:
         yield
         return
-    worker = subprocess.Popen([stress, "--cpu", "1", "--cpu-load", "50", "--quiet"],
+    worker = subprocess.Popen([stress, "--cpu", "1", "--cpu-load", "35", "--quiet"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         yield
