@@ -18,9 +18,9 @@ from typing import Mapping
 
 from events.sentences import say
 
+from ..bisca.game import ORDER, POINTS, points, winner_index  # Bisca's cards, and who takes a trick
 from ..engine import one_card, words
 from ..engine.base import Command, Event, TableTerms, named_rules
-from ..bisca.game import ORDER, POINTS, points, winner_index  # Bisca's cards, and who takes a trick
 from ..engine.cards import SUIT_NAMES, check_exact_pack, dealt, pack, parse_card, parse_cards
 from ..engine.contract import DEALT, Capabilities, DealField, Game, Preset, RuleField, TableRules
 from ..engine.errors import Revealing, RuleViolation, may_not_play
