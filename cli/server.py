@@ -63,8 +63,10 @@ def checked_before_serving(db: str) -> list[Fault]:
     return found
 
 
-def _app_config(db: str, key: str | None, damaged: list[Fault], backups=None, served_at: str | None = None) -> dict:
+def _app_config(db: str, key: str | None, damaged: list[Fault], backups=None, served_at: str | None = None,
+                notes: str | None = None) -> dict:
     return {"BITKA_DB": db, "BITKA_DAMAGED": damaged, **({"BITKA_KEY": key} if key else {}),
+            **({"BITKA_DAMAGE_NOTES": notes} if notes else {}),
             **(backups.config if backups is not None else {}), **({"BITKA_SERVED_AT": served_at} if served_at else {})}
 
 
@@ -105,6 +107,8 @@ def run_gunicorn(db: str, host: str, port: int, workers: int, threads: int, key:
 
     util.write_error = problem_error  # the workers, forked from here, answer their refusals so
     child_exit, metrics_gone = metrics_across_workers()
+    notes_dir = tempfile.mkdtemp(prefix="bitka-damage-")  # what one worker finds damaged, every worker refuses
+    notes = os.path.join(notes_dir, "found")
 
     def when_ready(server):
         if backups is not None:
@@ -114,6 +118,7 @@ def run_gunicorn(db: str, host: str, port: int, workers: int, threads: int, key:
         if backups is not None:
             backups.stop()
         metrics_gone(server)
+        shutil.rmtree(notes_dir, ignore_errors=True)
 
     class Bitka(BaseApplication):
         def load_config(self):
@@ -126,7 +131,7 @@ def run_gunicorn(db: str, host: str, port: int, workers: int, threads: int, key:
 
         def load(self):
             from service.app import create_app
-            app = create_app(_app_config(db, key, damaged, backups, address(host, port)))
+            app = create_app(_app_config(db, key, damaged, backups, address(host, port), notes))
             settled()
             return app
 

@@ -110,12 +110,12 @@ class StoreBase(ABC):
     def lock_for_migrating(self, conn) -> None:  # noqa: B027 - a hook: nothing, unless a backend needs it
         """What keeps two processes from migrating at once, beyond the write transaction's own lock."""
 
-    def checking(self, damaged: Iterable[Fault] = ()) -> "StoreBase":
+    def checking(self, damaged: Iterable[Fault] = (), shared: str | None = None) -> "StoreBase":
         """From now on, check every event read against its hash and its link, and refuse the
         groups found damaged (those of ``damaged`` already: what ``bitka serve`` found before
-        serving). The service's store is checked; the command line's checks read the log as
-        it is."""
-        self.damaged = DamagedGroups(damaged)
+        serving; and those any process serving the store notes in the file ``shared``). The
+        service's store is checked; the command line's checks read the log as it is."""
+        self.damaged = DamagedGroups(damaged, shared)
         return self
 
     @property

@@ -68,7 +68,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.update(config or {})
     app.extensions["bitka.store"] = open_store(app.config["BITKA_DB"], projector=project,
                                           busy_timeout_ms=app.config["BITKA_BUSY_TIMEOUT_MS"]).setup().checking(
-        app.config.get("BITKA_DAMAGED", ()))  # every event served is checked; bitka serve's findings first
+        app.config.get("BITKA_DAMAGED", ()), app.config.get("BITKA_DAMAGE_NOTES"))  # every event served is
+    # checked; bitka serve's findings first, and what any of its workers finds (events/damage.py)
     key_path = (app.config.get("BITKA_KEY") or os.environ.get("BITKA_KEY")
                 or default_key_path(app.config["BITKA_DB"]))
     app.extensions["bitka.key"] = load_or_create_key(key_path)

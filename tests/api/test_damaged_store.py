@@ -9,7 +9,9 @@ import re
 import pytest
 
 from cli import server
+from events.damage import DamagedGroups
 from events.database import open_store
+from events.errors import Damaged
 from service.app import create_app
 from tests.backends import drop_trigger, run_raw
 from tests.command import run
@@ -172,3 +174,36 @@ def test_the_check_before_serving_finds_nothing_in_a_whole_store(db_url, tmp_pat
     _group_with_a_settled_hand(Client(app.test_client()))
     app.extensions["bitka.store"].close()
     assert server.checked_before_serving(db_url) == []
+
+
+def test_what_one_worker_finds_damaged_every_worker_refuses_even_a_read_that_reads_no_event(
+        evening, db_url, tmp_path):
+    """gunicorn's workers are processes of their own, each app with its own store: the one
+    that meets the forged event tells the others through the notes file ``bitka serve``
+    gives them all, so the other refuses the group too, even for a read that asks only
+    what is new (a phone's witness on its next visit), which meets no event's data."""
+    t, whole = evening
+    notes = str(tmp_path / "damage-notes")
+    first, second = (create_app(_config(db_url, tmp_path, BITKA_DAMAGE_NOTES=notes)) for _ in range(2))
+    one, other = Client(first.test_client()), Client(second.test_client())
+    version = other.as_(t["admin"]).get(f"{t['base']}/events?after=1000000")
+    assert version.status_code == 200  # nothing read, nothing known yet
+    _damaged_store(one.as_(t["admin"]).get(f"{t['base']}/hands/{t['hand']}"), t)  # the first meets it
+    _damaged_store(other.as_(t["admin"]).get(f"{t['base']}/events?after=1000000"), t)
+    _damaged_store(other.as_(t["admin"]).get(t["base"]), t)
+    assert other.as_(whole["admin"]).get(whole["base"]).status_code == 200
+    for app in (first, second):
+        app.extensions["bitka.store"].close()
+
+
+def test_notes_of_damage_another_process_is_still_writing_or_that_are_not_bitkas_are_read_safely(tmp_path):
+    notes = tmp_path / "notes"
+    notes.write_bytes(b'not json\n{"group": 3, "seq": "x"}\n{"group": "g_a", "seq": 7}\n{"group": "g_b", "se')
+    groups = DamagedGroups(shared=str(notes))
+    assert "g_a" in groups and "g_b" not in groups
+    with notes.open("ab") as f:
+        f.write(b'q": 2}\n{"group": "g_a", "seq": 4}\n')
+    assert "g_b" in groups
+    with pytest.raises(Damaged) as refused:
+        groups.refuse("g_a")
+    assert refused.value.seq == 4  # the lowest seq found wins
