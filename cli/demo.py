@@ -61,9 +61,9 @@ def demo(obj, seed):
         for table in tables_of(game):
             _play(store, gid, game, table, members, chance)
     with store.reading() as r:
-        grow, brow = r.row("group", gid, ""), r.row("balances", gid, "")
+        grow, brow, waiting = r.row("group", gid, ""), r.row("balances", gid, ""), r.pending_entries(gid)
     click.echo(f"made group {gid} ({grow['name']}); its admin token is {group.admin_token}")
-    output.print_balances(grow, brow)
+    output.print_balances(grow, brow, waiting)
     _how_to_look(obj.shown, gid)
 
 

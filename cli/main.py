@@ -367,10 +367,10 @@ def balances(obj: Context, group):
       bitka balances --group g_3f9a1c2b7d10
     """
     with obj.store().reading() as r:
-        grow, brow = r.row("group", group, ""), r.row("balances", group, "")
+        grow, brow, waiting = r.row("group", group, ""), r.row("balances", group, ""), r.pending_entries(group)
     if grow is None:
         raise click.UsageError(f"there is no group {group!r} in {obj.shown}")
-    output.print_balances(grow, brow)
+    output.print_balances(grow, brow, waiting)
 
 
 bitka.add_command(demo)

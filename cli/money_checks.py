@@ -60,20 +60,25 @@ def store_faults(reader, group: str | None) -> list[str]:
     groups = [group] if group else reader.group_ids()
     for g in groups:  # a group whose events do not fold has no fold to compare
         if g not in folded.unfolded:
-            found += _stored_differences(g, folded.rows.get(g), reader.row("balances", g, ""))
+            found += _stored_differences(g, folded.rows.get(g), reader.row("balances", g, ""),
+                                         reader.pending_entries(g))
     return [folded.unfolded[g] for g in groups if g in folded.unfolded] + found
 
 
-def _stored_differences(group: str, row: dict | None, stored) -> list[str]:
+def _stored_differences(group: str, row: dict | None, stored, waiting: list) -> list[str]:
     if row is None:
         return []  # no group_created: the chain check names what is missing
     if not isinstance(stored, dict):
         return [f"group {group}: there is no stored balances row, though its events give balances"]
     try:
         shown = {m: format_amount(v, row["digits"]) for m, v in stored["members"].items()}
-        pending = balances.pending_view(stored)
     except UNFOLDABLE as e:
         return [f"group {group}: the stored balances row is not one bitka writes ({type(e).__name__}: {e})"]
+    try:
+        pending = balances.listed(waiting, row["digits"])
+    except UNFOLDABLE as e:
+        return [f"group {group}: a stored settlement that waits for confirmation is not one bitka writes "
+                f"({type(e).__name__}: {e})"]
     return differences(group, row, shown, pending, STORED)
 
 

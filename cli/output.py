@@ -10,7 +10,7 @@ from typing import Iterable, Iterator
 import click
 
 from events.money import format_amount
-from projections.balances import pending_view
+from projections.balances import listed
 from projections.groups import member_name
 from projections.settle_up import plan
 
@@ -46,13 +46,15 @@ def _amounts_table(grow: dict, members: dict[str, int]) -> list[str]:
             for m in grow["members"]]
 
 
-def print_balances(grow: dict, brow: dict) -> None:
+def print_balances(grow: dict, brow: dict, waiting: list) -> None:
+    """The balances, what waits (``waiting``: (hand, entry) as the store lists them), and
+    the transfers that settle up."""
     members = brow["members"]
     click.echo(f"Balances of {grow['name']} ({grow['currency']}), + is up, - is down:")
     for line in _amounts_table(grow, members):
         click.echo(line)
     click.echo(f"  total {format_amount(sum(members.values()), grow['digits'])}")
-    print_pending(grow, brow)
+    print_pending(grow, waiting)
     moves, method = plan(members)
     if not moves:
         click.echo("Settle up: nothing to pay, everyone is even.")
@@ -63,9 +65,10 @@ def print_balances(grow: dict, brow: dict) -> None:
                    f"{format_amount(amount, grow['digits'])} {grow['currency']}")
 
 
-def print_pending(grow: dict, brow: dict) -> None:
-    """The settlements that do not count yet, one line each."""
-    waiting = pending_view(brow)
+def print_pending(grow: dict, entries: list) -> None:
+    """The settlements that do not count yet (``entries``: (hand, entry) as the store lists
+    them), one line each."""
+    waiting = listed(entries, grow["digits"])
     if not waiting:
         return
     click.echo(f"Not counted yet ({len(waiting)}): a payer confirms, or the admin corrects")

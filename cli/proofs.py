@@ -146,9 +146,31 @@ class Remote:
             raise ServerSaidNonsense(f"{address} answered {type(found).__name__}, not a JSON object")
         return found, headers
 
-    def balances(self, group: str) -> tuple[dict, int]:
-        """The group's balances and the version (its ETag) they are the balances of."""
-        found, headers = self.answer(f"/v1/groups/{group}/balances")
+    def balances(self, group: str, tries: int = 3) -> tuple[dict, int]:
+        """The group's balances, with every page of what waits for confirmation, and the
+        version (its ETag) they are the balances of: every page must be of that version (a
+        group that moved on between pages is read again, ``tries`` times at most)."""
+        for _ in range(tries):
+            found, version = self._balances_page(group)
+            waiting, after = list(found.get("pending") or []), found.get("pending_next")
+            while after is not None:
+                if type(after) is not int or len(waiting) > self.MAX_WAITING:
+                    raise ServerSaidNonsense(f"the server's list of group {group}'s waiting settlements pages on "
+                                             f"without end (pending_next {after!r})")
+                page, at = self._balances_page(group, pending_after=after, pending_limit=1000)
+                if at != version:
+                    break
+                waiting += page.get("pending") or []
+                after = page.get("pending_next")
+            else:
+                return {**found, "pending": waiting}, version
+        raise click.ClickException(f"group {group} moved on while its balances were read, {tries} times: "
+                                   "verify it again when the table is quieter")
+
+    MAX_WAITING = 1_000_000
+
+    def _balances_page(self, group: str, **query) -> tuple[dict, int]:
+        found, headers = self.answer(f"/v1/groups/{group}/balances", **query)
         version = _ETAG.fullmatch(headers.get("ETag") or "")
         if version is None:
             raise ServerSaidNonsense(f"the server's balances of group {group} do not say which version of the log "

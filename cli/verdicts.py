@@ -24,11 +24,11 @@ def pending(obj, group):
       bitka pending --group g_3f9a1c2b7d10
     """
     with obj.store().reading() as r:
-        grow, brow = r.row("group", group, ""), r.row("balances", group, "")
+        grow, waiting = r.row("group", group, ""), r.pending_entries(group)
     if grow is None:
         raise click.UsageError(f"there is no group {group!r} in {obj.shown}")
-    output.print_pending(grow, brow)
-    if not (brow or {}).get("pending"):
+    output.print_pending(grow, waiting)
+    if not waiting:
         click.echo("Every settlement counts: nothing waits for a confirmation.")
 
 

@@ -9,13 +9,33 @@ first migration is written with ``IF NOT EXISTS`` throughout, so it finds them c
 """
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+import json
+from typing import Callable, NamedTuple, Sequence
 
 
 class Migration(NamedTuple):
     version: int
     what: str
     statements: tuple[str, ...]
+    carry: Callable | None = None  # what moves the stored data over, after the statements, in their transaction
+
+
+def pending_out_of_balances(conn) -> None:
+    """Until schema 5 (PostgreSQL 4), a group's balances row kept every settlement that waits
+    for confirmation under ``pending``, so every write to the group read and rewrote them all:
+    each moves to a row of its own, and the balances row keeps the members' balances."""
+    rows = conn.execute("SELECT group_id, data FROM projection_rows WHERE name = 'balances'").fetchall()
+    for group, text in rows:
+        row = json.loads(text)
+        waiting = row.pop("pending", None)
+        if waiting is None:
+            continue
+        for hand, entry in waiting.items():
+            conn.execute("INSERT INTO pending_settlements (group_id, hand_id, table_id, seq, data) "
+                         "VALUES (?, ?, ?, ?, ?)", (group, hand, entry["table"], entry.get("seq", 0),
+                                                     json.dumps(entry, sort_keys=True, ensure_ascii=False)))
+        conn.execute("UPDATE projection_rows SET data = ? WHERE name = 'balances' AND group_id = ? AND key = ''",
+                     (json.dumps(row, sort_keys=True, ensure_ascii=False), group))
 
 
 SQLITE = (
@@ -70,6 +90,13 @@ SQLITE = (
           user_agent TEXT NOT NULL)""",
         "CREATE INDEX sessions_by_subject ON sessions (group_id, subject)",
     )),
+    Migration(5, "settlements that wait for confirmation in rows of their own, not inside the balances row", (
+        """CREATE TABLE pending_settlements (
+          group_id TEXT NOT NULL, hand_id TEXT NOT NULL, table_id TEXT NOT NULL, seq INTEGER NOT NULL,
+          data TEXT NOT NULL, PRIMARY KEY (group_id, hand_id)) WITHOUT ROWID""",
+        "CREATE INDEX pending_in_log_order ON pending_settlements (group_id, seq)",
+        "CREATE INDEX pending_by_table ON pending_settlements (group_id, table_id, seq)",
+    ), pending_out_of_balances),
 )
 
 # Ids and hashes compare byte by byte (COLLATE "C"), as SQLite compares them, so that both
@@ -124,6 +151,13 @@ POSTGRES = (
           created_at TEXT COLLATE "C" NOT NULL, last_used_at TEXT COLLATE "C" NOT NULL, user_agent TEXT NOT NULL)""",
         "CREATE INDEX sessions_by_subject ON sessions (group_id, subject)",
     )),
+    Migration(4, "settlements that wait for confirmation in rows of their own, not inside the balances row", (
+        """CREATE TABLE pending_settlements (
+          group_id TEXT COLLATE "C" NOT NULL, hand_id TEXT COLLATE "C" NOT NULL, table_id TEXT COLLATE "C" NOT NULL,
+          seq BIGINT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (group_id, hand_id))""",
+        "CREATE INDEX pending_in_log_order ON pending_settlements (group_id, seq)",
+        "CREATE INDEX pending_by_table ON pending_settlements (group_id, table_id, seq)",
+    ), pending_out_of_balances),
 )
 
 TRIGGERS = {"sqlite": ("events_refuse_update", "events_refuse_delete"),
@@ -152,6 +186,8 @@ def apply(conn, migrations: Sequence[Migration], now: str) -> list[int]:
     for m in pending(applied, migrations):
         for statement in m.statements:
             conn.execute(statement)
+        if m.carry is not None:
+            m.carry(conn)
         conn.execute("INSERT INTO schema_migrations (version, what, applied_at) VALUES (?, ?, ?)",
                      (m.version, m.what, now))
         done.append(m.version)

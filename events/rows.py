@@ -1,5 +1,8 @@
 """Projection rows: one JSON row per (projection, group, key), written in the append's
-transaction and read by the API, the pages and replay."""
+transaction and read by the API, the pages and replay; and the settlements that wait for
+confirmation, one row each (``pending_settlements``), beside their group's balances row, so
+that a write costs the same however many wait, and their list is read in log order, a page at
+a time, or by table."""
 from __future__ import annotations
 
 import json
@@ -43,6 +46,28 @@ class RowReads:
         return {k for (k,) in self.conn.execute(
             "SELECT key FROM projection_rows WHERE name = ? AND group_id = ?", (name, group))}
 
+    def pending_entry(self, group: str, hand: str) -> dict | None:
+        """The settlement of ``hand`` while it waits for confirmation (None once it counts)."""
+        found = self.conn.execute("SELECT data FROM pending_settlements WHERE group_id = ? AND hand_id = ?",
+                                  (group, hand)).fetchone()
+        return json.loads(found[0]) if found else None
+
+    def pending_entries(self, group: str, table: str | None = None, after: int = 0,
+                        limit: int | None = None) -> list[tuple[str, dict]]:
+        """(hand, entry) of the settlements that wait, in the order they were logged: those
+        logged after seq ``after``, of one table when given, ``limit`` of them at most."""
+        sql, args = "SELECT hand_id, data FROM pending_settlements WHERE group_id = ? AND seq > ?", [group, after]
+        if table is not None:
+            sql, args = sql + " AND table_id = ?", [*args, table]
+        sql += " ORDER BY seq"
+        if limit is not None:
+            sql, args = sql + " LIMIT ?", [*args, limit]
+        return [(hand, json.loads(data)) for hand, data in self.conn.execute(sql, args)]
+
+    def pending_count(self, group: str) -> int:
+        return self.conn.execute("SELECT count(*) FROM pending_settlements WHERE group_id = ?",
+                                 (group,)).fetchone()[0]
+
 
 
 class RowWrites:
@@ -53,10 +78,23 @@ class RowWrites:
             (name, group, key, json.dumps(data, sort_keys=True, ensure_ascii=False)))
 
     def drop_rows(self, group: str | None = None) -> None:
-        if group is None:
-            self.conn.execute("DELETE FROM projection_rows")
-        else:
-            self.conn.execute("DELETE FROM projection_rows WHERE group_id = ?", (group,))
+        for table in ("projection_rows", "pending_settlements"):
+            if group is None:
+                self.conn.execute(f"DELETE FROM {table}")
+            else:
+                self.conn.execute(f"DELETE FROM {table} WHERE group_id = ?", (group,))
+
+    def put_pending(self, group: str, hand: str, entry: Mapping) -> None:
+        """Keep (or change) a settlement that waits; ``entry`` names its table and seq."""
+        self.conn.execute(
+            "INSERT INTO pending_settlements (group_id, hand_id, table_id, seq, data) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (group_id, hand_id) DO UPDATE SET table_id = excluded.table_id, seq = excluded.seq, "
+            "data = excluded.data",
+            (group, hand, entry["table"], entry["seq"], json.dumps(entry, sort_keys=True, ensure_ascii=False)))
+
+    def drop_pending(self, group: str, hand: str) -> None:
+        """A settlement that counts now, or is gone (voided)."""
+        self.conn.execute("DELETE FROM pending_settlements WHERE group_id = ? AND hand_id = ?", (group, hand))
 
     def mark_position(self, name: str, position: int) -> None:
         self.conn.execute(

@@ -7,6 +7,11 @@ else when the last payer confirms it or the admin corrects it; until then it is 
 (or ``disputed``) and kept aside, with the payers who confirmed so far. A voided hand takes its
 payouts back (or is dropped from the pending), a correction moves each hand it changed by
 the difference, and a payment ``from`` -> ``to`` raises ``from``.
+
+The fold keeps the settlements that wait under the row's ``pending``, by hand; the store
+keeps each in a row of its own (``pending_settlements``), and the live projector hands the
+fold only those an event names (``hands_named``): all the fold ever reads or changes of
+them, so that a write costs the same however many wait.
 """
 from __future__ import annotations
 
@@ -64,6 +69,15 @@ def apply(row: dict | None, event) -> dict | None:
     return {**out, "pending": pending} if pending else out
 
 
+def hands_named(event) -> tuple[str, ...]:
+    """The hands whose waiting settlement ``event`` may read or change in the fold."""
+    if event.type == "correction":
+        return (*(a["hand"] for a in event.data["adjustments"]), event.data["hand"])
+    if event.type in ("settlement", "confirmation", "dispute", "hand_voided"):
+        return (event.hand,)
+    return ()
+
+
 def _add(members: dict, payouts) -> None:
     for _, member, amount in payouts:
         members[member] += amount
@@ -93,7 +107,8 @@ def _corrected(members: dict, pending: dict, d: dict, digits: int) -> None:
 
 
 def pending_entry(row: dict | None, hand: str) -> dict | None:
-    """The settlement of ``hand`` while it does not count yet (None once it does)."""
+    """The settlement of ``hand`` while it does not count yet (None once it does), in a
+    balances row as the fold keeps it."""
     return (row or {}).get("pending", {}).get(hand)
 
 
@@ -104,15 +119,21 @@ def waiting(entry: dict) -> list[str]:
 
 
 def pending_view(row: dict | None) -> list[dict]:
-    """The settlements that do not count yet, as API.md lists them under ``pending``."""
+    """The settlements that do not count yet in a balances row as the fold keeps it, as
+    API.md lists them under ``pending``."""
     if not row:
         return []
-    digits = row["digits"]
+    return listed(in_log_order(row.get("pending", {})), row["digits"])
+
+
+def listed(entries, digits: int) -> list[dict]:
+    """(hand, entry) pairs of waiting settlements (as the store keeps them, in log order), as
+    API.md lists them under ``pending``."""
     return [{"hand": hand, "state": entry["state"], "table": entry["table"],
              "payouts": [{"seat": seat, "member": member, "amount": format_amount(amount, digits)}
                          for seat, member, amount in entry["payouts"]],
              "waiting_for": waiting(entry), "confirmed_by": list(entry.get("confirmed", []))}
-            for hand, entry in in_log_order(row.get("pending", {}))]
+            for hand, entry in entries]
 
 
 def in_log_order(pending: dict) -> list[tuple[str, dict]]:

@@ -4,6 +4,11 @@ Each projection is a pure fold ``apply(row, event) -> row`` keyed by one row per
 table or hand, and names the event types it folds (``EVENTS``): an event reaches only the
 folds that want it. A fold that returns the very row it was given changed nothing, and
 nothing is written. ``replay`` runs the same folds over the whole log and compares.
+
+The balances fold keeps the settlements that wait for confirmation inside its row; the
+store keeps each in a row of its own. So the projector gives that fold a row holding only
+the waiting settlements the event names (``balances.hands_named``), and stores what the
+fold made of them apart: the group's balances row never grows with what waits.
 """
 from __future__ import annotations
 
@@ -27,6 +32,9 @@ class Rows(Protocol):
     def row(self, name: str, group: str, key: str) -> dict | None: ...
     def put_row(self, name: str, group: str, key: str, data: dict) -> None: ...
     def mark_position(self, name: str, position: int) -> None: ...
+    def pending_entry(self, group: str, hand: str) -> dict | None: ...
+    def put_pending(self, group: str, hand: str, entry: dict) -> None: ...
+    def drop_pending(self, group: str, hand: str) -> None: ...
 
 
 def row_key(name: str, event) -> str | None:
@@ -42,6 +50,7 @@ def project(rows: Rows, envelopes: Sequence) -> None:
     """Fold ``envelopes`` (already in the log) into the rows they touch."""
     before: dict[tuple[str, str, str], dict | None] = {}
     after: dict[tuple[str, str, str], dict | None] = {}
+    waiting = _Waiting(rows)
     for env in envelopes:
         for name, fold in ROUTES.get(env.type, ()):
             key = row_key(name, env)
@@ -50,9 +59,50 @@ def project(rows: Rows, envelopes: Sequence) -> None:
             at = (name, env.group, key)
             if at not in after:
                 before[at] = after[at] = rows.row(*at)
-            after[at] = fold(after[at], env)
+            if name == balances.NAME:
+                after[at] = waiting.fold(after[at], env)
+            else:
+                after[at] = fold(after[at], env)
     for at, data in after.items():
         if data is not None and data is not before[at]:
             rows.put_row(*at, data)
+    waiting.store()
     if envelopes:
         rows.mark_position(POSITION, envelopes[-1].position)
+
+
+class _Waiting:
+    """The waiting settlements a batch of events reads and changes, read from the store once
+    each and written back once: the balances fold sees them inside its row, the store keeps
+    them apart."""
+
+    def __init__(self, rows: Rows):
+        self.rows = rows
+        self.before: dict[tuple[str, str], dict | None] = {}
+        self.after: dict[tuple[str, str], dict | None] = {}
+
+    def fold(self, row: dict | None, env) -> dict | None:
+        named = balances.hands_named(env)
+        for hand in named:
+            if (env.group, hand) not in self.after:
+                self.before[env.group, hand] = self.after[env.group, hand] = self.rows.pending_entry(env.group, hand)
+        if row is None:
+            return balances.apply(None, env)
+        held = {hand: self.after[env.group, hand] for hand in named if self.after[env.group, hand] is not None}
+        seen = {**row, "pending": held} if held else row
+        out = balances.apply(seen, env)
+        if out is seen:
+            return row  # nothing changed
+        now = out.get("pending", {})
+        for hand in named:
+            self.after[env.group, hand] = now.get(hand)
+        return {k: v for k, v in out.items() if k != "pending"}
+
+    def store(self) -> None:
+        for (group, hand), entry in self.after.items():
+            if entry == self.before[group, hand]:
+                continue
+            if entry is None:
+                self.rows.drop_pending(group, hand)
+            else:
+                self.rows.put_pending(group, hand, entry)

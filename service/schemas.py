@@ -455,13 +455,27 @@ class Pending(Schema):
                                                    "disputed (until confirmed or corrected)"})
     table = fields.String()
     payouts = fields.List(fields.Dict(), metadata={"description": "what it would pay: seat, member, amount"})
+    waiting_for = fields.List(fields.String(), metadata={"description": "the payers who have not agreed yet"})
+    confirmed_by = fields.List(fields.String(), metadata={"description": "the payers who have agreed so far"})
 
 
 class Balances(Schema):
     currency = fields.String()
     balances = fields.List(fields.Nested(Balance), metadata={"description": "confirmed settlements only"})
     total = fields.String()
-    pending = fields.List(fields.Nested(Pending), metadata={"description": "settlements that do not count yet"})
+    pending = fields.List(fields.Nested(Pending), metadata={
+        "description": "settlements that do not count yet, in the order they were logged: the first "
+                       "`pending_limit` (500 unless asked) after `pending_after`"})
+    pending_total = fields.Integer(metadata={"description": "how many settlements do not count yet, in all"})
+    pending_next = fields.Integer(allow_none=True, metadata={
+        "description": "the `pending_after` that lists the next page of `pending`; null on the last page"})
+
+
+class BalancesQuery(Schema):
+    pending_after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2 ** 62), metadata={
+        "description": "list the settlements that do not count yet logged after this seq (a `pending_next`)"})
+    pending_limit = fields.Integer(load_default=500, validate=validate.Range(min=1, max=1000), metadata={
+        "description": "at most this many of them (1 to 1000; 500 unless given)"})
 
 
 class Transfer(Schema):

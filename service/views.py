@@ -1,16 +1,26 @@
 """The JSON shapes of API.md, made from projection rows and the handlers' results (no I/O)."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from events.money import format_amount
 from games.engine import table as table_decider
 from games.registry import GAMES
 from games.engine.seen import arranged
 from projections import hands as hand_fold
 from projections.groups import confirmations, member_name
-from projections.balances import pending_view
+from projections.balances import listed
 from projections.settle_up import plan
 from . import seating
 from .commands import Credential, GroupCreated, HandMoved, Recorded
+
+
+class WaitingPage(NamedTuple):
+    """A page of the settlements that wait, as the store lists them: (hand, entry) in log
+    order, how many wait in all, and the seq after which the next page starts (None: none)."""
+    entries: list
+    total: int
+    next: int | None
 
 
 def games_say(request: str, opening: str) -> str:
@@ -90,16 +100,21 @@ def group_view(grow: dict, tables: list[dict], version: int) -> dict:
     }
 
 
-def balances_view(grow: dict, brow: dict) -> dict:
+def balances_view(grow: dict, brow: dict, waiting: "WaitingPage | None" = None) -> dict:
+    """The balances of API.md; with ``waiting``, the page of settlements that do not count
+    yet (pending until a payer confirms, or disputed), how many wait in all, and the seq to
+    ask the next page after (None on the last)."""
     digits = grow["digits"]
     members = brow["members"]
+    waiting = waiting or WaitingPage([], 0, None)
     return {
         "currency": grow["currency"],
         "balances": [{"member": m["id"], "name": m["name"], "balance": format_amount(members.get(m["id"], 0), digits)}
                      for m in grow["members"]],
         "total": format_amount(sum(members.values()), digits),
-        # The settlements that do not count yet: pending until a payer confirms, or disputed.
-        "pending": pending_view(brow),
+        "pending": listed(waiting.entries, digits),
+        "pending_total": waiting.total,
+        "pending_next": waiting.next,
     }
 
 

@@ -13,6 +13,19 @@ from projections import folded
 from projections import hands as hand_fold
 from projections.tables import corrections_of
 
+from ..views import WaitingPage
+
+
+WAITING_PAGE = 500  # settlements that wait, listed in one answer of GET .../balances
+
+
+def waiting_page(reader: Reader, group: str, after: int = 0, limit: int = WAITING_PAGE) -> WaitingPage:
+    """The settlements of ``group`` that wait, logged after seq ``after``, ``limit`` at most."""
+    entries = reader.pending_entries(group, after=after, limit=limit + 1)
+    more = len(entries) > limit
+    entries = entries[:limit]
+    return WaitingPage(entries, reader.pending_count(group), entries[-1][1]["seq"] if more else None)
+
 
 def new_id(prefix: str) -> str:
     return f"{prefix}_{secrets.token_hex(6)}"

@@ -28,7 +28,7 @@ def confirm(c: Confirm, w: Writer) -> HandMoved:
                           "corrects)"))
     model = hand_model(w, c.group, c.hand)
     _settled_hand(model, c.hand)
-    waiting = balances.pending_entry(w.row("balances", c.group, ""), c.hand)
+    waiting = w.pending_entry(c.group, c.hand)
     if waiting is None:
         raise Unprocessable(say("hand {hand} is confirmed already: it counts in the balances", hand=c.hand))
     if c.actor not in balances.waiting(waiting):
@@ -51,9 +51,8 @@ def confirm_table(c: ConfirmTable, w: Writer) -> list[str]:
     if c.actor == auth.ADMIN:
         raise Refused(say("the admin token is no member: each member who pays confirms (the admin corrects)"))
     table_row(w, c.group, c.table)
-    brow = w.row("balances", c.group, "")
-    hands = [hand for hand, entry in balances.in_log_order((brow or {}).get("pending") or {})
-             if entry["table"] == c.table and c.actor in balances.waiting(entry)]
+    hands = [hand for hand, entry in w.pending_entries(c.group, table=c.table)
+             if c.actor in balances.waiting(entry)]
     if hands:
         w.append(c.group, [NewEvent("confirmation", {}, hand=h, table=c.table) for h in hands], c.actor,
                  expected_version=w.version(c.group))
@@ -68,7 +67,7 @@ def dispute(c: Dispute, w: Writer) -> HandMoved:
     if c.actor not in trow["seats"]:
         raise Refused(say("a hand is disputed by a member seated at its table; the admin corrects it"))
     _settled_hand(model, c.hand)
-    if balances.pending_entry(w.row("balances", c.group, ""), c.hand) is None:
+    if w.pending_entry(c.group, c.hand) is None:
         raise Unprocessable(say("hand {hand} is confirmed: it can no longer be disputed, only corrected by the admin",
                                 hand=c.hand))
     version = w.version(c.group)

@@ -17,12 +17,17 @@ blp = Blueprint("money", __name__, url_prefix="/v1/groups/<group>", description=
 
 
 @blp.route("/balances", methods=["GET"])
+@blp.arguments(s.BalancesQuery, location="query")
 @blp.response(200, s.Balances)
 @blp.problems(*READ)
 @blp.doc(**reads())
-def balances(group):
-    """What each member is up (+) or down (-); the total is always zero."""
-    return read(group, lambda r, _: balances_view(lookups.group_row(r, group), r.row("balances", group, "")))
+def balances(query, group):
+    """What each member is up (+) or down (-); the total is always zero. The settlements that
+    do not count yet follow in the order they were logged, a page at a time: `pending_next`
+    is the `pending_after` of the next page."""
+    return read(group, lambda r, _: balances_view(
+        lookups.group_row(r, group), r.row("balances", group, ""),
+        lookups.waiting_page(r, group, query["pending_after"], query["pending_limit"])))
 
 
 @blp.route("/payments", methods=["POST"])

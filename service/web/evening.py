@@ -13,7 +13,7 @@ from flask_babel import gettext as _, ngettext
 
 from events.money import format_amount, parse_amount
 from projections import corrections
-from projections.balances import pending_view
+from projections.balances import listed
 from projections.groups import member_name
 from projections.hands import game_of
 from .. import handlers
@@ -94,7 +94,7 @@ def table_page(group, table):
         game = game_of(trow["game"])
         seats = [member_name(grow, m) for m in trow["seats"]]
         hands = corrections.history(r.table_events(group, table))
-        pending = pending_view(r.row("balances", group, ""))
+        pending = listed(r.pending_entries(group, table=table), grow["digits"])
         waiting = {p["hand"]: p["state"] for p in pending}
         mine_waiting = sum(1 for p in pending if p["table"] == table and principal.subject in p["waiting_for"])
         rows = score_rows(hands, seats, waiting, grow["digits"])
@@ -145,7 +145,7 @@ def _standings(grow: dict, brow: dict) -> list[tuple[str, str]]:
                   key=lambda nb: -parse_amount(nb[1], grow["digits"], allow_negative=True))
 
 
-def summary_text(grow: dict, brow: dict, tables: list[tuple[str, int]]) -> str:
+def summary_text(grow: dict, brow: dict, tables: list[tuple[str, int]], waiting: int) -> str:
     """The evening in a few lines, to paste into a chat."""
     # Translators: the first line of the evening's summary: the group's name, then its currency ("PLN").
     lines = [_("%(group)s: where everyone stands (%(currency)s)", group=grow["name"], currency=grow["currency"])]
@@ -165,10 +165,9 @@ def summary_text(grow: dict, brow: dict, tables: list[tuple[str, int]]) -> str:
                            amount=said_amount(t["amount"], grow["currency"], current())) for t in transfers]
     else:
         lines.append(_("Everyone is square."))
-    waiting = pending_view(brow)
     if waiting:
         lines.append(ngettext("%(num)d result still waits for a payer's confirmation.",
-                              "%(num)d results still wait for a payer's confirmation.", len(waiting)))
+                              "%(num)d results still wait for a payer's confirmation.", waiting))
     return "\n".join(lines)
 
 
@@ -214,8 +213,8 @@ def summary_page(group):
         tables = [(table_title(r.row("table", group, t["id"])), played_hands(r, group, t["id"]))
                   for t in grow["tables"]]
         tables = [(title, count) for title, count in tables if count]  # a table nobody played at is no news
-        return render_template("summary.html", group=grow, text=summary_text(grow, brow, tables),
-                               image=summary_svg(grow, brow))
+        text = summary_text(grow, brow, tables, r.pending_count(group))
+        return render_template("summary.html", group=grow, text=text, image=summary_svg(grow, brow))
     return page_of(group, view)
 
 

@@ -8,7 +8,7 @@ from flask import render_template
 from flask_babel import gettext as _
 
 from events.types import EVENT_TYPES
-from projections.balances import pending_view
+from projections.balances import listed
 from projections.groups import member_name
 from projections.hands import game_of
 from projections.ledger_views import MONEY_EVENTS, balance_steps
@@ -37,19 +37,22 @@ def group_page(group):
         for t in settle["transfers"]:  # who may mark it paid: the admin, or whoever receives it
             t["may_mark"] = principal.is_admin or principal.subject == t["to"]
         return render_template("group.html", group=grow, principal=principal, form_token=form_token,
-                               balances=balances_view(grow, brow), settle=settle, waiting=_waiting(r, grow, brow,
-                                                                                                   principal),
+                               balances=balances_view(grow, brow), settle=settle, waiting=_waiting(r, grow, principal),
+                               more_waiting=max(0, r.pending_count(group) - SHOWN_WAITING),
                                tables=tables, chart=chart, series=list(zip(names, series, strict=True)),
                                legend=legend(names), digits=grow["digits"], admin=principal.is_admin,
                                once=once.key(), **admin_context(grow))
     return page_of(group, view)
 
 
-def _waiting(r, grow: dict, brow: dict, principal) -> list[dict]:
-    """The results that do not count yet, named as people name them, each with what the
-    viewer may say of it (confirm, dispute)."""
+SHOWN_WAITING = 50  # the results that wait listed on the group's page; each table's page shows its own
+
+
+def _waiting(r, grow: dict, principal) -> list[dict]:
+    """The first results that do not count yet, named as people name them, each with what
+    the viewer may say of it (confirm, dispute)."""
     shown = []
-    for entry in pending_view(brow):
+    for entry in listed(r.pending_entries(grow["id"], limit=SHOWN_WAITING), grow["digits"]):
         trow = r.row("table", grow["id"], entry["table"])
         seats = [member_name(grow, m) for m in trow["seats"]]
         order = r.table_hands(grow["id"], entry["table"])

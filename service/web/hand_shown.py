@@ -12,7 +12,7 @@ from flask_babel import gettext as _
 from events.errors import NotFound
 from games.engine.seen import cards_in
 from projections import audit as audit_trail
-from projections.balances import pending_entry, waiting as balances_waiting
+from projections.balances import waiting as balances_waiting
 from projections.groups import member_name
 from ..handlers import lookups
 from ..sealed import sealed_for, trail_as_seen
@@ -60,7 +60,7 @@ def hand_context(r, group: str, hand: str, grow: dict, principal, form_token: st
 
 def balances_pending(r, group: str, hand: str) -> dict | None:
     """The hand's result while it does not count yet (waiting for payers, or disputed), else None."""
-    return pending_entry(r.row("balances", group, ""), hand)
+    return r.pending_entry(group, hand)
 
 
 def verdict_choices(waiting: dict | None, principal, trow: dict) -> dict:

@@ -324,3 +324,35 @@ def test_the_statistics_count_a_hand_only_once_every_payer_agreed(kop_table):
     assert set(played().values()) == {0} and _balances(t)[0] == [0, 0, 0, 0]
     assert _as(t, 2).post(f"{t['base']}/tables/{t['table']}/confirm").status_code == 201
     assert set(played().values()) == {1} and _balances(t)[0] != [0, 0, 0, 0]
+
+
+def test_what_waits_is_listed_in_log_order_a_page_at_a_time_and_the_balances_row_never_holds_it(kop_table, client):
+    t = kop_table
+    bob = _as(t, 1)
+    hands = [_result(t, bob, STARE_WIN)["id"] for _ in range(7)]
+    first = t["member"].get(f"{t['base']}/balances?pending_limit=3").json
+    assert [p["hand"] for p in first["pending"]] == hands[:3]
+    assert first["pending_total"] == 7 and isinstance(first["pending_next"], int)
+    seen, after = [p["hand"] for p in first["pending"]], first["pending_next"]
+    while after is not None:
+        page = t["member"].get(f"{t['base']}/balances?pending_limit=3&pending_after={after}").json
+        assert page["balances"] == first["balances"] and page["pending_total"] == 7
+        seen += [p["hand"] for p in page["pending"]]
+        after = page["pending_next"]
+    assert seen == hands  # every one once, as they were logged
+    whole = t["member"].get(f"{t['base']}/balances").json
+    assert [p["hand"] for p in whole["pending"]] == hands and whole["pending_next"] is None
+    for bad in ("pending_limit=0", "pending_limit=1001", "pending_after=-1", "pending_limit=x"):
+        refused = t["member"].get(f"{t['base']}/balances?{bad}")
+        assert refused.status_code in (400, 422) and refused.mimetype == "application/problem+json", bad
+    store = client.http.application.extensions["bitka.store"]
+    with store.reading() as r:  # what waits is in rows of its own, not in the group's balances row
+        assert "pending" not in r.row("balances", t["group"], "")
+        assert [hand for hand, _ in r.pending_entries(t["group"])] == hands
+    _as(t, 0).post(f"{t['base']}/tables/{t['table']}/confirm")  # Ala agrees to all at once; Cyd still waits
+    _as(t, 2).post(f"{t['base']}/tables/{t['table']}/confirm")
+    after = t["member"].get(f"{t['base']}/balances").json
+    assert after["pending"] == [] and after["pending_total"] == 0 and after["pending_next"] is None
+    assert [minor(b["balance"]) for b in after["balances"]] == [-700, 700, -700, 700]
+    with store.reading() as r:
+        assert r.pending_entries(t["group"]) == []

@@ -78,3 +78,46 @@ def test_the_signing_key_defaults_beside_an_sqlite_store_and_to_bitka_key_for_a_
     assert default_key_path("club.db") == "club.db.key"
     assert default_key_path("sqlite:////srv/club.db") == "/srv/club.db.key"
     assert default_key_path("postgresql://bitka@db/bitka") == "bitka.key"
+
+
+LOST = {"contract": "normal", "stare": [1, 3], "doubles": [], "points": 70, "tricks": 3}  # seats 0 and 2 pay
+
+
+def _group_with_results_waiting(store, results: int) -> tuple[str, list[str]]:
+    from service import handlers
+    from service.commands import AddMember, CreateGroup, NewHand, OpenTable
+    with store.writing() as w:
+        group = handlers.handle(CreateGroup("Czwartek", "PLN"), w).id
+        members = [handlers.handle(AddMember(group, "admin", n), w).id for n in ("Ala", "Bolek", "Cyla", "Dyzio")]
+        table = handlers.handle(OpenTable(group, "admin", {"game": "kop", "seats": members, "stake": "1.00"}), w)
+        for _ in range(results):  # Ala logs each: Cyla pays too, and has to agree
+            handlers.handle(NewHand(group, members[0], table["id"], {"result": LOST}), w)
+    return group, members
+
+
+def test_a_store_whose_balances_row_kept_what_waits_is_carried_over_to_rows_of_their_own(db_url):
+    """Before schema 5 (PostgreSQL 4), the settlements that wait lived inside the group's
+    balances row. A store written so is carried over on its next start: each in its own row,
+    the balances row without them, and replay and verify find nothing to say."""
+    from projections.projector import project
+    from tests.command import run
+    store = open_store(db_url, projector=project).setup()
+    group, _ = _group_with_results_waiting(store, 3)
+    with store.writing() as w:  # the store as the older bitka left it
+        waiting = dict(w.pending_entries(group))
+        row = w.row("balances", group, "")
+        w.put_row("balances", group, "", {**row, "pending": waiting})
+        w.conn.execute("DROP TABLE pending_settlements")
+        latest = migrations.latest(migrations.POSTGRES if store.backend.name == "postgresql" else migrations.SQLITE)
+        w.conn.execute("DELETE FROM schema_migrations WHERE version = ?", (latest,))
+    store.close()
+    assert len(waiting) == 3 and all(e["state"] == "pending" for e in waiting.values())
+    again = open_store(db_url, projector=project).setup()
+    with again.reading() as r:
+        assert dict(r.pending_entries(group)) == waiting
+        carried = r.row("balances", group, "")
+        assert "pending" not in carried and carried["members"] == row["members"]
+    again.close()
+    for command in ("replay", "verify"):
+        result = run("--db", db_url, command)
+        assert result.exit_code == 0 and "differ" not in result.output, result.output
