@@ -356,3 +356,23 @@ def test_what_waits_is_listed_in_log_order_a_page_at_a_time_and_the_balances_row
     assert [minor(b["balance"]) for b in after["balances"]] == [-700, 700, -700, 700]
     with store.reading() as r:
         assert r.pending_entries(t["group"]) == []
+
+
+def test_the_group_page_lists_the_first_results_that_wait_and_says_how_many_more(kop_table, client, monkeypatch):
+    import re
+
+    from service.web import group as group_page
+    t = kop_table
+    monkeypatch.setattr(group_page, "SHOWN_WAITING", 2)
+    for _ in range(5):
+        _result(t, _as(t, 1), STARE_WIN)
+    page = client.http.get("/").get_data(as_text=True)
+    form = {"signin_token": re.search(r'name="signin_token" value="([^"]+)"', page).group(1),
+            "token": t["members"][0]["token"]}
+    assert client.http.post("/signin", data=form).status_code == 303
+    home = client.http.get(f"/g/{t['group']}").get_data(as_text=True)
+    assert home.count("Hand 1 at the Kop table") == 1 and "Hand 2 at the Kop table" in home
+    assert "Hand 3 at the Kop table" not in home
+    assert "And 3 more results: each table's page shows those of its hands." in home
+    polish = client.http.get(f"/g/{t['group']}", headers={"Accept-Language": "pl"}).get_data(as_text=True)
+    assert "I jeszcze 3 wyniki" in polish
