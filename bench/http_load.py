@@ -50,14 +50,14 @@ def _call(port: int, method: str, path: str, body=None, token=None):
     return data
 
 
-def plan(port: int, clients: int, rng: random.Random) -> str:
+def plan(port: int, clients: int, rng: random.Random, confirmations: str = "off") -> str:
     """A group, four members and a Kop table per client, and four whole hands (one per
     dealer), as the Lua table kop_hands.lua reads."""
     pool = hand_bodies(rng, 1)
     entries = []
     for i in range(clients):
-        g = _call(port, "POST", "/v1/groups", {"name": f"Table {i}", "currency": "PLN", "confirmations": "off"},
-                  SETUP)
+        g = _call(port, "POST", "/v1/groups", {"name": f"Table {i}", "currency": "PLN",
+                                               "confirmations": confirmations}, SETUP)
         admin = g["admin_token"]
         base = f"/v1/groups/{g['id']}"
         seats = [_call(port, "POST", f"{base}/members", {"name": n}, admin)["id"] for n in "NESW"]
@@ -109,9 +109,11 @@ def _stop(proc: subprocess.Popen) -> None:
 
 
 def bitka(tmp: Path, clients: int, seconds: int, options: list[str], env: dict, db: str | None = None,
-          servers: int = 1) -> dict:
+          servers: int = 1, load=None) -> dict:
     """``servers`` bitka serve processes on one store (SQLite in ``tmp`` unless ``db`` names
-    one), each loaded by a wrk of its own with an equal share of the clients."""
+    one), each loaded by a wrk of its own with an equal share of the clients. ``load``:
+    (script, plan(port, clients, rng) -> Lua text), whole Kop hands by default."""
+    script_of, plan_of = load or (WRK / "kop_hands.lua", plan)
     ports = [free_port() for _ in range(servers)]
     db = db or str(tmp / f"bitka-{ports[0]}.db")
     procs = []
@@ -124,13 +126,13 @@ def bitka(tmp: Path, clients: int, seconds: int, options: list[str], env: dict, 
         scripts = []
         for port, share in zip(ports, shares, strict=True):
             warm, script = tmp / f"warm-{port}.lua", tmp / f"plan-{port}.lua"
-            warm.write_text(plan(port, share, random.Random(share)))  # tables of their own: hands left half
-            script.write_text(plan(port, share, random.Random(share)))  # played when wrk stops stay there
+            warm.write_text(plan_of(port, share, random.Random(share)))  # tables of their own: hands left half
+            script.write_text(plan_of(port, share, random.Random(share)))  # played when wrk stops stay there
             scripts.append((port, share, warm, script))
         for port, share, warm, _ in scripts:
-            wrk(port, share, 2, WRK / "kop_hands.lua", str(warm))  # warm up: connections, caches
+            wrk(port, share, 2, script_of, str(warm))  # warm up: connections, caches
         with ThreadPoolExecutor(servers) as pool:
-            runs = list(pool.map(lambda s: wrk(s[0], s[1], seconds, WRK / "kop_hands.lua", str(s[3])), scripts))
+            runs = list(pool.map(lambda s: wrk(s[0], s[1], seconds, script_of, str(s[3])), scripts))
     finally:
         for proc in procs:
             _stop(proc)
