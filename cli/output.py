@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from contextlib import contextmanager
 from importlib import metadata
 from pathlib import Path
@@ -17,17 +18,21 @@ from projections.settle_up import plan
 
 @contextmanager
 def progress(total: int, label: str):
-    """Yield an ``advance()`` callable; draws a bar only when stderr is a terminal."""
+    """Yield an ``advance()`` callable; draws a bar only when stderr is a terminal, with how
+    many events a second go by ("replaying [####----] 41% 52,310 events/s")."""
     if not sys.stderr.isatty() or total < 1000:
         yield lambda n=1: None
         return
-    with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
+    started = time.monotonic()
+    with click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True,
+                           item_show_func=lambda rate: rate) as bar:
         pending = [0]
 
         def advance(n=1):
             pending[0] += n
             if pending[0] >= 1000:
-                bar.update(pending[0])
+                elapsed = max(time.monotonic() - started, 1e-6)
+                bar.update(pending[0], f"{(bar.pos + pending[0]) / elapsed:,.0f} events/s")
                 pending[0] = 0
         yield advance
         bar.update(max(0, total - bar.pos))  # the work is done: workers report in steps of 1000

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping, Sequence
 
-from games.engine.seen import cards_in
+from games.engine.seen import names_a_card
 
 NOBODY_PAYS = "nobody pays in it"
 ONLY_ITS_LOGGER_PAYS = "nobody but its logger pays in it"
@@ -67,7 +67,7 @@ class OwnPlay:
                 self.cards_from.add(seat)
             elif kind == "play":
                 self.plays_since_trick += 1
-        elif kind == "deal" and cards_in(data):
+        elif kind == "deal" and names_a_card(data):
             self.holds = False  # a whole deal is somebody's, not each seat's
         elif kind == "trick":
             if self.plays_since_trick == 0:

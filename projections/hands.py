@@ -10,7 +10,7 @@ from events.types import HAND_EVENTS
 from events.errors import Unprocessable
 from games.engine.contract import Game
 from games.registry import GAMES
-from games.engine.seen import cards_in
+from games.engine.seen import cards_in, names_a_card
 from . import agreement
 
 
@@ -62,13 +62,21 @@ def start(envelope) -> HandModel:
     """A hand begins with its deal (or, on a score sheet, its result), which names the game
     and carries its rules."""
     d = envelope.data
+    game, state = opened(envelope)
+    if envelope.type == "result":
+        return HandModel(envelope.hand, envelope.table, d["game"], state, seqs=(envelope.seq,), result=d["result"],
+                         opened=d)
+    return HandModel(envelope.hand, envelope.table, d["game"], state, seqs=(envelope.seq,), opened=d,
+                     logged_by=logged({}, envelope))
+
+
+def opened(envelope) -> tuple[Game, object]:
+    """The game of the hand a deal or result event opens, and the hand's state then: all
+    replay needs to decide its events again."""
+    d = envelope.data
     game = game_of(d["game"])
     rules = parsed_rules(d["game"], d["rules"])
-    if envelope.type == "result":
-        return HandModel(envelope.hand, envelope.table, d["game"], game.result_state(rules, d),
-                         seqs=(envelope.seq,), result=d["result"], opened=d)
-    return HandModel(envelope.hand, envelope.table, d["game"], game.initial_state(rules, d), seqs=(envelope.seq,),
-                     opened=d, logged_by=logged({}, envelope))
+    return game, (game.result_state(rules, d) if envelope.type == "result" else game.initial_state(rules, d))
 
 
 def logged(logged_by: Mapping[str, frozenset[str]], envelope) -> Mapping[str, frozenset[str]]:
@@ -221,7 +229,7 @@ def summarize(row: dict | None, event) -> dict | None:
     """The stored hand row, a pure fold that needs no game rules: phase, counts, outcome."""
     d = event.data
     if event.type in ("deal", "result"):
-        dealing = event.type == "deal" and not cards_in(d)  # dealt seat by seat: the cards come later
+        dealing = event.type == "deal" and not names_a_card(d)  # dealt seat by seat: the cards come later
         return {"id": event.hand, "table": event.table, "game": d["game"], "dealer": d["dealer"],
                 "phase": "dealing" if dealing else "auction", "calls": 0, "tricks": 0, "plays": 0,
                 "first_seq": event.seq, "last_seq": event.seq, "result": None, "voided": None,

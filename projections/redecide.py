@@ -11,8 +11,9 @@ from typing import Mapping, Sequence
 from games.engine import table as table_decider
 from games.engine.base import Command, Event
 from games.engine.errors import Incomplete, Malformed, RuleViolation
-from games.engine.seen import cards_in
+from games.engine.seen import names_a_card
 from games.registry import GAMES
+from .hands import parsed_rules
 
 # The command each hand event is the answer to, the fields every game sends it with, and the
 # part of the game that names the fields it adds.
@@ -79,8 +80,8 @@ def start_refused(game, env, table: Mapping | None) -> str | None:
     d = env.data
     if table is None:
         return "the hand's table was never opened"
-    rules = game.parse_rules(d["rules"])
-    if rules != game.parse_rules(table["rules"]):
+    rules = parsed_rules(d["game"], d["rules"])  # parsed once per distinct set: replay opens every hand
+    if rules != parsed_rules(table["game"], table["rules"]):
         return "the hand's rules are not its table's"
     context = table_decider.deal_context(game, rules, table["match"])
     if any(d.get(k) != v for k, v in context.items()):
@@ -93,7 +94,8 @@ def start_refused(game, env, table: Mapping | None) -> str | None:
             dealt, why = unsalted({k: v for k, v in d.items() if k not in RECORDED_BY_THE_TABLE})
             if why:
                 return why
-            sent = dealt if cards_in(dealt) else {"dealer": dealt.get("dealer")}  # dealt seat by seat: the dealer alone
+            # dealt seat by seat: the dealer alone
+            sent = dealt if names_a_card(dealt) else {"dealer": dealt.get("dealer")}
             made = game.parse_deal(rules, sent).data
             same = made == dealt
     except (RuleViolation, Incomplete, Malformed) as e:

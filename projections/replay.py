@@ -133,12 +133,12 @@ class GroupRebuild:
         if env.type in ("deal", "result"):
             if not in_share(env.hand, self.share):
                 return
-            model = hands.start(env)
-            self.open[env.hand] = (model.decider, model.state, ())
+            game, state = hands.opened(env)
+            self.open[env.hand] = (game, state, ())
             table = self.rows.get((tables.NAME, env.table)) or {}
             self.own[env.hand] = agreement.OwnPlay(table.get("seats", []), table.get("entry") == "seats")
             self.own[env.hand].add(env.type, env.data, env.actor)
-            self._refuse(env, redecide.start_refused(model.decider, env, self.rows.get((tables.NAME, env.table))))
+            self._refuse(env, redecide.start_refused(game, env, self.rows.get((tables.NAME, env.table))))
             return
         if env.hand not in self.open:
             if env.type == "settlement" and in_share(env.hand, self.share):

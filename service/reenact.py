@@ -31,7 +31,7 @@ from typing import Iterable, Iterator, Mapping, Sequence
 
 from events.errors import DomainError, Refused
 from events.store import Envelope, NewEvent, Writer
-from games.engine.seen import cards_in
+from games.engine.seen import names_a_card
 from projections.integrity import well_formed
 from projections.redecide import COMMANDS, RECORDED_BY_THE_TABLE, SALT, every_field
 from . import auth, handlers
@@ -286,7 +286,7 @@ def _hand_body(env: Envelope) -> dict:
     if env.type == "result":
         return {"dealer": d.get("dealer"), "result": d.get("result")}
     dealt = {k: v for k, v in d.items() if k not in RECORDED_BY_THE_TABLE and k != "salt"}
-    return {"deal": dealt if cards_in(dealt) else {"dealer": dealt.get("dealer")}}
+    return {"deal": dealt if names_a_card(dealt) else {"dealer": dealt.get("dealer")}}
 
 
 def _difference(made: NewEvent, actor: str, kept: Envelope, asked: Envelope) -> str | None:

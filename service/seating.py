@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from events.errors import Refused
-from games.engine.seen import cards_in, hidden_from, mask
+from games.engine.seen import cards_in, hidden_from, mask, names_a_card
 from projections.hands import HandModel, parsed_rules
 from . import auth
 
@@ -86,7 +86,7 @@ def may_deal(actor: str, trow: Mapping, body: Mapping) -> None:
         raise Refused("at this table each seat logs its own cards; a result from the score sheet is the admin's")
     if "deal" not in body:
         return
-    if cards_in(body.get("deal")) or any(body.get(k) for k in ("bids", "tricks", "plays")):
+    if names_a_card(body.get("deal")) or any(body.get(k) for k in ("bids", "tricks", "plays")):
         raise Refused("at this table each seat logs its own cards: open the hand with {\"deal\": {\"dealer\": d}} "
                       "and let each seat send its cards (POST .../hands/{h}/cards)")
 

@@ -81,6 +81,18 @@ def cards_in(value: Any) -> set[str]:
     return found
 
 
+def names_a_card(value: Any) -> bool:
+    """Whether ``value`` names any card (but one a call says aloud): ``cards_in`` that stops
+    at the first, for the deals replay folds by the thousand."""
+    if isinstance(value, str):
+        return value in CARDS
+    if isinstance(value, (list, tuple)):
+        return any(names_a_card(item) for item in value)
+    if isinstance(value, (dict, Mapping)):
+        return any(names_a_card(item) for key, item in value.items() if not (key in SAID_ALOUD and "call" in value))
+    return False
+
+
 def _collect(value: Any, found: set[str]) -> None:
     # Concrete types before the Mapping ABC, whose isinstance check is slow: this walks
     # every event appended and every deal folded.

@@ -90,6 +90,48 @@ def _follow(hand: Sequence[str], trick: Sequence[str], ranking: Ranking) -> tupl
     return list(hand), "any", None
 
 
+def first_unplayable(cards: Sequence[str], hands: Sequence[Sequence[str]], ranking: Ranking) -> int | None:
+    """The index of the first card of a whole trick that its player could not play (not in
+    ``hands[i]``, that player's cards before the trick, or against the follow rules), or
+    None: ``legal_cards`` asked of every card at once, the trick's winning card and highest trump
+    kept as it goes (replay judges every trick of the log so)."""
+    order, beats = ranking._order, ranking.beats
+    led = order[cards[0]][0] if cards[0] in order else None
+    best, top = None, None  # the winning card so far; the highest trump so far
+    for i, card in enumerate(cards):
+        hand = hands[i]
+        if card not in hand:
+            return i
+        suit = order[card][0]
+        if best is not None:
+            holds_led = can_beat = False
+            for c in hand:
+                if order[c][0] == led:
+                    holds_led = True
+                    if beats(c, best, led):
+                        can_beat = True
+                        break
+            if holds_led:
+                if suit != led or (can_beat and not beats(card, best, led)):
+                    return i
+            else:
+                holds_trump = can_overtrump = False
+                for c in hand:
+                    if order[c][0] == TRUMP:
+                        holds_trump = True
+                        if top is None or beats(c, top, TRUMP):
+                            can_overtrump = True
+                            break
+                if holds_trump and (suit != TRUMP or (top is not None and can_overtrump
+                                                       and not beats(card, top, TRUMP))):
+                    return i
+        if best is None or beats(card, best, led):
+            best = card
+        if suit == TRUMP and (top is None or beats(card, top, TRUMP)):
+            top = card
+    return None
+
+
 def _highest(cards: Sequence[str], ranking: Ranking) -> str:
     return cards[winner_index(cards, ranking)]
 

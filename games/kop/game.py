@@ -16,7 +16,7 @@ from ..engine.base import Command, Event, TableTerms, named_rules
 from ..engine.cards import check_exact_pack, dealt, parse_cards
 from ..engine.contract import Capabilities, DealField, DemoTable, Game, Preset, RuleField, TableRules, Term
 from ..engine.errors import Revealing, RuleViolation, may_not_play
-from ..engine.tricks import Ranking, Trick, why_illegal, winner_index
+from ..engine.tricks import Ranking, Trick, first_unplayable, why_illegal, winner_index
 from ..engine.tricks import legal_cards as follow_rules
 from . import auction as auc
 from . import demo, glossary, throw_in
@@ -103,14 +103,16 @@ class KopState:
 
     @cached_property
     def held(self) -> tuple[tuple[str, ...], ...]:
-        """Each seat's cards not yet played (worked out when asked: replay never asks)."""
-        played = {c for t in self.tricks for c in t.cards} | {c for _, c in self.current}
-        return tuple(tuple(c for c in hand if c not in played) for hand in self.deal)
+        """Each seat's cards not yet played (worked out when asked: once per trick in replay)."""
+        played = {c for _, c in self.current}
+        for trick in self.tricks:
+            played.update(trick.cards)
+        return tuple([tuple([c for c in hand if c not in played]) for hand in self.deal])
 
     @property
     def complete(self) -> bool:
         """Every seat's cards are known (dealt whole, or logged seat by seat)."""
-        return all(len(hand) == TRICKS for hand in self.deal)
+        return [len(hand) for hand in self.deal] == FULL_DEAL
 
     @property
     def turn(self) -> int:
@@ -124,6 +126,9 @@ class KopState:
     @property
     def leader(self) -> int:
         return self.tricks[-1].winner if self.tricks else (self.dealer + 1) % SEATS
+
+
+FULL_DEAL = [TRICKS] * SEATS  # each seat's count of cards once all are known
 
 
 def deal_event(rules: KopRules, raw: Mapping) -> Event:
@@ -224,19 +229,18 @@ def _decide_trick(state: KopState, data: Mapping) -> Event:
     if len(cards) != SEATS:
         raise RuleViolation(say("a trick is {seats} cards in play order, starting with the leader; got {cards_count}",
                                 seats=SEATS, cards_count=len(cards)))
-    leader, ranking = state.leader, state.ranking
-    for i, card in enumerate(cards):
-        seat = (leader + i) % SEATS
-        hand = state.held[seat]
-        if card not in hand:
-            why, held_elsewhere = _not_held(state, card, seat, i, cards[:i])
-            if held_elsewhere:  # it tells where the card is: said otherwise to anyone with a hand hidden
-                raise Revealing(why, None, may_not_play(card, seat))
-            raise RuleViolation(why)
-        legal = follow_rules(hand, cards[:i], ranking)
-        if card not in legal:
-            raise Revealing(why_illegal(card, seat, hand, cards[:i], ranking), seat, may_not_play(card, seat))
-    return _trick(state, cards)
+    leader, ranking, held = state.leader, state.ranking, state.held
+    hands = [held[(leader + i) % SEATS] for i in range(SEATS)]
+    i = first_unplayable(cards, hands, ranking)
+    if i is None:
+        return _trick(state, cards)
+    card, seat, hand = cards[i], (leader + i) % SEATS, hands[i]
+    if card not in hand:
+        why, held_elsewhere = _not_held(state, card, seat, i, cards[:i])
+        if held_elsewhere:  # it tells where the card is: said otherwise to anyone with a hand hidden
+            raise Revealing(why, None, may_not_play(card, seat))
+        raise RuleViolation(why)
+    raise Revealing(why_illegal(card, seat, hand, cards[:i], ranking), seat, may_not_play(card, seat))
 
 
 def _trick(state: KopState, cards: list[str]) -> Event:
