@@ -86,11 +86,22 @@ class MerkleReads:
 
 
 
+KEPT_NODES = 4096  # a writer's nodes of one group beyond this shrink to the tree's frontier
+
+
 class MerkleWrites:
     def add_merkle_leaf(self, group: str, seq: int, canonical: bytes) -> None:
-        """The event's leaf, and every parent it completes, into the stored tree."""
+        """The event's leaf, and every parent it completes, into the stored tree. A write
+        keeps the nodes it reads or makes, but only the frontier is ever needed again to
+        append: past ``KEPT_NODES`` the others are let go, so a write of a million events
+        (an import) holds a few dozen, not two million."""
         made = merkle.parents_completed(seq - 1, merkle.leaf_hash(canonical), self.merkle_nodes(group))
-        self.known_nodes(group).update(((level, index), h) for level, index, h in made)
+        known = self.known_nodes(group)
+        known.update(((level, index), h) for level, index, h in made)
+        if len(known) > KEPT_NODES:
+            edge = {key: known[key] for key in frontier(seq) if key in known}
+            known.clear()
+            known.update(edge)
         self.backend.executemany(
             self.conn, "INSERT INTO merkle_nodes (group_id, level, idx, hash) VALUES (?, ?, ?, ?) "
                        "ON CONFLICT (group_id, level, idx) DO UPDATE SET hash = excluded.hash",

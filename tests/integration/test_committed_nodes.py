@@ -93,3 +93,22 @@ def test_the_kept_groups_are_bounded_and_the_least_recently_written_go_first():
     assert kept.get("b") == (2, "h2", {(1, 0): b"node"})  # the frontier of 2 leaves only
     kept.keep("b", 1, "h", {(0, 0): b"leaf"})  # an earlier write of the same batch, finishing later
     assert kept.get("b")[0] == 2
+
+
+def test_a_long_write_keeps_only_the_frontier_of_the_nodes_it_made_and_every_root_holds(db_url, monkeypatch):
+    """An import is one write of every event: the nodes it makes are let go past a bound,
+    all but the frontier an append needs, and the tree it leaves is the log's."""
+    from events import merkle_nodes
+    monkeypatch.setattr(merkle_nodes, "KEPT_NODES", 16)
+    store = open_store(db_url).setup()
+    with store.writing() as w:
+        w.append("g1", [NewEvent("group_created", {"name": "G", "currency": "PLN"})], "admin")
+        for n in range(200):
+            w.append("g1", [NewEvent("member_added", {"member": f"m{n}", "name": f"M{n}"})], "admin")
+        assert len(w.known_nodes("g1")) <= 16 + len(frontier(201))
+        inside = w.merkle_root("g1", 201)
+    assert inside == _log_root(db_url, "g1", 201)
+    with store.reading() as r:
+        assert r.merkle_root("g1", 201) == _log_root(db_url, "g1", 201)
+        assert r.merkle_root("g1", 77) == _log_root(db_url, "g1", 77)  # an older tree, from the stored nodes
+    store.close()
