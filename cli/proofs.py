@@ -113,6 +113,7 @@ class Remote:
     """A running bitka, asked as a member would ask it."""
 
     MAX_ANSWER = 64 << 20  # bytes: a page of 1,000 events is far smaller
+    MAX_WAITING = 1_000_000  # waiting settlements read across pages before the list is taken for endless
 
     def __init__(self, url: str, token: str):
         self.url, self.token = url.rstrip("/"), token
@@ -166,8 +167,6 @@ class Remote:
                 return {**found, "pending": waiting}, version
         raise click.ClickException(f"group {group} moved on while its balances were read, {tries} times: "
                                    "verify it again when the table is quieter")
-
-    MAX_WAITING = 1_000_000
 
     def _balances_page(self, group: str, **query) -> tuple[dict, int]:
         found, headers = self.answer(f"/v1/groups/{group}/balances", **query)

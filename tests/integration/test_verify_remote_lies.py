@@ -8,13 +8,16 @@ import hashlib
 import json
 import sqlite3
 import urllib.parse
+from email.message import Message
 
+import click
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from events import merkle
 from events.canonical import GENESIS
 from events.checkpoint import published, sign
+from cli.proofs import Remote, ServerSaidNonsense
 from events.envelope import Envelope
 from tests.command import demo_store, run
 from tests.integration.test_verify_remote import Server
@@ -281,3 +284,38 @@ def test_the_store_side_verify_says_a_stored_balances_row_that_is_not_bitkas(tmp
     conn.commit()
     conn.close()
     refused(run("--db", db, "verify"), f"group {group}: the stored balances row is not one bitka writes")
+
+
+class _Pages(Remote):
+    """A server whose balances come in pages as ``pages`` (ETag version, body) say, in turn."""
+
+    def __init__(self, pages):
+        super().__init__("http://127.0.0.1:1", "t")
+        self.pages, self.asked = list(pages), []
+
+    def answer(self, path, **query):
+        self.asked.append(query)
+        version, body = self.pages.pop(0)
+        message = Message()
+        message["ETag"] = f'"{version}"'
+        return body, message
+
+
+def _entry(hand):
+    return {"hand": hand, "state": "pending", "table": "t", "payouts": [], "waiting_for": []}
+
+
+def test_verify_reads_every_page_of_what_waits_and_again_when_the_group_moved_on_between_pages():
+    first = {"balances": [], "pending": [_entry("h1")], "pending_next": 5}
+    pages = _Pages([(9, first), (10, {"pending": [_entry("h2")], "pending_next": None}),  # moved on: again
+                    (10, {**first, "pending_next": 5}), (10, {"pending": [_entry("h2")], "pending_next": 7}),
+                    (10, {"pending": [_entry("h3")], "pending_next": None})])
+    served, version = pages.balances("g")
+    assert version == 10 and [e["hand"] for e in served["pending"]] == ["h1", "h2", "h3"]
+    assert pages.asked[1] == {"pending_after": 5, "pending_limit": 1000}
+    endless = _Pages([(3, {"pending": [], "pending_next": "x"})])
+    with pytest.raises(ServerSaidNonsense, match="pages on without end"):
+        endless.balances("g")
+    restless = _Pages([(v, {"pending": [], "pending_next": 1}) for v in range(1, 7)])
+    with pytest.raises(click.ClickException, match="moved on while its balances were read, 3 times"):
+        restless.balances("g")
