@@ -89,11 +89,40 @@ def replay_store(path: str, group: str | None, until: int | None, compare: bool,
         if total < parallel_from or workers() < 2:
             return replay(_counted(r.scan(group, until, bare=True), advance), r if compare else None,
                           history=r.table_events)
+        sizes = r.sizes(group) if group is None and until is None else {}
     store.close()  # no connection of this process may cross the fork
+    streams = _streams(sizes, min(workers(), 8))
+    if streams:  # groups are independent: each process replays whole groups, scanning only theirs
+        jobs = [(path, tuple(groups), compare, index) for index, groups in enumerate(streams)]
+        return merge(_run(path, _replay_groups, jobs, advance, counters=len(jobs), take_args=True, combine=sum),
+                     same_log=False)
     first, rest = frozenset(range(ROWS_SHARES)), frozenset(range(ROWS_SHARES, SETTLING_SHARES))
     jobs = [(path, group, until, compare, 0, ("rows", "settlements"), (first, SETTLING_SHARES)),
             (path, group, until, compare, 1, ("settlements",), (rest, SETTLING_SHARES))]
     return merge(_run(path, _replay_part, jobs, advance, counters=len(jobs), take_args=True))
+
+
+def _streams(sizes: dict[str, int], processes: int) -> list[list[str]]:
+    """The groups dealt into ``processes`` streams of about equal events, the largest group
+    first, each to the lightest stream; none (so hands are shared out instead) when one group
+    holds more than a stream's fair share, as a store of one big group does."""
+    total = sum(sizes.values())
+    if len(sizes) < 2 or processes < 2 or max(sizes.values()) > total / processes:
+        return []
+    streams: list[list[str]] = [[] for _ in range(processes)]
+    loads = [0] * processes
+    for g in sorted(sizes, key=lambda g: (-sizes[g], g)):
+        lightest = loads.index(min(loads))
+        streams[lightest].append(g)
+        loads[lightest] += sizes[g]
+    return [sorted(s) for s in streams if s]
+
+
+def _replay_groups(path, groups, compare, index) -> Report:
+    """One stream: its groups replayed whole (rows and every settlement), one after another."""
+    with open_store(path).reading() as r:
+        events = (e for g in groups for e in r.scan(g, None, frozenset(), bare=True))
+        return replay(_counted(events, _ticker(index)), r if compare else None, history=r.table_events)
 
 
 def _replay_part(path, group, until, compare, index, parts, share) -> Report:
@@ -109,8 +138,10 @@ def _counted(items, advance):
         yield item
 
 
-def _run(path, fn, jobs, advance, counters: int, take_args: bool = False) -> list:
-    """Run ``fn`` over ``jobs`` in worker processes, drawing the slowest counter's progress."""
+def _run(path, fn, jobs, advance, counters: int, take_args: bool = False, combine=min) -> list:
+    """Run ``fn`` over ``jobs`` in worker processes, drawing their progress: the slowest
+    counter's for parts that each read the whole log, the sum (``combine``) for parts that
+    read logs of their own."""
     progress = multiprocessing.get_context("fork").Array("q", counters)
     shown = 0
     with ProcessPoolExecutor(max_workers=min(workers(), len(jobs)), mp_context=multiprocessing.get_context("fork"),
@@ -119,7 +150,7 @@ def _run(path, fn, jobs, advance, counters: int, take_args: bool = False) -> lis
         pending = set(futures)
         while pending:
             _, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            done = min(progress[:]) if counters > 1 else progress[0]
+            done = combine(progress[:]) if counters > 1 else progress[0]
             if done > shown:
                 advance(done - shown)
                 shown = done

@@ -381,11 +381,15 @@ def rebuild(writer, envelopes: Iterable, group: str | None, batch: int = 1000) -
     return count
 
 
-def merge(reports: Iterable[Report]) -> Report:
-    """One report from the reports of parts run side by side over the same log."""
+def merge(reports: Iterable[Report], same_log: bool = True) -> Report:
+    """One report from the reports of parts run side by side over the same log, or (not
+    ``same_log``) over groups of their own each."""
     out = Report()
     for r in reports:
-        out.groups, out.events = max(out.groups, r.groups), max(out.events, r.events)
+        if same_log:
+            out.groups, out.events = max(out.groups, r.groups), max(out.events, r.events)
+        else:
+            out.groups, out.events = out.groups + r.groups, out.events + r.events
         out.settlements += r.settlements
         out.differences += r.differences
         out.notes += r.notes

@@ -192,3 +192,26 @@ def test_the_settling_process_knows_a_group_that_confirms_nothing(tmp_path):
         together = replay(r.scan(), r)
     assert apart.settlements == together.settlements > 100
     assert apart.differences == together.differences == []
+
+
+def test_groups_replay_as_streams_of_their_own_and_find_what_one_process_finds(tmp_path):
+    from cli.checks import _streams, replay_store
+    db = _demo(tmp_path)
+    for _ in range(2):  # three groups of the same size
+        assert CliRunner().invoke(bitka, ["--db", db, "demo"]).exit_code == 0
+    with Store(db).reading() as r:
+        sizes, total = r.sizes(None), r.count(None)
+    assert len(_streams(sizes, 2)) == 2  # whole groups, dealt into two streams
+    report = replay_store(db, None, None, True, lambda n=1: None, parallel_from=0)
+    assert (report.groups, report.events, report.differences) == (3, total, [])
+    assert report.settlements == _settled(db) and len(report.balances) == 3
+    seq = _inflate_first_settlement(db)
+    found = replay_store(db, None, None, True, lambda n=1: None, parallel_from=0).differences
+    assert any(f"seq {seq}: the settlement" in d for d in found)
+
+
+def test_a_store_of_one_big_group_shares_its_hands_out_instead_of_its_groups():
+    from cli.checks import _streams
+    assert _streams({"g1": 100_000, "g2": 40, "g3": 40}, 2) == []
+    assert _streams({"g1": 100_000}, 2) == []
+    assert _streams({"a": 50, "b": 30, "c": 20, "d": 10}, 2) == [["a", "d"], ["b", "c"]]
