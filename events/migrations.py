@@ -20,6 +20,14 @@ class Migration(NamedTuple):
     carry: Callable | None = None  # what moves the stored data over, after the statements, in their transaction
 
 
+def _settled_at(conn, group: str, hand: str) -> int:
+    """The seq of the hand's last settlement: where the fold puts a waiting settlement in
+    the log's order."""
+    found = conn.execute("SELECT max(seq) FROM events WHERE group_id = ? AND hand_id = ? AND type = 'settlement'",
+                         (group, hand)).fetchone()
+    return found[0] or 0
+
+
 def pending_out_of_balances(conn) -> None:
     """Until schema 5 (PostgreSQL 4), a group's balances row kept every settlement that waits
     for confirmation under ``pending``, so every write to the group read and rewrote them all:
@@ -31,8 +39,10 @@ def pending_out_of_balances(conn) -> None:
         if waiting is None:
             continue
         for hand, entry in waiting.items():
+            if "seq" not in entry:  # kept before entries named their settlement's seq (2026-12-01)
+                entry = {**entry, "seq": _settled_at(conn, group, hand)}
             conn.execute("INSERT INTO pending_settlements (group_id, hand_id, table_id, seq, data) "
-                         "VALUES (?, ?, ?, ?, ?)", (group, hand, entry["table"], entry.get("seq", 0),
+                         "VALUES (?, ?, ?, ?, ?)", (group, hand, entry["table"], entry["seq"],
                                                      json.dumps(entry, sort_keys=True, ensure_ascii=False)))
         conn.execute("UPDATE projection_rows SET data = ? WHERE name = 'balances' AND group_id = ? AND key = ''",
                      (json.dumps(row, sort_keys=True, ensure_ascii=False), group))

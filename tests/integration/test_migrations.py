@@ -8,6 +8,10 @@ from events import migrations
 from events.store import NewEvent
 from events.database import Store, open_store
 from events.verify import faults
+from projections.projector import project
+from service import handlers
+from service.commands import AddMember, Confirm, CreateGroup, NewHand, OpenTable
+from tests.command import run
 from tests.concurrency import failures_in_threads
 
 LEGACY_SCHEMA = [s.replace("IF NOT EXISTS ", "") for s in migrations.SQLITE[0].statements]
@@ -84,8 +88,6 @@ LOST = {"contract": "normal", "stare": [1, 3], "doubles": [], "points": 70, "tri
 
 
 def _group_with_results_waiting(store, results: int) -> tuple[str, list[str]]:
-    from service import handlers
-    from service.commands import AddMember, CreateGroup, NewHand, OpenTable
     with store.writing() as w:
         group = handlers.handle(CreateGroup("Czwartek", "PLN"), w).id
         members = [handlers.handle(AddMember(group, "admin", n), w).id for n in ("Ala", "Bolek", "Cyla", "Dyzio")]
@@ -95,18 +97,18 @@ def _group_with_results_waiting(store, results: int) -> tuple[str, list[str]]:
     return group, members
 
 
-def test_a_store_whose_balances_row_kept_what_waits_is_carried_over_to_rows_of_their_own(db_url):
+@pytest.mark.parametrize("named_seq", [True, False], ids=["entries-with-seq", "entries-before-seq"])
+def test_a_store_whose_balances_row_kept_what_waits_is_carried_over_to_rows_of_their_own(db_url, named_seq):
     """Before schema 5 (PostgreSQL 4), the settlements that wait lived inside the group's
     balances row. A store written so is carried over on its next start: each in its own row,
     the balances row without them, and replay and verify find nothing to say."""
-    from projections.projector import project
-    from tests.command import run
     store = open_store(db_url, projector=project).setup()
-    group, _ = _group_with_results_waiting(store, 3)
+    group, members = _group_with_results_waiting(store, 3)
     with store.writing() as w:  # the store as the older bitka left it
         waiting = dict(w.pending_entries(group))
         row = w.row("balances", group, "")
-        w.put_row("balances", group, "", {**row, "pending": waiting})
+        kept = waiting if named_seq else {h: {k: v for k, v in e.items() if k != "seq"} for h, e in waiting.items()}
+        w.put_row("balances", group, "", {**row, "pending": kept})
         w.conn.execute("DROP TABLE pending_settlements")
         latest = migrations.latest(migrations.POSTGRES if store.backend.name == "postgresql" else migrations.SQLITE)
         w.conn.execute("DELETE FROM schema_migrations WHERE version = ?", (latest,))
@@ -121,3 +123,9 @@ def test_a_store_whose_balances_row_kept_what_waits_is_carried_over_to_rows_of_t
     for command in ("replay", "verify"):
         result = run("--db", db_url, command)
         assert result.exit_code == 0 and "differ" not in result.output, result.output
+    after = open_store(db_url, projector=project).setup()  # and a payer's word still moves it
+    hand = next(iter(waiting))
+    with after.writing() as w:
+        handlers.handle(Confirm(group, members[2], hand), w)
+        assert w.pending_entry(group, hand) is None
+    after.close()
