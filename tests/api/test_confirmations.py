@@ -4,6 +4,9 @@ correction settles the later hands of its table again as if the hand had been lo
 way from the start."""
 from __future__ import annotations
 
+import re
+
+from service.web import group as group_page
 from tests.conftest import without_confirmations
 from tests.money import minor
 
@@ -359,9 +362,6 @@ def test_what_waits_is_listed_in_log_order_a_page_at_a_time_and_the_balances_row
 
 
 def test_the_group_page_lists_the_first_results_that_wait_and_says_how_many_more(kop_table, client, monkeypatch):
-    import re
-
-    from service.web import group as group_page
     t = kop_table
     monkeypatch.setattr(group_page, "SHOWN_WAITING", 2)
     for _ in range(5):

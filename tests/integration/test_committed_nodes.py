@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from events import merkle
+from events import merkle, merkle_nodes
 from events.database import open_store
 from events.envelope import RawEvent
 from events.merkle_nodes import CommittedNodes, frontier
@@ -98,7 +98,6 @@ def test_the_kept_groups_are_bounded_and_the_least_recently_written_go_first():
 def test_a_long_write_keeps_only_the_frontier_of_the_nodes_it_made_and_every_root_holds(db_url, monkeypatch):
     """An import is one write of every event: the nodes it makes are let go past a bound,
     all but the frontier an append needs, and the tree it leaves is the log's."""
-    from events import merkle_nodes
     monkeypatch.setattr(merkle_nodes, "KEPT_NODES", 16)
     store = open_store(db_url).setup()
     with store.writing() as w:

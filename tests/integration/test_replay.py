@@ -3,6 +3,7 @@ import sqlite3
 
 from click.testing import CliRunner
 
+from cli.checks import _streams, replay_store, verify_store
 from cli.main import bitka
 from events.database import Store
 from projections.replay import replay
@@ -75,7 +76,6 @@ def test_replay_until_prints_the_balances_at_that_seq(tmp_path):
 
 
 def test_verify_and_replay_in_worker_processes_find_what_one_process_finds(tmp_path):
-    from cli.checks import replay_store, verify_store
     db = _demo(tmp_path)
 
     def count(n=1):
@@ -195,7 +195,6 @@ def test_the_settling_process_knows_a_group_that_confirms_nothing(tmp_path):
 
 
 def test_groups_replay_as_streams_of_their_own_and_find_what_one_process_finds(tmp_path):
-    from cli.checks import _streams, replay_store
     db = _demo(tmp_path)
     for _ in range(2):  # three groups of the same size
         assert CliRunner().invoke(bitka, ["--db", db, "demo"]).exit_code == 0
@@ -211,7 +210,6 @@ def test_groups_replay_as_streams_of_their_own_and_find_what_one_process_finds(t
 
 
 def test_a_store_of_one_big_group_shares_its_hands_out_instead_of_its_groups():
-    from cli.checks import _streams
     assert _streams({"g1": 100_000, "g2": 40, "g3": 40}, 2) == []
     assert _streams({"g1": 100_000}, 2) == []
     assert _streams({"a": 50, "b": 30, "c": 20, "d": 10}, 2) == [["a", "d"], ["b", "c"]]
