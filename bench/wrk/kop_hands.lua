@@ -39,13 +39,8 @@ function response(status, headers, body)
   end
 end
 
+local report = dofile(debug.getinfo(1, "S").source:match("^@(.*/)") .. "report.lua")
+
 function done(summary, latency, requests)
-  local refusals = 0
-  for _, thread in ipairs(threads) do
-    refusals = refusals + thread:get("refused")
-  end
-  io.write(string.format('{"requests": %d, "seconds": %.3f, "p50_ms": %.2f, "p99_ms": %.2f, ' ..
-    '"errors": %d, "refused": %d}\n', summary.requests, summary.duration / 1e6, latency:percentile(50) / 1e3,
-    latency:percentile(99) / 1e3, summary.errors.status + summary.errors.connect + summary.errors.read +
-    summary.errors.write + summary.errors.timeout, refusals))
+  report(threads, summary, latency)
 end
