@@ -5,9 +5,10 @@ The group's version is not kept here: it is the last seq, read from the log's in
 from __future__ import annotations
 
 from events.money import minor_digits
+from events.pay_details import FIELDS as PAY_FIELDS
 
 NAME = "group"
-EVENTS = frozenset({"group_created", "group_updated", "member_added", "table_opened"})
+EVENTS = frozenset({"group_created", "group_updated", "member_added", "table_opened", "pay_details"})
 CONFIRMATIONS = ("payers", "off")  # who must confirm a settlement before it counts: a payer, or nobody
 
 
@@ -26,12 +27,22 @@ def apply(row: dict | None, event) -> dict | None:
         return dict(row, members=[*row["members"], {"id": d["member"], "name": d["name"]}])
     if event.type == "table_opened":
         return dict(row, tables=[*row["tables"], {"id": d["table"], "game": d["game"]}])
+    if event.type == "pay_details":  # how a member takes money, kept whole: what it leaves out is cleared
+        kept = {k: d[k] for k in PAY_FIELDS if k in d}
+        paid_to = {m: v for m, v in row.get("pay_to", {}).items() if m != d["member"]}
+        return dict(row, pay_to={**paid_to, d["member"]: kept} if kept else paid_to)
     return row
 
 
 def confirmations(row: dict) -> str:
     """The group's setting: ``payers`` (the default) or ``off``."""
     return row.get("confirmations", "payers")
+
+
+def pay_to(row: dict, member: str) -> dict:
+    """How ``member`` takes money (events/pay_details.py): ``{"iban", "name", "pix", "blik"}``,
+    the ones they gave."""
+    return row.get("pay_to", {}).get(member, {})
 
 
 def member_name(row: dict, member: str) -> str:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
-from events import names
+from events import names, pay_details
+from events.errors import Unprocessable
 from events.money import MAX_BALANCE, MAX_MINOR, MoneyError, parse_amount
 from events.types import EVENT_TYPES
 from games.engine.errors import RuleViolation
@@ -158,6 +159,19 @@ def _table_closed(rows, env, members, dealt) -> str | None:
     return None if ("table", env.table) in rows else f"table {env.table!r} was never opened"
 
 
+def _pay_details(rows, env, members, dealt) -> str | None:
+    member, details = env.data["member"], {k: v for k, v in env.data.items() if k != "member"}
+    if member not in members:
+        return f"{member!r} is not a member of the group"
+    if env.actor not in ("admin", member):
+        return f"{env.actor} changes how {member} takes money, which only {member} or the admin does"
+    try:
+        kept = pay_details.checked(details)
+    except Unprocessable as e:
+        return e.detail
+    return None if kept == details else "the pay_details are not written as bitka keeps them"
+
+
 def _group_updated(rows, env, members, dealt) -> str | None:
     if env.actor != "admin":
         return "only the admin changes the group's settings"
@@ -207,4 +221,5 @@ def _positive(text, digits: int, what: str, limit: int = MAX_MINOR) -> str | Non
 _CHECKS = {"group_updated": _group_updated, "confirmation": _confirmation, "dispute": _dispute,
            "correction": _correction, "member_added": _member_added, "table_opened": _table_opened, "deal": _hand_start,
            "result": _hand_start, "payment": _payment, "assertion": _assertion, "table_closed": _table_closed,
+           "pay_details": _pay_details,
            **{kind: _hand_play for kind in HAND_PLAY}}

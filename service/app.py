@@ -15,7 +15,7 @@ from projections.projector import project
 from . import docs, headers, health, openapi, problems, schemas
 from .i18n.setup import speak
 from .limits import Limit
-from .routes import events, groups, hands, invitations, money, proofs, tables
+from .routes import events, groups, hands, invitations, money, pay_to, proofs, tables
 from .web import blueprint as pages
 
 DEFAULTS = {
@@ -79,7 +79,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                                 "marshmallow_plugin": openapi.Plugin(), "extra_plugins": [openapi.Operations()]})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     openapi.setup(api.spec)
-    for module in (groups, tables, hands, money, events, proofs, invitations):
+    for module in (groups, tables, hands, money, events, proofs, invitations, pay_to):
         api.register_blueprint(module.blp)
     speak(app)
     app.register_blueprint(pages())  # the pages for people at the table, beside the API

@@ -113,6 +113,16 @@ class Pay:
 
 
 @dataclass(frozen=True)
+class SetPayDetails:
+    """How a member takes money (an IBAN and its holder's name, a PIX key, a BLIK phone), set
+    whole by that member or the admin: what the body leaves out or empty is cleared."""
+    group: str
+    actor: str
+    member: str
+    body: Mapping[str, Any]  # iban, name, pix, blik
+
+
+@dataclass(frozen=True)
 class AssertBalance:
     group: str
     actor: str

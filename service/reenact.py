@@ -36,7 +36,7 @@ from projections.integrity import well_formed
 from projections.redecide import COMMANDS, RECORDED_BY_THE_TABLE, SALT, every_field
 from . import auth, handlers
 from .commands import (AddMember, AssertBalance, Confirm, Correct, CreateGroup, Dispute, NewHand, OpenTable, Pay,
-                       Play, UpdateGroup, VoidHand)
+                       Play, SetPayDetails, UpdateGroup, VoidHand)
 
 # What only the admin does: the routes' ``admin=True`` and the admin's pages (service/web/admin.py).
 ADMIN_ONLY = {"group_updated": "changes the group's settings", "member_added": "adds a member",
@@ -207,6 +207,8 @@ class Reenactment:
                 return Pay(g, actor, {"from": d.get("from"), "to": d.get("to"), "amount": d.get("amount")})
             case "assertion":
                 return AssertBalance(g, actor, {"member": d.get("member"), "balance": d.get("balance")})
+            case "pay_details":
+                return SetPayDetails(g, actor, d.get("member"), {k: v for k, v in d.items() if k != "member"})
             case "settlement":
                 if "confirmed" not in d:
                     raise Fault(env.seq, "the settlement does not say whether it waits for its payers' word "

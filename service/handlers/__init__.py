@@ -3,8 +3,9 @@
 One handler per command (service/commands.py), each taking the command and the writer whose
 transaction it runs in, grouped by what they are about: the group and its members
 (groups.py), a table (tables.py), a hand (hands.py, which the hand planner decides:
-planning.py), what is said of a settled hand (verdicts.py) and money (money.py); what they
-all look up is in lookups.py. ``HANDLERS`` maps each command's type to its handler.
+planning.py), what is said of a settled hand (verdicts.py), money (money.py) and how a member
+takes it (pay_to.py); what they all look up is in lookups.py. ``HANDLERS`` maps each
+command's type to its handler.
 
 Each handler reads what it needs inside the write transaction, lets the game decide (a pure
 step: ``planning.decide`` and ``planning.plan_hand`` append nothing), appends the resulting
@@ -32,10 +33,11 @@ from ..commands import (
     Pay,
     Play,
     RotateToken,
+    SetPayDetails,
     UpdateGroup,
     VoidHand,
 )
-from . import groups, hands, money, tables, verdicts
+from . import groups, hands, money, pay_to, tables, verdicts
 
 HANDLERS: dict[type, Callable[[Any, Writer], Any]] = {
     CreateGroup: groups.create_group,
@@ -52,6 +54,7 @@ HANDLERS: dict[type, Callable[[Any, Writer], Any]] = {
     Correct: verdicts.correct,
     Pay: money.pay,
     AssertBalance: money.assert_balance,
+    SetPayDetails: pay_to.set_pay_details,
 }
 
 
