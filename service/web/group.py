@@ -13,7 +13,7 @@ from projections.groups import member_name
 from projections.hands import game_of
 from projections.ledger_views import MONEY_EVENTS, balance_steps
 from ..views import balances_view, settle_up_view
-from . import once
+from . import once, pay_shown
 from .admin_view import admin_context
 from .base import bp, page_of, table_title
 from .chart import aligned, balance_chart, legend
@@ -33,15 +33,17 @@ def group_page(group):
         names = [m["name"] for m in grow["members"]]
         series, hands = _balance_series(r, group, [m["id"] for m in grow["members"]])
         chart = balance_chart(names, series, grow["digits"], grow["currency"], hands)
-        settle = settle_up_view(grow, brow)
+        settle, evening = settle_up_view(grow, brow), pay_shown.evening_of(r, group)
         for t in settle["transfers"]:  # who may mark it paid: the admin, or whoever receives it
             t["may_mark"] = principal.is_admin or principal.subject == t["to"]
+            t["pay"] = pay_shown.ways(grow, t, evening)  # the receiver's codes and what to copy
         return render_template("group.html", group=grow, principal=principal, form_token=form_token,
                                balances=balances_view(grow, brow), settle=settle, waiting=_waiting(r, grow, principal),
                                more_waiting=max(0, r.pending_count(group) - SHOWN_WAITING),
                                tables=tables, chart=chart, series=list(zip(names, series, strict=True)),
                                legend=legend(names), digits=grow["digits"], admin=principal.is_admin,
-                               once=once.key(), **admin_context(grow))
+                               once=once.key(), pay_form=None if principal.is_admin else
+                               pay_shown.form_values(grow, principal.subject), **admin_context(grow))
     return page_of(group, view)
 
 

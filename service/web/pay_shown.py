@@ -1,0 +1,131 @@
+"""Paying up in one tap: for each settle-up transfer whose receiver said how they take money,
+what the group page shows the payer. By the group's currency: a SEPA code (EPC069-12) for
+euros to an IBAN; the Polish banks' code (ZBP 2D) for zloty to a Polish account, and the
+receiver's BLIK phone to copy; a PIX "copia e cola" with its QR code for reais to a PIX key.
+An IBAN is shown to copy whatever the currency. The payloads are service/pay_codes.py's; a
+code that cannot say a transfer (an amount past what it holds) is left out, never a 500.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+import segno
+from flask_babel import gettext as _
+
+from events.money import MoneyError, parse_amount
+from events.pay_details import FIELDS, grouped, pix_kind
+from projections.groups import member_name, pay_to
+from .. import pay_codes
+
+PIX_CITY = "BRASIL"  # the BR Code needs a city (field 60): the receiver's is not asked, the country stands for it
+
+
+@dataclass(frozen=True)
+class Code:
+    """A payment code: what it says (``payload``) and its QR code as inline SVG."""
+    kind: str  # epc, zbp, pix
+    payload: str
+    svg: str
+
+
+@dataclass(frozen=True)
+class PayWays:
+    """How the payer of one transfer can pay its receiver."""
+    name: str  # the account holder's name, else the member's
+    iban: str | None  # grouped by four, to copy
+    codes: tuple[Code, ...]
+    blik: str | None
+
+
+def evening_of(reader, group: str) -> str:
+    """The evening the balances stand at: the date (YYYY-MM-DD, UTC) of the group's last event."""
+    version = reader.version(group)
+    last = reader.events(group, version - 1, 1) if version else []
+    return last[0].recorded_at[:10] if last else ""
+
+
+def remittance(group_name: str, evening: str, most: int) -> str:
+    """A transfer's title, naming the group and the evening, in at most ``most`` characters:
+    the group's name is shortened first, so that the date stays."""
+    # Translators: the title of a bank transfer that settles up: %(group)s is the group's name,
+    # %(date)s the evening's date (2026-12-03).
+    text = _("%(group)s, evening of %(date)s", group=group_name, date=evening)
+    cut = group_name
+    while len(text) > most and cut:
+        cut = cut[:-1]
+        text = _("%(group)s, evening of %(date)s", group=cut.rstrip() + "…", date=evening)
+    return text[:most]
+
+
+def ways(grow: dict, transfer: dict, evening: str) -> PayWays | None:
+    """How the payer of ``transfer`` (a settle-up transfer of the view) can pay its receiver,
+    or None when the receiver said nothing of how they take money."""
+    details = pay_to(grow, transfer["to"])
+    if not details:
+        return None
+    try:
+        amount = parse_amount(transfer["amount"], grow["digits"])
+    except MoneyError:
+        return None
+    name = details.get("name") or member_name(grow, transfer["to"])
+    currency, iban = grow["currency"], details.get("iban")
+    made = []
+    if currency == "EUR" and iban:
+        made.append(_code("epc", lambda: pay_codes.epc(name=name, iban=iban, amount=amount,
+                                                       text=remittance(grow["name"], evening, pay_codes.EPC_TEXT))))
+    if currency == "PLN" and iban and iban.startswith("PL"):
+        made.append(_code("zbp", lambda: pay_codes.zbp(iban=iban, amount=amount, name=name,
+                                                       title=remittance(grow["name"], evening, pay_codes.ZBP_TITLE))))
+    if currency == "BRL" and details.get("pix"):
+        made.append(_code("pix", lambda: pay_codes.brcode(
+            key=details["pix"], amount=amount, name=name, city=PIX_CITY, txid=pay_codes.txid_of(evening),
+            info=remittance(grow["name"], evening, pay_codes.TLV_LONGEST))))
+    return PayWays(name, grouped(iban) if iban else None, tuple(c for c in made if c is not None),
+                   details.get("blik") if currency == "PLN" else None)
+
+
+def qr_code(kind: str, payload: str) -> segno.QRCode:
+    """The QR code of a payload as each format asks: the EPC's at level M and at most version
+    13; the ZBP's at level L (its recommendation's); PIX's at level M; bytes in UTF-8."""
+    code = segno.make(payload.encode("utf-8"), error="l" if kind == "zbp" else "m", boost_error=False)
+    if kind == "epc" and code.version > 13:
+        raise pay_codes.CodeError("an EPC code is at most of version 13")
+    return code
+
+
+def svg(code: segno.QRCode, label: str) -> str:
+    """The inline SVG of a QR code, titled for screen readers (as service/web/qr.py draws them)."""
+    out = io.BytesIO()
+    code.save(out, kind="svg", scale=5, border=4, xmldecl=False, svgns=True, title=label, svgclass="qr",
+              lineclass=None)
+    return out.getvalue().decode("utf-8")
+
+
+def _code(kind: str, payload) -> Code | None:
+    try:
+        text = payload()
+        return Code(kind, text, svg(qr_code(kind, text), LABELS[kind]()))
+    except (pay_codes.CodeError, ValueError):  # what the code cannot say is not shown
+        return None
+
+
+LABELS = {
+    # Translators: read aloud to a screen reader's user, for a QR code on the settle-up list.
+    "epc": lambda: _("A SEPA transfer as a QR code, for a banking app to scan"),
+    # Translators: read aloud to a screen reader's user, for a QR code on the settle-up list.
+    "zbp": lambda: _("A transfer as a QR code, for a Polish banking app to scan"),
+    # Translators: read aloud to a screen reader's user, for a QR code on the settle-up list.
+    "pix": lambda: _("A PIX payment as a QR code, for a bank's app to scan"),
+}
+
+
+def form_values(grow: dict, member: str) -> dict:
+    """What the form of a member's details shows: each field as kept ("" when not given), the
+    IBAN grouped by four, and which of the Banco Central's forms the PIX key is."""
+    details = pay_to(grow, member)
+    values = {f: details.get(f, "") for f in FIELDS}
+    if values["iban"]:
+        values["iban"] = grouped(values["iban"])
+    values["pix_kind"] = pix_kind(values["pix"]) if values["pix"] else ""
+    return values
