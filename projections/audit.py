@@ -66,9 +66,9 @@ def _correction_words(env, trow: dict, grow: dict) -> str:
         what = say("logs it again card by card, as the rules check a new hand")
     else:
         game = hand_fold.game_of(trow["game"])
-        kinds = words.kinds_of(game.result_fields(hand_fold.parsed_rules(trow["game"], trow["rules"])))
+        sheet = words.sheet_of(game.result_fields(hand_fold.parsed_rules(trow["game"], trow["rules"])))
         what = say("puts its result as {facts}",
-                   facts=", ".join(words.fact(k, v, who, kinds) for k, v in d["result"].items()))
+                   facts=words.facts(d["result"], who, sheet))
     moved = "; ".join(say("hand {hand}: {payments}",
                           hand=a['hand'],
                           payments=", ".join(f"{_seat(trow, grow, p['seat'])} {_signed(p['amount'])}"
@@ -126,7 +126,7 @@ def trail(events: Sequence, trow: dict, grow: dict, marked: bool = False) -> dic
     if settlement:
         explanation = [*settlement["explanation"], *money_lines(settlement, trow, grow)]
     for entry in model.corrections:
-        explanation.append(say("corrected at seq {seq} ({reason}): {outcome}",
+        explanation.append(say("corrected by event {seq} of the log ({reason}): {outcome}",
                                seq=entry['seq'], reason=typed(entry['reason']),
                                outcome=_what_became_of(entry, model)))
     if model.confirmation in ("pending", "disputed"):

@@ -167,6 +167,9 @@ RULE_FIELDS = (
                          "the older rules, with the baska contract (all four queens) and no bok-rundy",
               options=VARIANTS),
 )
+# Kop's codes, and Baśka's own: its rules' variant and the factors its settlements name.
+CODES = {**kop.CODES, "bytow-2005": say("Bytów 2005"), "stare-lose": say("stare lost"),
+         "lost-contract": say("lost contract")}
 GAME = kop.game("baska", "Baśka", parse_rules, decide, settle, is_over, view, superseded,
                 TableRules(bok_rundy=lambda rules: rules.bok_rundy), PRESETS, RULE_FIELDS, glossary.TERMS,
-                demo.TABLES)
+                demo.TABLES, CODES)

@@ -11,7 +11,7 @@ reading is kept only to re-derive them (``table.rules_version``).
 """
 from __future__ import annotations
 
-from events.sentences import say
+from events.sentences import heard, say
 
 from ..engine.base import Factor, Settlement, Side, TableTerms
 from ..kop.scoring import (
@@ -35,6 +35,9 @@ OUTCOME_FACTOR = {"wyjscie": 1, "bez-wyjscia": 2, "bez-bitki": 3}
 PAIR_CONTRACTS = frozenset({"normal", "wesele"})
 DU_CONTRACTS = frozenset({"gran-du", "zolo-du"})
 V1_TIE_STARTS_BOK = frozenset({"normal", "wesele", "cicha"})  # rules 1: a gran or zolo 52-52 made none
+# A variant as the explanation names it: "classic" a word of the log (the same in English);
+# "bytow-2005" a code of the game, said by the pages (game.CODES).
+VARIANT_SAID = {"classic": heard("classic")}
 V1_CEILING = 64  # rules 1 held a bytow-2005 payment to 64 times its contract's base
 
 
@@ -64,7 +67,7 @@ def settle(state, table: TableTerms) -> Settlement:
     if outcome != "baska":
         lines.append(f"{loser.role} {OUTCOME_WORDS[outcome]}")
     lines.append(say("{contract} is worth {units} stake(s) in the {variant} rules{who_pays}",
-                     contract=t.contract, units=units, variant=rules.variant,
+                     contract=t.contract, units=units, variant=VARIANT_SAID.get(rules.variant, rules.variant),
                      who_pays=say("; each loser pays a winner") if not t.solo
                      else say(", from or to each of the three")))
     lines += [f.reason for f in factors]

@@ -541,8 +541,9 @@ def describe(kind: str, d: Mapping, who) -> str:
             return words.dealt(d, who, say("; trump card: {trump}; stock: {stock} cards; match before: "
                                            "{match_before}",
                                            trump=trump, stock=len(d['stock']), match_before=d['match_before']))
-        case "result":
-            return words.result(d, who)
+        case "result":  # named by capixaba's score sheet, which has every field the others have
+            sheet = words.sheet_of(bisca_result.result_fields(parse_rules({"variant": "capixaba"})))
+            return words.result(d, who, sheet, "Bisca")
         case "bid":
             return say("{words_call_d_who}, giving {gives} for the trump card {takes}",
                        words_call_d_who=words.call(d, who), gives=d['gives'], takes=d['takes'])
@@ -583,6 +584,8 @@ RULE_FIELDS = (
     RuleField("majority_bonus", "true: the side with more card points (61 or more) also gets 1 game point",
               options=(False, True)),
 )
+# The settlement's codes as the players say them (the log keeps the codes).
+CODES = {"all-120": say("all 120 card points")}
 GAME = Game(
     name="bisca", title="Bisca", capabilities=Capabilities(),
     table=TableRules(target=lambda rules: rules.match_to, sides=lambda rules: rules.sides,
@@ -604,4 +607,4 @@ GAME = Game(
     seen_fields=(DealField("trump", "card", "the face-up trump card (no seat; the dealer's member); null for a "
                                             "capixaba knock"),
                  DealField("trump_suit", "suit", "a capixaba knock: \"H\" with \"trump\": null")),
-    presets=PRESETS, rule_fields=RULE_FIELDS, glossary=glossary.TERMS, demo=demo.TABLES)
+    presets=PRESETS, rule_fields=RULE_FIELDS, glossary=glossary.TERMS, demo=demo.TABLES, codes=CODES)

@@ -107,9 +107,10 @@ SUITS = (("C", "clubs"), ("S", "spades"), ("H", "hearts"), ("D", "diamonds"))
 def result_fields(rules) -> tuple[ResultField, ...]:
     """The score sheet of a Bisca hand: card points and tricks per side, and in Capixaba the
     bonuses and the trump suit (hearts doubles)."""
-    fields = [ResultField("points", "per-side", say("Card points"), high=120),
-              ResultField("tricks", "per-side", "Tricks", high=20)]
+    fields = [ResultField("points", "per-side", say("Card points"), high=120, noun=say("card points")),
+              ResultField("tricks", "per-side", "Tricks", high=20, noun=say("tricks"))]
     if rules.variant == "capixaba":
-        fields += [ResultField("bonus", "per-side", say("Bonus points (relas, rodar o 7)"), high=4, default="0"),
-                   ResultField("trump_suit", "choice", say("Trump suit"), options=SUITS)]
+        fields += [ResultField("bonus", "per-side", say("Bonus points (relas, rodar o 7)"), high=4, default="0",
+                               noun=say("bonus points")),
+                   ResultField("trump_suit", "choice", say("Trump suit"), options=SUITS, noun=say("trump suit"))]
     return tuple(fields)

@@ -1,7 +1,7 @@
 """Bisca's game points, Capixaba's rela bonuses, the match and its money (rules/bisca.md)."""
 from __future__ import annotations
 
-from events.sentences import say
+from events.sentences import heard, say
 
 from ..engine.base import Settlement, Side, TableTerms
 from ..engine.cards import SUIT_NAMES
@@ -17,6 +17,9 @@ BANDS = {
 }
 EVERY_TRICK = {"nove": 4, "seis": 4, "quatro": 4}
 CAPIXABA = {"win": (1, 2), "capote": (2, 3), "all-120": (4, 4)}  # (game points, with hearts trump)
+# How the explanation says each: the words the log has always kept, "win" a word of the log
+# for the other languages, and "all-120" a code of the game (said by the pages: game.CODES).
+CAPIXABA_SAID = {"win": heard("win"), "capote": "capote", "all-120": "all-120"}
 RELA = {  # name: (points, with hearts trump, rule)
     say("rela de roda"): (2, 3, say("the 7 of trumps led and beaten by the ace from the fourth player: to the trick's "
                                "winner")),
@@ -98,7 +101,7 @@ def _band(state, won: list[int], taken: list[int]) -> tuple[int | None, int, str
         points = hearts if state.trump_suit == "H" else plain
         return winner, points, name, say("{p} card points: {name}, {points} game "
                                          "point(s){knocked}",
-                                         p=p, name=name, points=points,
+                                         p=p, name=CAPIXABA_SAID[name], points=points,
                                          knocked=say(" (hearts are trump)") if state.trump_suit == "H" else "")
     if rules.conservative:
         return winner, 1, "win", say("{p} card points; conservative rules: any win is 1 game point", p=p)

@@ -83,7 +83,8 @@ class ResultField:
     ``count``), ``doubles`` (seats in order, each giving the next double of ``options``),
     ``number`` (``low``..``high``), ``side`` (a side, or with ``tie`` nobody),
     ``per-side`` (a number for each side). ``when`` says, from the values so far, whether
-    the field applies (None: always)."""
+    the field applies (None: always); ``noun`` is what the log's sentences call it ("card
+    points: 76 / 44"), a word of the log (the name when not given)."""
     name: str
     kind: str
     label: str
@@ -94,6 +95,7 @@ class ResultField:
     tie: bool = False
     default: str = ""
     when: Callable[[Mapping[str, Any]], bool] | None = None
+    noun: str = ""
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ from typing import Callable, Mapping
 
 from events.sentences import say
 
+from .contract import ResultField
+
 Who = Callable[[int], str]
 
 
@@ -21,33 +23,45 @@ def dealt(d: Mapping, who: Who, shown: str = "") -> str:
 
 
 SEATED = {"seat": " + ", "seats": " + ", "doubles": " → "}  # a score sheet's fields of players, and their joints
+TIED = {"side", "per-side"}  # a score sheet's fields where null is a tie
 
 
-def fact(key: str, value, who: Who, kinds: Mapping[str, str] | None = None) -> str:
-    """One field of a result in words: players (a field of kind seat, seats or doubles in
-    the game's score sheet, ``kinds`` by name) by who sits there, a list as a list."""
-    if value is None:
-        return say("{key}: a tie", key=key)
-    kind = (kinds or {}).get(key)
+def fact(key: str, value, who: Who, fields: Mapping[str, ResultField] | None = None) -> str:
+    """One field of a result in words, named as the log's sentences name it (``fields``,
+    the game's score sheet by name): players (a field of kind seat, seats or doubles) by
+    who sits there, a choice by its words, a list as a list."""
+    field = (fields or {}).get(key)
+    kind, noun = (field.kind, field.noun or key) if field else (None, key)
+    if value is None:  # "a tie" and "none" are words of the log (service/i18n/words.py)
+        return f"{noun}: a tie" if kind in TIED else f"{noun}: none"
     if kind in SEATED and (kind != "doubles" or isinstance(value, list)):
         seats = value if isinstance(value, list) else [value]
         if not seats:
-            return say("{key}: none", key=key)
-        return f"{key}: " + SEATED[kind].join(who(s) for s in seats)
+            return f"{noun}: none"
+        return f"{noun}: " + SEATED[kind].join(who(s) for s in seats)
     if isinstance(value, list):  # one value per side, in side order
-        return f"{key}: " + " / ".join(json.dumps(v) for v in value)
-    return f"{key}: {value}"
+        return f"{noun}: " + " / ".join(json.dumps(v) for v in value)
+    if kind == "side":
+        return f"{noun}: side {value}"
+    words = dict(o for o in field.options if isinstance(o, tuple)) if field else {}
+    return f"{noun}: {words.get(value, value)}"
 
 
-def kinds_of(fields) -> dict[str, str]:
-    """A score sheet's fields (``ResultField``) by name: their kinds, for ``fact``."""
-    return {f.name: f.kind for f in fields}
+def sheet_of(fields) -> dict[str, ResultField]:
+    """A score sheet's fields (``ResultField``) by name, for ``fact``."""
+    return {f.name: f for f in fields}
 
 
-def result(d: Mapping, who: Who, kinds: Mapping[str, str] | None = None) -> str:
-    shown = ", ".join(fact(k, v, who, kinds) for k, v in d["result"].items())
+def facts(result: Mapping, who: Who, fields: Mapping[str, ResultField] | None = None) -> str:
+    """A result's fields in words, those of its score sheet (``fields``) when it is known:
+    a field the table's rules do not ask (a bonus where there is none) says nothing."""
+    return ", ".join(fact(k, v, who, fields) for k, v in result.items() if fields is None or k in fields)
+
+
+def result(d: Mapping, who: Who, fields: Mapping[str, ResultField] | None = None, title: str | None = None) -> str:
+    shown = facts(d["result"], who, fields)
     return say("{dealer} deals {game}; the hand is logged by its result alone, without its cards: {shown}",
-               dealer=who(d['dealer']), game=d['game'], shown=shown)
+               dealer=who(d['dealer']), game=title or d['game'], shown=shown)
 
 
 def call(d: Mapping, who: Who) -> str:

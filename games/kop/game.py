@@ -429,17 +429,17 @@ def offers(decide_, state: KopState, seat: int) -> list:
 
 
 @cache
-def _sheet_kinds() -> dict[str, str]:
-    """The kinds of the score sheet's fields (the same in Kop's and Baśka's rules)."""
-    return words.kinds_of(kop_result.result_fields(parse_rules(None)))
+def _sheet() -> dict:
+    """The score sheet's fields by name (the same in Kop's and Baśka's rules)."""
+    return words.sheet_of(kop_result.result_fields(parse_rules(None)))
 
 
-def describe(kind: str, d: Mapping, who) -> str:
+def describe(kind: str, d: Mapping, who, title: str = "Kop") -> str:
     match kind:
         case "deal":
             return words.dealt(d, who)
         case "result":
-            return words.result(d, who, _sheet_kinds())
+            return words.result(d, who, _sheet(), title)
         case "bid":
             return words.call(d, who)
         case "trick":
@@ -451,8 +451,10 @@ def describe(kind: str, d: Mapping, who) -> str:
 
 def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, superseded_, table: TableRules,
          presets: tuple[Preset, ...] = (), rule_fields: tuple[RuleField, ...] = (),
-         terms: tuple[Term, ...] = (), demo: tuple[DemoTable, ...] = ()) -> Game:
-    """A game on Kop's engine (Kop, and Baśka with its own rules, decisions and money)."""
+         terms: tuple[Term, ...] = (), demo: tuple[DemoTable, ...] = (),
+         codes: Mapping[str, str] | None = None) -> Game:
+    """A game on Kop's engine (Kop, and Baśka with its own rules, decisions and money);
+    ``codes`` are its log's codes as players say them (Kop's when not given)."""
     engine = kop_result.Engine(new_hand, decide_, evolve)
     return Game(
         name=name, title=title, capabilities=Capabilities(deal_on_page=True, claims=True,
@@ -460,14 +462,16 @@ def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, sup
         parse_rules=rules_of, seat_count=seat_count, parse_deal=deal_event, initial_state=new_hand,
         decide=decide_, evolve=evolve, is_terminal=is_over_, settle=settle_,
         parse_result=partial(kop_result.result_event, engine), result_state=partial(kop_result.result_state, engine),
-        view=view_, turn=turn, legal_cards=legal_cards, calls=calls, offers=partial(offers, decide_), describe=describe,
+        view=view_, turn=turn, legal_cards=legal_cards, calls=calls, offers=partial(offers, decide_),
+        describe=partial(describe, title=title),
         superseded=superseded_,
         result_fields=kop_result.result_fields, sheet=sheet, visible=visible, played=played, conceal=conceal,
         pack=lambda rules: PACK, owed=owed, deals=deals,
         docs={"claim": "throwing in: when every legal way to play the remaining tricks settles alike, the hand is "
                        "settled at once (the tricks not played are counted as one such way, marked \"played\": "
                        "false); otherwise a 422 names a card after which it would end otherwise"},
-        presets=presets, rule_fields=rule_fields, glossary=terms, call_fields=CALL_FIELDS, codes=CODES, demo=demo)
+        presets=presets, rule_fields=rule_fields, glossary=terms, call_fields=CALL_FIELDS,
+        codes=CODES if codes is None else codes, demo=demo)
 
 
 CALL_FIELDS = (DealField("jack", "card", "wesele with rules.wesele = any-jack: the partner's jack, said aloud. "

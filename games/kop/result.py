@@ -193,7 +193,8 @@ def _with_tricks(module: Engine, state, result: Mapping):
     return state
 
 
-CONTRACT_WORDS = {"normal": say("normal game (no call)"), "cicha": say("cicha (black queens, silent)")}
+CONTRACT_WORDS = {"normal": say("normal game (no call)"), "cicha": say("cicha (black queens, silent)"),
+                  "baska": say("baśka (all four queens)")}
 
 
 def result_fields(rules) -> tuple[ResultField, ...]:
@@ -206,15 +207,17 @@ def result_fields(rules) -> tuple[ResultField, ...]:
         return lambda values: name in applies(values.get("contract") or "normal")
     return (
         ResultField("contract", "choice", "Contract", options=tuple((c, CONTRACT_WORDS.get(c, c)) for c in contracts),
-                    default="normal"),
+                    default="normal", noun=say("contract")),
         ResultField("stare", "seats", say("Normal game: who held QC and QS (stare)? Tick two."), count=2,
                     when=applies_to("stare")),
         ResultField("declarer", "seat", say("Any other contract: who called it (or plays cicha)?"),
                     when=applies_to("declarer")),
-        ResultField("partner", "seat", say("Wesele: who was the partner?"), when=applies_to("partner")),
+        ResultField("partner", "seat", say("Wesele: who was the partner?"), when=applies_to("partner"),
+                    noun=say("partner")),
         ResultField("doubles", "doubles", say("Doubles, in the order they were given"), options=tuple(doubles),
-                    when=applies_to("doubles")),
+                    when=applies_to("doubles"), noun=say("doubles")),
         ResultField("points", "number", say("Card points of the declaring side (stare), 0 to 104"), high=104,
-                    when=applies_to("points")),
-        ResultField("tricks", "number", say("Tricks they took, 0 to 4"), high=4, when=applies_to("tricks")),
+                    when=applies_to("points"), noun=say("card points")),
+        ResultField("tricks", "number", say("Tricks they took, 0 to 4"), high=4, when=applies_to("tricks"),
+                    noun=say("tricks")),
     )

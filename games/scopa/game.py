@@ -437,7 +437,7 @@ def describe(kind: str, d: Mapping, who) -> str:
                                            table=' '.join(d['table']) or 'empty',
                                            stock=len(d['stock'])))
         case "result":
-            return words.result(d, who)
+            return words.result(d, who, words.sheet_of(scopa_result.result_fields(None)), "Scopa")
         case "play":
             return _play_words(d, who)
         case "claim":

@@ -200,5 +200,10 @@ def cards_possible(least: Sequence[int], winner: int | None, total: int = PACK_S
 def result_fields(rules) -> tuple[ResultField, ...]:
     """The score sheet of a Scopa hand: who took each category (a tie for cards, coins and
     primiera), and each side's scopas."""
-    return (*(ResultField(c, "side", say("Who took the {c}", c=c), tie=c != "settebello") for c in CATEGORIES),
+    return (*(ResultField(c, "side", say("Who took the {c}", c=c), tie=c != "settebello", noun=NOUNS[c])
+              for c in CATEGORIES),
             ResultField("scopas", "per-side", say("Scopas made by"), high=36, default="0"))
+
+
+# The categories as the log's sentences name them (primiera and settebello are Scopa's own words).
+NOUNS = {"cards": say("cards"), "coins": say("coins"), "primiera": "primiera", "settebello": "settebello"}

@@ -348,7 +348,7 @@ def describe(kind: str, d: Mapping, who) -> str:
             shown = say("; trump card: {trump}, the dealer's", trump=d["trump"]) if d.get("trump") else ""
             return words.dealt(d, who, shown)
         case "result":
-            return words.result(d, who)
+            return words.result(d, who, words.sheet_of(sueca_result.result_fields(None)), "Sueca")
         case "trick":
             return words.trick(d, who)
     return words.any_event(kind, d, who)

@@ -62,5 +62,5 @@ def _counts(raw: Mapping, name: str) -> list[int]:
 
 def result_fields(rules) -> tuple[ResultField, ...]:
     """The score sheet of a Sueca hand: card points and tricks, for each side."""
-    return (ResultField("points", "per-side", say("Card points"), high=TOTAL_POINTS),
-            ResultField("tricks", "per-side", "Tricks", high=10))
+    return (ResultField("points", "per-side", say("Card points"), high=TOTAL_POINTS, noun=say("card points")),
+            ResultField("tricks", "per-side", "Tricks", high=10, noun=say("tricks")))

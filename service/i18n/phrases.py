@@ -130,6 +130,24 @@ def templates(language: str) -> tuple[tuple[Template, ...], dict[str, str]]:
     return tuple(with_fields), plain
 
 
+@functools.lru_cache(maxsize=None)
+def asides(language: str) -> tuple[tuple[re.Pattern, str], ...]:
+    """The language's asides: messages that are a remark in brackets added to a value (" (a
+    suit missing)", " (to {target})"), each as a pattern found anywhere in a sentence and
+    its translation; a value the templates cannot read still has them said."""
+    found: Catalog | None = catalog(language)
+    out = []
+    for message in found or ():
+        source = message.id if isinstance(message.id, str) else ""
+        if message.context != CONTEXT or not source.startswith(" (") or not source.endswith(")") \
+                or not message.string or message.fuzzy:
+            continue
+        parts = re.split(r"(\{\w+\})", source)
+        pattern = "".join(f"(?P<{p[1:-1]}>[^()]*?)" if _FIELD.fullmatch(p) else re.escape(p) for p in parts)
+        out.append((re.compile(pattern), message.string))
+    return tuple(out)
+
+
 @functools.lru_cache(maxsize=4096)
 def _candidates(language: str, first: str, last: str) -> tuple[Template, ...]:
     """The templates, in their order, that may read a sentence beginning with ``first`` and
@@ -185,20 +203,22 @@ class _Reading:
             raise _TooMuch
 
 
-def say(sentence: str, language: str, seat: SeatWord | None = None, side: SideWord | None = None) -> str:
+def say(sentence: str, language: str, seat: SeatWord | None = None, side: SideWord | None = None,
+        drawn: Callable[[str], str] = str) -> str:
     """``sentence`` of the log in ``language``; ``seat(n, name)`` and ``side(n)`` say a seat
-    and a side (on a page: names), else the catalog's own words for them. What a member
-    typed in it (marked, projections/typed.py) is shown as typed."""
+    and a side (on a page: names), else the catalog's own words for them; ``drawn`` does
+    what a page does to the rules' words (cards as faces). What a member typed in it
+    (marked, projections/typed.py) is shown as typed, none of that done to it."""
     found, plain = templates(language)
     shown, kept = set_aside(sentence)
     if not found and not plain:
-        return restored(shown, kept)
+        return restored(drawn(shown), kept)
     reading = _Reading(language, seat or _seat_word(language), side or _side_word(language))
     try:
         said = _said(reading, shown, 0) if len(shown) <= _LONGEST else _finished(reading, shown)
     except _TooMuch:
         said = _finished(reading, shown)
-    return restored(said, kept)
+    return restored(drawn(said), kept)
 
 
 def _said(reading: _Reading, sentence: str, depth: int) -> str:
@@ -207,8 +227,12 @@ def _said(reading: _Reading, sentence: str, depth: int) -> str:
 
 
 def _finished(reading: _Reading, said: str) -> str:
-    """Seats left in English named too, and decimals written as the language writes them."""
+    """Seats left in English named too, asides said, and decimals written as the language
+    writes them."""
     said = _named(said, reading.seat, reading.side, reading.language)
+    if " (" in said:
+        for pattern, translated in asides(reading.language):
+            said = pattern.sub(lambda m, t=translated: _filled(t, m.groupdict()), said)
     return _DECIMAL.sub(lambda m: m.group(1) + get_decimal_symbol(reading.language) + m.group(2), said)
 
 
@@ -248,6 +272,9 @@ def _read(reading: _Reading, sentence: str, depth: int) -> str | None:
             else:
                 values[name] = _value(reading, value, depth)
         return _filled(template.said, values)
+    noun, colon, said = sentence.partition(": ")
+    if colon and noun in plain:  # "card points: 76 / 44": a field of a score sheet, named by a word of the log
+        return f"{plain[noun]}: {_value(reading, said, depth)}"
     head, space, tail = sentence.partition(" ")
     if space and tail in plain:  # "{role} {outcome}": a role or a seat, then a sentence of the log
         return f"{_value(reading, head, depth)} {plain[tail]}"
@@ -270,18 +297,30 @@ def _value(reading: _Reading, value: str, depth: int) -> str:
     amount = _MONEY.match(value)
     if amount:
         return money(amount.group(1), amount.group(2), reading.language)
-    if value in _CODES:  # a code of a game's log (a role), said as its players say it in every language
-        return _CODES[value]
+    if value in _CODES:  # a code of a game's log (a role), as its players say it (in the language, where it is a word)
+        return word(_CODES[value], reading.language)
     whole = _matched(reading, value, depth + 1)
     if whole is not None:
         return whole
     for joint in ("; ", ", "):
         if joint in value:
-            parts = value.split(joint)
+            parts = _bracketed(value.split(joint), joint)
             said = [_said(reading, p, depth + 1) for p in parts]
             if said != parts:
                 return joint.join(said)
     return _named(value, reading.seat, reading.side, reading.language)
+
+
+def _bracketed(parts: list[str], joint: str) -> list[str]:
+    """Parts of a value split at ``joint`` joined again where the split fell inside brackets
+    ("cicha (black queens, silent)" is one part)."""
+    out: list[str] = []
+    for part in parts:
+        if out and out[-1].count("(") > out[-1].count(")"):
+            out[-1] += joint + part
+        else:
+            out.append(part)
+    return out
 
 
 def _named(text: str, seat: SeatWord, side: SideWord, language: str) -> str:
@@ -314,9 +353,10 @@ def covered(sentence: str, language: str) -> bool:
         return False
 
 
-def on_page(sentence: str, language: str, seats: Sequence[str], sides: Sequence[Sequence[int]] = ()) -> str:
+def on_page(sentence: str, language: str, seats: Sequence[str], sides: Sequence[Sequence[int]] = (),
+            drawn: Callable[[str], str] = str) -> str:
     """A sentence of the log on a page: seats and sides by the players' names (a side of
-    two as "Ala i Bob", as the language lists names)."""
+    two as "Ala i Bob", as the language lists names), ``drawn`` as ``say`` does it."""
     def seat(n: int, name: str | None) -> str:
         return seats[n] if n < len(seats) else (name or _seat_word(language)(n, None))
 
@@ -324,7 +364,7 @@ def on_page(sentence: str, language: str, seats: Sequence[str], sides: Sequence[
         if n >= len(sides):
             return _side_word(language)(n)
         return format_list([seats[s] for s in sides[n] if s < len(seats)], locale=language)
-    return say(sentence, language, seat, side)
+    return say(sentence, language, seat, side, drawn)
 
 
 def trail(found: dict, language: str) -> dict:

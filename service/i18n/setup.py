@@ -1,5 +1,6 @@
 """Flask-Babel on the app: the language of each request, the catalogs, and what the
-templates use to say things in it (``_``, ``ngettext``, ``money``, ``when``)."""
+templates use to say things in it (``_``, ``ngettext``, ``money``, ``when``; the log's
+sentences are said by the pages' own filters, service/web/base.py)."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -7,7 +8,7 @@ from datetime import datetime
 from flask import Flask
 from flask_babel import Babel, format_datetime
 
-from . import languages, phrases
+from . import languages
 from .money import amount, money
 
 
@@ -23,8 +24,6 @@ def speak(app: Flask) -> None:
     app.jinja_env.filters["when"] = _when
     # A refusal as a page says it: a sentence starts with a capital.
     app.jinja_env.filters["sentence"] = lambda text: str(text)[:1].upper() + str(text)[1:]
-    # The rules' own words on a page (a variant's title and sentence, a score sheet's question)
-    app.jinja_env.filters["log"] = lambda text: phrases.say(str(text), languages.current())
 
 
 def _when(stamp: str) -> str:

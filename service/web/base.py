@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from babel.lists import format_list
+from babel.numbers import get_currency_name
 from flask import Blueprint, Response, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
@@ -28,7 +29,7 @@ from ..i18n import phrases
 from ..i18n.languages import current
 from ..problems import status_of
 from . import session
-from .cards import face
+from .cards import face, faces, suit_words
 from .words import said
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
@@ -73,6 +74,25 @@ def _said(text: str, seats, sides=(), hands=None) -> str:
     return said(str(text), seats or (), sides or (), current(), hands)
 
 
+@bp.app_template_filter("suit")
+def _suit(code: str) -> str:
+    """A suit by its code ("H"), in the reader's words."""
+    return suit_words().get(code, code)
+
+
+@bp.app_template_filter("currency_name")
+def _currency_name(code: str) -> str:
+    """A currency by its ISO code, named as the reader's language names it ("złoty polski")."""
+    return get_currency_name(code, locale=current())
+
+
+@bp.app_template_filter("log")
+def _log(text: str) -> str:
+    """The rules' own words on a page (a variant's title and sentence, a score sheet's
+    question), in the reader's language, cards as their faces."""
+    return phrases.say(str(text), current(), drawn=faces)
+
+
 @bp.app_template_filter("game_title")
 def _game_title(name: str) -> str:
     """A game as people write it (with its diacritics), from its name in a table's row."""
@@ -82,7 +102,7 @@ def _game_title(name: str) -> str:
 @bp.errorhandler(DomainError)
 def _problem_page(e: DomainError):
     status, title, slug = status_of(e)
-    detail = phrases.say(e.detail, current())  # a refusal of the rules or the ledger, in the reader's words
+    detail = phrases.say(e.detail, current(), drawn=faces)  # a refusal of the rules or the ledger, the reader's way
     return render_template("error.html", status=status, title=_title(slug, title), detail=detail), status
 
 

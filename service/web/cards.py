@@ -1,9 +1,20 @@
 """Cards as people read them: rank and suit symbol, red or black."""
 from __future__ import annotations
 
+import re
+
 from flask_babel import gettext as _
 
 SYMBOLS = {"S": "♠", "C": "♣", "H": "♥", "D": "♦"}
+# A card as the log writes it ("10H", "QC") standing alone in a sentence; a word, a hash or
+# a code with letters around it is no card.
+_CODE = re.compile(r"(?<![\w-])(10|[2-9AJQK])([CDHS])(?![\w-])")
+
+
+def faces(text: str) -> str:
+    """A sentence of the log with each card in it as its face ("QC" as "Q♣"), as the page
+    draws cards elsewhere."""
+    return _CODE.sub(lambda m: m.group(1) + SYMBOLS[m.group(2)], text)
 
 
 def suit_words() -> dict[str, str]:

@@ -11,6 +11,7 @@ from typing import Mapping, Sequence
 from games.registry import GAMES
 from projections.typed import restored, set_aside
 from ..i18n import phrases
+from .cards import faces
 
 _MEMBER_ID = re.compile(r" \(m_[0-9a-f]{12}\)")  # "Bob (m_20180b7fe897)": the id is the API's
 _SEAT_NAMED = re.compile(r"\b[Ss]eat \d+ \(([^()]+)\)")  # the audit trail's "seat 1 (Bob)"
@@ -34,25 +35,27 @@ def _codes() -> tuple[re.Pattern, dict[str, str]]:
     return re.compile(rf"(?<![\w-])({longest_first})(?![\w-])"), codes
 
 
-def _said_codes(text: str) -> str:
+def _said_codes(text: str, language: str) -> str:
+    """The games' codes in ``text`` as players say them, in ``language`` where the word is
+    one of the log's ("stare-lose": "stare lost", "przegrana starych")."""
     pattern, codes = _codes()
-    return pattern.sub(lambda m: codes[m.group(1)], text) if codes else text
+    return pattern.sub(lambda m: phrases.word(codes[m.group(1)], language), text) if codes else text
 
 
 def said(text: str, seats: Sequence[str], sides: Sequence[Sequence[int]] = (), language: str = "en",
          hands: Mapping[str, int] | None = None) -> str:
     """``text`` with seats and sides named, hands by their number at the table (``hands``)
     and plurals agreed; in another language than English, the log's sentence said in it
-    (``phrases``), seats and sides by name. What a member typed (marked: projections/typed.py)
+    (``phrases``), seats and sides by name, cards as their faces. What a member typed (marked: projections/typed.py)
     is shown as typed, none of this done inside it."""
     text, kept = set_aside(text)
     text = _FIELD_PATH.sub("", text)  # "result: ..." names the API's field; the page's form shows which
     if hands:
         text = _HAND_ID.sub(lambda m: str(hands.get(m.group(0), m.group(0))), text)
-    text = _said_codes(text)
     if language != "en":
-        return phrases.on_page(restored(_MEMBER_ID.sub("", text), kept, marked=True), language, seats, sides)
-    return restored(_in_english(text, seats, sides), kept)
+        return phrases.on_page(restored(_MEMBER_ID.sub("", text), kept, marked=True), language, seats, sides,
+                               lambda said: faces(_said_codes(said, language)))
+    return restored(faces(_in_english(_said_codes(text, language), seats, sides)), kept)
 
 
 def _in_english(text: str, seats: Sequence[str], sides: Sequence[Sequence[int]]) -> str:
