@@ -48,6 +48,15 @@ class CodeError(ValueError):
     """What a payment code cannot say (an amount out of its range, a field that cannot fit)."""
 
 
+EPC_MOST_VERSION = 13  # EPC069-12: the QR code of a SEPA transfer is of version 13 at most
+
+
+def check_epc_version(version: int) -> None:
+    """An EPC code drawn at a larger QR version than the EPC allows is not one."""
+    if version > EPC_MOST_VERSION:
+        raise CodeError(f"an EPC code is at most of version {EPC_MOST_VERSION}, not {version}")
+
+
 def epc(*, name: str, iban: str, amount: int, text: str, bic: str = "") -> str:
     """The EPC069-12 payload of a SEPA transfer of ``amount`` cents to ``name`` at ``iban``."""
     if not 1 <= amount <= EPC_MOST:

@@ -8,10 +8,14 @@ itself for screen readers, and the page shows the same figures as a table beside
 """
 from __future__ import annotations
 
+from decimal import Decimal
 from html import escape
 from typing import Sequence
 
 from flask_babel import gettext as _
+
+from ..i18n.languages import current
+from ..i18n.money import amount
 
 WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 360, 240, 58, 12, 14, 40
 FONT = 14  # drawing units: 12.8 px when the chart is 330 px wide, on a 360 px phone
@@ -37,8 +41,11 @@ def balance_chart(names: Sequence[str], series: Sequence[Sequence[int]], digits:
                   hands: Sequence[bool] = ()) -> str:
     """``series[i][k]`` is member ``names[i]``'s balance in minor units after step k (a
     hand that counted, or a payment; every series as long as the longest, starting from 0
-    before the first); ``hands[k]`` says whether step k was a hand (the x-axis counts them)."""
+    before the first); ``hands[k]`` says whether step k was a hand (the x-axis counts them).
+    Before any hand or payment there is nothing to draw: "" (the page says so in words)."""
     steps = max((len(s) for s in series), default=0)
+    if steps <= 1:
+        return ""
     values = [v for s in series for v in s] + [0]
     low, high = min(values), max(values)
     if low == high:
@@ -51,7 +58,6 @@ def balance_chart(names: Sequence[str], series: Sequence[Sequence[int]], digits:
     def y(v: int) -> float:
         return TOP + (HEIGHT - TOP - BOTTOM) * (high - v) / (high - low)
 
-    unit = 10 ** digits
     title = escape(_("Balances over the evening"), quote=False)
     parts = ['<svg class="chart" role="img" aria-labelledby="chart-title chart-desc" '
              f'xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" font-size="{FONT}">',
@@ -60,8 +66,8 @@ def balance_chart(names: Sequence[str], series: Sequence[Sequence[int]], digits:
                                                  "the table below lists the same figures.", currency=currency),
                                                quote=False) + '</desc>',
              f'<line x1="{LEFT}" y1="{y(0):.1f}" x2="{WIDTH - RIGHT}" y2="{y(0):.1f}" class="zero"/>',
-             f'<text x="{LEFT - 6}" y="{y(high) + 5:.1f}" text-anchor="end">{high / unit:.{digits}f}</text>',
-             f'<text x="{LEFT - 6}" y="{y(low) + 5:.1f}" text-anchor="end">{low / unit:.{digits}f}</text>',
+             f'<text x="{LEFT - 6}" y="{y(high) + 5:.1f}" text-anchor="end">{_figure(high, digits, currency)}</text>',
+             f'<text x="{LEFT - 6}" y="{y(low) + 5:.1f}" text-anchor="end">{_figure(low, digits, currency)}</text>',
              f'<text x="{LEFT - 6}" y="{y(0) + 5:.1f}" text-anchor="end">0</text>']
     numbered = [k for k in range(1, steps) if (hands[k - 1] if k - 1 < len(hands) else True)]
     every = max(1, -(-len(numbered) // 8))  # at most eight numbers under the axis
@@ -85,6 +91,11 @@ def balance_chart(names: Sequence[str], series: Sequence[Sequence[int]], digits:
         parts.append("</g>")
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _figure(minor: int, digits: int, currency: str) -> str:
+    """An axis's amount, as the reader's language writes a number ("7,50")."""
+    return escape(amount(str(Decimal(minor).scaleb(-digits)), currency, current()), quote=False)
 
 
 def legend(names: Sequence[str]) -> list[dict]:

@@ -89,8 +89,8 @@ def qr_code(kind: str, payload: str) -> segno.QRCode:
     """The QR code of a payload as each format asks: the EPC's at level M and at most version
     13; the ZBP's at level L (its recommendation's); PIX's at level M; bytes in UTF-8."""
     code = segno.make(payload.encode("utf-8"), error="l" if kind == "zbp" else "m", boost_error=False)
-    if kind == "epc" and code.version > 13:
-        raise pay_codes.CodeError("an EPC code is at most of version 13")
+    if kind == "epc":
+        pay_codes.check_epc_version(code.version)
     return code
 
 

@@ -84,7 +84,7 @@ async function verifyHand(evidence) {
     if (!reached || hex(reached) !== cp.root) throw new Error(say("not_in_log", { seq: event.seq }));
     row.classList.add("verified");
   }
-  const signer = say("signer", { key: key.id, when: cp.timestamp });
+  const signer = say("signer", { key: key.id, when: window.bitkaWhen(cp.timestamp) });
   const events = checked;
   if (!sealed) return say("verified", { events, size: cp.size, signer });
   return say("verified_sealed", { open: events - sealed, events, size: cp.size, signer, sealed });
