@@ -64,7 +64,7 @@ def test_a_result_paying_its_logger_waits_for_a_payer_a_dispute_keeps_it_out_and
     trail = t["member"].get(f"{path}/audit", headers={"Accept": "text/plain"}).get_data(as_text=True)
     assert "counts once a member who pays in it confirms it" in trail
     assert "Ala (" in trail and "disputes the settlement: Bob and Dan took 40, not 70" in trail
-    assert "the admin corrects hand" in trail and "corrected at seq" in trail
+    assert "the admin corrects hand" in trail and "corrected by event" in trail
 
 
 def test_a_payer_confirms_and_then_it_counts_once(kop_table):

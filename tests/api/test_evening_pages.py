@@ -385,7 +385,7 @@ def test_each_phone_offers_only_the_calls_its_seat_may_make_each_saying_what_it_
     # Ala holds both black queens: wesele (with the holder of JC, Cyd) and the solo contracts;
     # she may not give the first double while she plays cicha.
     assert _calls_offered(pages[0]) == [
-        ("Wesele: the holder of JC plays with you against the other two", "wesele"),
+        ("Wesele: the holder of J♣ plays with you against the other two", "wesele"),
         ("Zolo: you play alone against three and win with 53 card points", "zolo"),
         ("Zolo-du: you play alone against three and must take all four tricks", "zolo-du")]
     for page in pages[1:]:
@@ -427,7 +427,7 @@ def test_a_refusal_names_the_card_the_player_tapped_and_no_other_seats_card(app,
     refused = phones[1].http.post(move, data={**_form(page, move), "card": ["QC", "AD", "10D", "QD"]})
     text = refused.get_data(as_text=True)
     problem = re.search(r'<p class="problem" role="alert">(.*?)</p>', text, re.S).group(1)
-    assert refused.status_code == 422 and "QC" in problem and "?" not in problem, problem
+    assert refused.status_code == 422 and "Q♣" in problem and "?" not in problem, problem
     for other in ("QS", "AH", "10H"):
         assert other not in problem
 

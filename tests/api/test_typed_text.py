@@ -84,7 +84,7 @@ def test_a_reason_that_reads_like_the_rules_is_shown_as_typed_and_the_rules_stil
     assert dispute["by"] == f"Ala ({ala['id']})"
     correction = next(e for e in polish["events"] if e["type"] == "correction")
     assert correction["summary"].startswith(f"administrator poprawia rozdanie {disputed} ({LIKE_THE_RULES}) i ")
-    assert any(line.startswith(f"poprawione we wpisie seq {correction['seq']} ({LIKE_THE_RULES}): ")
+    assert any(line.startswith(f"poprawione wpisem nr {correction['seq']} w dzienniku ({LIKE_THE_RULES}): ")
                for line in polish["explanation"])
     english = t["member"].get(f"{t['base']}/hands/{disputed}/audit").json
     assert next(e for e in english["events"] if e["type"] == "dispute")["summary"] == (

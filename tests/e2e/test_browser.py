@@ -203,8 +203,8 @@ def test_a_score_sheet_result_shows_its_error_then_its_settlement_before_it_is_l
     _to_table(page)
     page.get_by_role("link", name="Score sheet: enter a result").click()
     page.get_by_label("Contract").select_option("normal")
-    page.get_by_role("group", name="who held QC and QS").get_by_label("Bożena").check()  # the stare: two names
-    page.get_by_role("group", name="who held QC and QS").get_by_label("Dorota").check()
+    page.get_by_role("group", name="who held Q♣ and Q♠").get_by_label("Bożena").check()  # the stare: two names
+    page.get_by_role("group", name="who held Q♣ and Q♠").get_by_label("Dorota").check()
     page.get_by_label("Card points of the declaring side (stare), 0 to 104").fill("130")
     page.get_by_label("Tricks they took, 0 to 4").fill("3")
     page.get_by_role("button", name="Show the settlement").click()
@@ -233,8 +233,8 @@ def test_doubles_are_tapped_by_name_and_back_and_log_again_logs_nothing_more(bro
     _to_table(page)
     page.get_by_role("link", name="Score sheet: enter a result").click()
     page.get_by_label("Contract").select_option("normal")
-    page.get_by_role("group", name="who held QC and QS").get_by_label("Bożena").check()
-    page.get_by_role("group", name="who held QC and QS").get_by_label("Dorota").check()
+    page.get_by_role("group", name="who held Q♣ and Q♠").get_by_label("Bożena").check()
+    page.get_by_role("group", name="who held Q♣ and Q♠").get_by_label("Dorota").check()
     page.get_by_role("button", name="Cyprian: kontra").click()  # młodzi double...
     page.get_by_role("button", name="Bożena: re").click()  # ...stare answer
     assert page.locator("ol.doubles").inner_text().splitlines() == ["Cyprian: kontra", "Bożena: re"]
@@ -287,5 +287,8 @@ def test_the_group_and_a_hand_in_polish_and_italian(browser, table, locale, lang
     _accessible(page, f"{lang}-hand")
     page.locator("#verify").click()
     page.locator("#verify-result.ok").wait_for()
-    assert page.locator("#verify-result").inner_text().startswith(verified)
+    said = page.locator("#verify-result").inner_text()
+    assert said.startswith(verified), said
+    assert not re.search(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}", said), "the signature's time, as the language writes it"
+    assert re.search(r"\d{2}:\d{2}:\d{2} UTC", said), said
     context.close()

@@ -116,6 +116,7 @@ def test_a_quatro_hand_with_6s_turned_says_spades_in_the_api_the_page_and_bitka_
     assert said in t["member"].get(f"{t['base']}/hands/{hand['id']}/audit").json["explanation"]
     from tests.api.test_pages import _signed_in
     _signed_in(client, t["members"][0]["token"])
-    assert said in client.http.get(f"/g/{t['group']}/hands/{hand['id']}").get_data(as_text=True)
+    page = client.http.get(f"/g/{t['group']}/hands/{hand['id']}").get_data(as_text=True)
+    assert said.replace("6S", "6♠") in page  # the page draws the card as its face
     printed = run("--db", app.config["BITKA_DB"], "audit", "--group", t["group"], "--hand", hand["id"])
     assert printed.exit_code == 0 and said in printed.output and "knock" not in printed.output
