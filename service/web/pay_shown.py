@@ -35,7 +35,15 @@ class PayWays:
     name: str  # the account holder's name, else the member's
     iban: str | None  # grouped by four, to copy
     codes: tuple[Code, ...]
-    blik: str | None
+    blik: str | None  # as stored (+48 and nine digits), to copy
+
+    @property
+    def blik_shown(self) -> str | None:
+        """The BLIK phone as people read one: "+48 600 100 200"."""
+        if not self.blik:
+            return None
+        digits = self.blik[3:]
+        return " ".join([self.blik[:3], *(digits[i:i + 3] for i in range(0, len(digits), 3))])
 
 
 def evening_of(reader, group: str) -> str:

@@ -15,7 +15,7 @@ from tests.conftest import Client
 
 MEMBERS = ("Ala", "Bartek", "Celina", "Darek", "Ela", "Filip")  # names no language reads as a word of its own
 TYPED = ("Źle policzone", "Pomyłka w kartach", "Rozdanie od nowa")  # the admin's reasons for corrections
-PAY_TO = {"iban": "PL61 1090 1014 0000 0712 1981 2874", "name": "Celina", "blik": "+48 600 100 200"}
+PAY_TO = {"iban": "PL61 1090 1014 0000 0712 1981 2874", "blik": "+48 600 100 200"}  # and the member's name
 BROWSER = {"Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"}
 
 
@@ -109,7 +109,7 @@ def played(app) -> dict:
         pages[f"{name} words"] = f"/glossary/{name}"
     _ok(admin.post(f"{base}/payments", {"from": members[0]["id"], "to": members[2]["id"], "amount": "1.50"}))
     for m in members:  # how each takes money: settle-up shows the codes to pay them with
-        _ok(admin.call("PUT", f"{base}/members/{m['id']}/pay-to", PAY_TO), 200)
+        _ok(admin.call("PUT", f"{base}/members/{m['id']}/pay-to", {**PAY_TO, "name": m["name"]}), 200)
     pages.update({"group": f"/g/{gid}", "summary": f"/g/{gid}/summary", "summary picture": f"/g/{gid}/summary.svg",
                   "members": f"/g/{gid}/members", "new table": f"/g/{gid}/tables/new",
                   "devices": f"/g/{gid}/devices", "start": "/?choose=1", "new group": "/new",

@@ -185,7 +185,7 @@ def test_a_zloty_transfer_shows_the_polish_banks_code_and_the_blik_phone(client)
     assert (nip, country, account, amount, name, rest) == ("", "PL", "61109010140000071219812874", "001250", "Ala",
                                                            ["", "", ""])
     assert title == f"Czwartek, evening of {_evening(t)}"[:32] and len(title) <= 32
-    assert "BLIK to the phone number +48600700800" in part and 'data-copy="+48600700800"' in part
+    assert "BLIK to the phone number +48 600 700 800" in part and 'data-copy="+48600700800"' in part
 
 
 def test_a_real_transfer_shows_the_pix_copy_and_paste_and_its_qr_code(client):
