@@ -103,10 +103,12 @@ def qr_code(kind: str, payload: str) -> segno.QRCode:
 
 
 def svg(code: segno.QRCode, label: str) -> str:
-    """The inline SVG of a QR code, titled for screen readers (as service/web/qr.py draws them)."""
+    """The inline SVG of a QR code, titled for screen readers (as service/web/qr.py draws them),
+    with a viewBox and no fixed size, so that the page scales it whole (quiet zone included)
+    to the width it gives it."""
     out = io.BytesIO()
     code.save(out, kind="svg", scale=5, border=4, xmldecl=False, svgns=True, title=label, svgclass="qr",
-              lineclass=None)
+              lineclass=None, omitsize=True)
     return out.getvalue().decode("utf-8")
 
 

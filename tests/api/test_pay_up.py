@@ -174,6 +174,8 @@ def test_a_euro_transfer_shows_the_sepa_code_of_the_receivers_iban(client):
         "text": f"Czwartek, evening of {_evening(t)}"}
     assert "a SEPA transfer of €12.50 to Ala Müller" in part
     assert 'data-copy="DE89370400440532013000"' in part and "DE89 3704 0044 0532 0130 00" in part
+    # The page sets the code's width: it scales whole (a viewBox, no fixed size), never cut at its edge.
+    assert re.search(r'viewBox="0 0 \d+ \d+"', svg) and not re.search(r"<svg[^>]* (width|height)=", svg)
 
 
 def test_a_zloty_transfer_shows_the_polish_banks_code_and_the_blik_phone(client):

@@ -246,7 +246,7 @@ def decoded(modules: list[list[bool]]) -> tuple[bytes, str]:
 def svg_modules(svg: str) -> list[list[bool]]:
     """The dark modules an SVG of segno's draws: a path of runs (``M x y``, ``m dx dy``,
     ``h n``), each y at the middle of its row."""
-    size = int(re.search(r'width="(\d+)"', svg).group(1)) // int(re.search(r"scale\((\d+)\)", svg).group(1))
+    size = int(re.search(r'viewBox="0 0 (\d+) \d+"', svg).group(1)) // int(re.search(r"scale\((\d+)\)", svg).group(1))
     grid = [[False] * size for _ in range(size)]
     x = y = 0.0
     for op, a, b in re.findall(r"([Mmh])(-?[\d.]+)(?: (-?[\d.]+))?", re.search(r' d="([^"]+)"', svg).group(1)):
