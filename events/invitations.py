@@ -12,6 +12,14 @@ class InvitationReads:
                                   (code_hash,)).fetchone()
         return (found[0], found[1], found[2], found[3]) if found else None
 
+    def unused_invitations(self, group: str) -> list[tuple[str, str, str]]:
+        """(code hash, member, expires_at) of each of a group's member invitations not used yet
+        (expired ones too: the caller compares times; the admin's own link, which never
+        expires, is not one)."""
+        return [(row[0], row[1], row[2]) for row in self.conn.execute(
+            "SELECT code_hash, member, expires_at FROM invitations WHERE group_id = ? AND used_at IS NULL "
+            "AND expires_at IS NOT NULL", (group,)).fetchall()]
+
 
 class InvitationWrites:
     def add_invitation(self, code_hash: str, group: str, member: str, expires_at: str | None) -> None:

@@ -4,10 +4,20 @@ admin's own link signs in as the admin, as often as needed, until it is replaced
 
 A code is 24 random bytes (base64url); only its SHA-256 is kept. Redeeming takes the
 group's write lock, so two phones opening one link at once get one token between them.
+
+A link made on the members page is keyed instead (``keyed_code``): its 24 bytes are an
+HMAC of the invited member and the link's expiry under a key derived from the admin's page
+session, whose id only that browser's cookie holds (the store keeps its hash). The store
+still keeps only the code's hash, so neither it nor anyone reading it can give a link back;
+the admin's browser can, by deriving the code again and finding its hash among the
+group's unused invitations (``pending``): the members page shows every link it made that
+nobody has used yet, not only the latest.
 """
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -50,9 +60,28 @@ def _stamp(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def invite(w: Writer, group: str, actor: str, body: dict) -> Invitation:
+def keyed_code(key: str, group: str, member: str, expires_at: str) -> str:
+    """The code of a link made under ``key`` (a secret only its maker holds) for ``member``,
+    expiring at ``expires_at``: 24 bytes of HMAC-SHA256, base64url, as long as a random code."""
+    message = "\n".join(("bitka invitation code", group, member, expires_at)).encode("utf-8")
+    return base64.urlsafe_b64encode(hmac.new(key.encode("utf-8"), message, hashlib.sha256).digest()[:24]).decode()
+
+
+def _code(w: Writer, group: str, member: str, key: str | None) -> tuple[str, str]:
+    """A new code and its expiry: random, or keyed by ``key`` (its expiry a microsecond
+    later when that code is taken already, so no two invitations share a code)."""
+    moment = _now() + VALID_FOR
+    if key is None:
+        return secrets.token_urlsafe(24), _stamp(moment)
+    while w.invitation(code_hash(code := keyed_code(key, group, member, _stamp(moment)))) is not None:
+        moment += timedelta(microseconds=1)
+    return code, _stamp(moment)
+
+
+def invite(w: Writer, group: str, actor: str, body: dict, key: str | None = None) -> Invitation:
     """A one-time link for ``{"member": id}`` (in the group) or ``{"name": ...}`` (added to
-    the group first, as POST .../members would)."""
+    the group first, as POST .../members would); with ``key``, its code is keyed by it
+    (``keyed_code``), so that whoever holds ``key`` can have it shown again (``pending``)."""
     row = lookups.group_row(w, group)
     if ("member" in body) == ("name" in body):
         raise Invalid(say("an invitation names an existing member (\"member\") or a new one (\"name\"), one of them"),
@@ -63,9 +92,22 @@ def invite(w: Writer, group: str, actor: str, body: dict) -> Invitation:
         member = body["member"]
         if member not in {m["id"] for m in row["members"]}:
             raise Unprocessable(say("{member} is not a member of this group", member=repr(member)))
-    code, expires = secrets.token_urlsafe(24), _stamp(_now() + VALID_FOR)
+    code, expires = _code(w, group, member, key)
     w.add_invitation(code_hash(code), group, member, expires)
     return Invitation(group, member, code, expires)
+
+
+def pending(reader, group: str, key: str) -> list[Invitation]:
+    """The group's invitations made under ``key`` that can still be used (not used, not
+    expired), the latest made first: each code derived again and found by its hash."""
+    now, found = _stamp(_now()), []
+    for digest, member, expires_at in reader.unused_invitations(group):
+        if expires_at < now:
+            continue
+        code = keyed_code(key, group, member, expires_at)
+        if hmac.compare_digest(code_hash(code), digest):
+            found.append(Invitation(group, member, code, expires_at))
+    return sorted(found, key=lambda i: i.expires_at, reverse=True)
 
 
 def admin_link(w: Writer, group: str) -> Invitation:

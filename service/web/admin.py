@@ -19,7 +19,7 @@ from ..commands import Correct, OpenTable, Pay, UpdateGroup, VoidHand
 from ..http import store
 from ..problems import status_of
 from ..routes.invitations import public_url
-from . import once, qr
+from . import once, qr, session
 from .base import bp, page_of, writer_of
 from .result_form import result_body, result_fields
 
@@ -31,7 +31,8 @@ def _admin_only(principal) -> None:
 
 @bp.route("/g/<group>/members", methods=["GET", "POST"])
 def members_page(group):
-    """The members, a new one invited by name, and a new link for any member (a lost phone)."""
+    """The members, a new one invited by name, a new link for any member (a lost phone), and
+    every link this browser made that nobody has used yet, each with its QR code."""
     problem, status, made = None, 200, None
     if request.method == "POST":
         principal = writer_of(group)
@@ -42,18 +43,33 @@ def members_page(group):
             {"member": request.form.get("member", "")}
         try:
             with store().writing(group) as w:
-                made = invitations.invite(w, group, principal.subject, body)
+                made = invitations.invite(w, group, principal.subject, body, _invitation_key(w, group))
         except DomainError as e:
             problem, status = e.detail, status_of(e)[0]
 
     def view(r, grow, principal, form_token):
         _admin_only(principal)
-        link = public_url(url_for("web.join_page", code=made.code)) if made else None
-        return render_template("members.html", group=grow, problem=problem, made=made, link=link,
-                               invited=member_name(grow, made.member) if made else None,
-                               qr=qr.svg(link, _("the invitation link as a QR code")) if link else None)
+        key = _invitation_key(r, group)
+        waiting = invitations.pending(r, group, key) if key else []
+        return render_template("members.html", group=grow, problem=problem,
+                               made=_link_shown(grow, made) if made else None,
+                               waiting=[_link_shown(grow, i) for i in waiting if made is None or i.code != made.code])
     page = page_of(group, view)
     return (page, status) if isinstance(page, str) else page
+
+
+def _invitation_key(reader, group: str) -> str | None:
+    """What this browser's session keys the links it makes by, so that it alone can have
+    them shown again (invitations.keyed_code); None when it is not signed in there any more."""
+    who = session.signed_in(reader, group)
+    return session.invitation_key(who) if who is not None else None
+
+
+def _link_shown(grow: dict, made: invitations.Invitation) -> dict:
+    """An invitation as the members page shows it: whose it is, its link and its QR code."""
+    link = public_url(url_for("web.join_page", code=made.code))
+    return {"name": member_name(grow, made.member), "link": link, "expires_at": made.expires_at,
+            "qr": qr.svg(link, _("the invitation link as a QR code"))}
 
 
 @bp.route("/g/<group>/admin-link", methods=["POST"])

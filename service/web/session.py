@@ -195,6 +195,13 @@ def form_token(found: Session) -> str:
     return hashlib.sha256(b"bitka form\n" + found.secret.encode("utf-8")).hexdigest()[:32]
 
 
+def invitation_key(found: Session) -> str:
+    """What the links this session makes on the members page are keyed by
+    (``invitations.keyed_code``): derived from the session's id, which only this browser's
+    cookie holds, so only this browser can have them shown again."""
+    return hmac.new(found.secret.encode("utf-8"), b"bitka invitation key", hashlib.sha256).hexdigest()
+
+
 def check_form(found: Session) -> None:
     if not hmac.compare_digest(request.form.get("form_token", ""), form_token(found)):
         raise Refused(_("this form is not from your session; open the page again and resend it"))
