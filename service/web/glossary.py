@@ -5,7 +5,7 @@ players say them (Polish, Kashubian, Italian, Portuguese), the meanings are said
 reader's language as the rules' other sentences are (``i18n.phrases``)."""
 from __future__ import annotations
 
-from flask import abort, render_template
+from flask import abort, render_template, url_for
 
 from games.registry import GAMES
 from .base import bp
@@ -19,3 +19,11 @@ def glossary(game: str):
         abort(404)
     return render_template("glossary.html", game=game, title=found.title, terms=found.glossary,
                            games=[(g.name, g.title) for g in GAMES.values() if g.glossary])
+
+
+@bp.app_template_filter("glossary_link")
+def glossary_link(game: str) -> str:
+    """The address of a game's glossary page, by the game's name in a table's row ("" for a
+    game that has no glossary), for the table and hand pages to link to."""
+    found = GAMES.get(game)
+    return url_for("web.glossary", game=game) if found is not None and found.glossary else ""

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from service import invitations
 from service.http import store
-from tests.api.test_evening_pages import _hidden, _invite, _join, _start
+from tests.api.test_evening_pages import _hidden, _invite, _join, _open_table, _start
 
 NAMES = ("Ala", "Bob", "Cyd", "Dan")
 
@@ -58,3 +58,34 @@ def test_only_the_browser_that_made_a_link_is_shown_it_again_and_the_store_keeps
     later = invitations._now() + timedelta(days=7, minutes=1)
     monkeypatch.setattr(invitations, "_now", lambda: later)
     assert _links(_text(admin.http.get(f"/g/{group}/members"))) == set()
+
+
+def _evening(app):
+    """A group started on its page, with four players who took their links on their phones."""
+    admin, group = _start(app)
+    phones = [_join(app, _invite(admin, group, name)) for name in NAMES]
+    return admin, group, phones
+
+
+def _sheet_sent(phone, path: str, result: dict) -> str:
+    """A score sheet (or a correction) shown with its settlement, then logged: the hand's id."""
+    page = _text(phone.http.get(path))
+    form = {"form_token": _hidden(page, "form_token"), "once": _hidden(page, "once"), **result}
+    shown = phone.http.post(path, data={**form, "confirm": "no"})
+    assert shown.status_code == 200, _text(shown)
+    logged = phone.http.post(path, data={**form, "confirm": "yes", "previewed": _hidden(_text(shown), "previewed")})
+    assert logged.status_code == 303, _text(logged)
+    return logged.headers["Location"].split("/")[-1]
+
+
+SCOPA = {"cards": "1", "coins": "tie", "primiera": "0", "settebello": "1", "scopas0": "2", "scopas1": "0"}
+
+
+def test_the_table_and_hand_pages_lead_to_the_games_own_words(app):
+    admin, group, phones = _evening(app)
+    table = _open_table(admin, group, "scopa:0", NAMES[:2], entry="scorer")
+    hand = _sheet_sent(phones[0], f"/g/{group}/tables/{table}/result", SCOPA)
+    for path in (f"/g/{group}/tables/{table}", f"/g/{group}/hands/{hand}"):
+        page = _text(phones[1].http.get(path))
+        assert re.search(r'<a href="/glossary/scopa">What the words of this game mean</a>', page), path
+    assert "settebello" in _text(phones[1].http.get("/glossary/scopa"))
