@@ -48,8 +48,9 @@ def result_body(fields, values: dict) -> dict:
                 result[field.name] = [whole(field.name, s) for s in values.get(field.name, []) if s]
             case "doubles":
                 result[field.name] = doubles_of(values)
-            case "side":
-                result[field.name] = None if text in ("", "tie") else whole(field.name, text)
+            case "side":  # left unchosen: left out, so the game says it is missing (never read as a tie)
+                if text:
+                    result[field.name] = None if text == "tie" else whole(field.name, text)
             case "per-side":
                 result[field.name] = [whole(field.name, first(values, f"{field.name}{i}") or field.default)
                                       for i in _sides(values, field.name)]

@@ -62,7 +62,7 @@ def result_page(group, table):
         return render_template(
             "result.html", group=grow, principal=principal, form_token=form_token, table=trow, seats=seats,
             sides=sides, fields=result_fields(trow), values=values, errors=errors, problem=problem, preview=preview,
-            once=once.key(), v=lambda name: first(values, name), doubles=_shown_doubles(values, len(seats)))
+            once=once.key(), v=lambda name: first(values, name), doubles=_shown_doubles(values, len(seats)), ask=True)
     page = page_of(group, view)
     return (page, status) if isinstance(page, str) else page
 

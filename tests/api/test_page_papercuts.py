@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from html.parser import HTMLParser
 
 from service import invitations
 from service.http import store
@@ -89,3 +90,62 @@ def test_the_table_and_hand_pages_lead_to_the_games_own_words(app):
         page = _text(phones[1].http.get(path))
         assert re.search(r'<a href="/glossary/scopa">What the words of this game mean</a>', page), path
     assert "settebello" in _text(phones[1].http.get("/glossary/scopa"))
+
+
+class _Fields(HTMLParser):
+    """A page's form fields as a browser would send them untouched: a ticked box or radio
+    only, a list's selected option (else its first), and which fields are required."""
+
+    def __init__(self):
+        super().__init__()
+        self.values: dict[str, list[str]] = {}
+        self.required: set[str] = set()
+        self._select, self._chosen = None, False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "input" and a.get("name"):
+            if "required" in a:
+                self.required.add(a["name"])
+            if a.get("type") not in ("checkbox", "radio") or "checked" in a:
+                self.values.setdefault(a["name"], []).append(a.get("value") or "")
+        elif tag == "select":
+            self._select, self._chosen = a["name"], False
+            if "required" in a:
+                self.required.add(a["name"])
+        elif tag == "option" and self._select:
+            if "selected" in a and not self._chosen:
+                self.values[self._select], self._chosen = [a.get("value") or ""], True
+            self.values.setdefault(self._select, [a.get("value") or ""])
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self._select = None
+
+
+def _fields(page: str) -> _Fields:
+    parser = _Fields()
+    parser.feed(page)
+    return parser
+
+
+def test_a_score_sheet_starts_with_nothing_chosen_that_its_scorer_has_to_answer(app):
+    admin, group, phones = _evening(app)
+    scopa = _open_table(admin, group, "scopa:0", NAMES[:2], entry="scorer")
+    sheet = _fields(_text(phones[0].http.get(f"/g/{group}/tables/{scopa}/result")))
+    for name in ("cards", "coins", "primiera", "settebello"):
+        assert sheet.values[name] == [""] and name in sheet.required, name
+    assert sheet.values["scopas0"] == sheet.values["scopas1"] == ["0"]  # the game's own default stays
+    assert not {"scopas0", "scopas1"} & sheet.required
+    # Sent without an answer (a browser that does not check), nothing is taken for a tie.
+    page = _text(phones[0].http.get(f"/g/{group}/tables/{scopa}/result"))
+    unanswered = phones[0].http.post(f"/g/{group}/tables/{scopa}/result", data={
+        "form_token": _hidden(page, "form_token"), "once": _hidden(page, "once"), **SCOPA, "cards": "",
+        "confirm": "no"})
+    assert unanswered.status_code == 400 and "It would settle like this" not in _text(unanswered)
+    kop = _open_table(admin, group, "kop:0", NAMES, entry="scorer")
+    sheet = _fields(_text(phones[0].http.get(f"/g/{group}/tables/{kop}/result")))
+    assert sheet.values["contract"] == ["normal"]  # declared by the game: kept
+    assert "points" not in sheet.required  # asked only for some contracts: the browser cannot know which
+    page = _text(phones[0].http.get(f"/g/{group}/tables/{kop}/result"))
+    assert 'name="double" value="0" formaction' in page and "formnovalidate" in page  # a tap needs no answers yet
