@@ -55,3 +55,26 @@ def result_body(fields, values: dict) -> dict:
                 result[field.name] = [whole(field.name, first(values, f"{field.name}{i}") or field.default)
                                       for i in _sides(values, field.name)]
     return result
+
+
+def result_values(fields, result: dict | None) -> dict[str, list[str]]:
+    """A result the log holds, as the form's fields would send it (what ``result_body``
+    reads back): the correction's form starts from the hand's result as it stands."""
+    values: dict[str, list[str]] = {}
+    for field in fields:
+        if not result or field.name not in result:
+            continue
+        given = result[field.name]
+        match field.kind:
+            case "seats":
+                values[field.name] = [str(s) for s in given or []]
+            case "doubles":
+                values[field.name] = [" ".join(str(s) for s in given or [])]
+            case "side":
+                values[field.name] = ["tie" if given is None else str(given)]
+            case "per-side":
+                values.update({f"{field.name}{i}": [str(n)] for i, n in enumerate(given or [])})
+            case _:
+                if given is not None:
+                    values[field.name] = [str(given)]
+    return values

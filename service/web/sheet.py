@@ -22,8 +22,8 @@ from ..http import store
 from ..problems import status_of
 from . import by_cards, once
 from .correcting import corrected, fingerprint, what_it_would_do
-from .base import bp, field_errors, page_of, together, whole, writer_of
-from .result_form import doubles_of, first, result_body, result_fields
+from .base import bp, corrections_history, field_errors, page_of, together, whole, writer_of
+from .result_form import doubles_of, first, result_body, result_fields, result_values
 
 FORM_ONLY = ("form_token", "confirm", "previewed", "double", "undo", once.FIELD)
 
@@ -117,7 +117,7 @@ def _errors(e: DomainError, fields) -> dict[str, str]:
 @bp.route("/g/<group>/hands/<hand>/correct", methods=["GET", "POST"])
 def correct_page(group, hand):
     """The admin's correction of a past hand: its result as it should have been (the score
-    sheet's fields), or a void; what every hand of the table would then pay more or less is
+    sheet's fields, which start from its result as it stands), or a void; what every hand of the table would then pay more or less is
     shown before anything is logged. A hand whose cards were logged is corrected by its
     cards, on the page by_cards.py draws."""
     if by_cards.carded(group, hand):
@@ -161,10 +161,19 @@ def correct_page(group, hand):
         game, rules = game_of(trow["game"]), parsed_rules(trow["game"], trow["rules"])
         seats = [member_name(grow, m) for m in trow["seats"]]
         sides = [together(seats[i] for i in side) for side in game.table.sides(rules)]
+        fields = result_fields(trow)
+        shown = values if request.method == "POST" else _as_it_stands(r, group, model, fields)
         return render_template(
             "correct.html", group=grow, form_token=form_token, table=trow, hand=model.id, seats=seats,
-            sides=sides, fields=result_fields(trow), values=values, errors=errors, problem=problem, preview=preview,
-            reason=reason, once=once.key(), v=lambda name: first(values, name),
-            doubles=_shown_doubles(values, len(seats)), void=request.form.get("void") == "yes")
+            sides=sides, fields=fields, values=shown, errors=errors, problem=problem, preview=preview,
+            reason=reason, once=once.key(), v=lambda name: first(shown, name),
+            doubles=_shown_doubles(shown, len(seats)), void=request.form.get("void") == "yes", ask=False)
     page = page_of(group, view)
     return (page, status) if isinstance(page, str) else page
+
+
+def _as_it_stands(r, group: str, model, fields) -> dict[str, list[str]]:
+    """The correction form's fields as the hand's result now stands (as logged, or as its
+    latest correction gave it); empty for a hand that counts as never played."""
+    past = next((h for h in corrections_history(r, group, model.table) if h.id == model.id), None)
+    return result_values(fields, past.result if past is not None else None)

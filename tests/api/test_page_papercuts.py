@@ -11,7 +11,8 @@ from html.parser import HTMLParser
 
 from service import invitations
 from service.http import store
-from tests.api.test_evening_pages import _hidden, _invite, _join, _open_table, _start
+from tests.api.test_evening_pages import _form as _hidden_fields, _hidden, _invite, _join, _open_table, _start
+from tests.conftest import KOP_HANDS, KOP_TRICKS
 
 NAMES = ("Ala", "Bob", "Cyd", "Dan")
 
@@ -149,3 +150,49 @@ def test_a_score_sheet_starts_with_nothing_chosen_that_its_scorer_has_to_answer(
     assert "points" not in sheet.required  # asked only for some contracts: the browser cannot know which
     page = _text(phones[0].http.get(f"/g/{group}/tables/{kop}/result"))
     assert 'name="double" value="0" formaction' in page and "formnovalidate" in page  # a tap needs no answers yet
+
+
+def test_a_correction_starts_from_the_result_as_it_stands(app):
+    admin, group, phones = _evening(app)
+    scopa = _open_table(admin, group, "scopa:0", NAMES[:2], entry="scorer")
+    hand = _sheet_sent(phones[0], f"/g/{group}/tables/{scopa}/result", SCOPA)
+    path = f"/g/{group}/hands/{hand}/correct"
+    form = _fields(_text(admin.http.get(path))).values
+    assert {k: form[k] for k in SCOPA} == {k: [v] for k, v in SCOPA.items()}
+    assert form["reason"] == [""]
+    # Sent as it starts, it changes nothing; corrected, the form starts from the correction.
+    page = _text(admin.http.get(path))
+    assert _fields(page).required == {"reason"}  # a correction may void the hand: no result is forced
+    same = admin.http.post(path, data={**{k: v[0] for k, v in form.items()}, "reason": "checking", "confirm": "no"})
+    assert same.status_code == 200 and "Nobody would pay more or less." in _text(same), _text(same)
+    fixed = {**SCOPA, "coins": "0", "scopas1": "1"}
+    _sheet_sent(admin, path, {**fixed, "reason": "the coins were Ala's"})
+    form = _fields(_text(admin.http.get(path))).values
+    assert {k: form[k] for k in SCOPA} == {k: [v] for k, v in fixed.items()}
+    kop = _open_table(admin, group, "kop:0", NAMES, entry="scorer")
+    result = {"contract": "normal", "stare": ["1", "3"], "doubles": "2 1", "points": "40", "tricks": "1"}
+    hand = _sheet_sent(phones[0], f"/g/{group}/tables/{kop}/result", result)
+    form = _fields(_text(admin.http.get(f"/g/{group}/hands/{hand}/correct"))).values
+    assert form["contract"] == ["normal"] and form["stare"] == ["1", "3"] and form["doubles"] == ["2 1"]
+    assert form["points"] == ["40"] and form["tricks"] == ["1"] and "declarer" not in form
+
+
+def test_a_correction_of_a_hand_played_card_by_card_starts_from_its_cards(app):
+    admin, group, phones = _evening(app)
+    table = _open_table(admin, group, "kop:0", NAMES)
+    page = _text(phones[0].http.get(f"/g/{group}/tables/{table}"))
+    start = f"/g/{group}/tables/{table}/play"
+    hand = phones[0].http.post(start, data=_hidden_fields(page, start)).headers["Location"].split("/")[-1]
+    move = f"/g/{group}/hands/{hand}/move"
+    for seat, cards in enumerate(KOP_HANDS):
+        page = _text(phones[seat].http.get(f"/g/{group}/hands/{hand}"))
+        assert phones[seat].http.post(move, data={**_hidden_fields(page, move), "card": cards}).status_code == 303
+    for trick in KOP_TRICKS:
+        for card in trick:
+            seat = next(s for s, held in enumerate(KOP_HANDS) if card in held)
+            page = _text(phones[seat].http.get(f"/g/{group}/hands/{hand}"))
+            played = phones[seat].http.post(move, data={**_hidden_fields(page, move), "action": "play", "card": card})
+            assert played.status_code == 303
+    form = _fields(_text(admin.http.get(f"/g/{group}/hands/{hand}/correct"))).values
+    assert [form[f"deal-hands-{seat}"] for seat in range(4)] == [[" ".join(cards)] for cards in KOP_HANDS]
+    assert [form[f"trick-{i}"] for i in range(4)] == [[" ".join(trick)] for trick in KOP_TRICKS]
