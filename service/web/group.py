@@ -10,12 +10,13 @@ from flask_babel import gettext as _
 from events.types import EVENT_TYPES
 from projections.balances import listed
 from projections.groups import member_name
-from projections.hands import game_of
 from projections.ledger_views import MONEY_EVENTS, balance_steps
+from ..i18n.languages import current
+from ..i18n.money import money
 from ..views import balances_view, settle_up_view
 from . import once, pay_shown
 from .admin_view import admin_context
-from .base import bp, page_of, table_title
+from .base import bp, page_of, table_title, together
 from .chart import aligned, balance_chart, legend
 from .hand_shown import balances_pending, verdict_choices
 
@@ -60,14 +61,21 @@ def _waiting(r, grow: dict, principal) -> list[dict]:
         order = r.table_hands(grow["id"], entry["table"])
         number = order.index(entry["hand"]) + 1 if entry["hand"] in order else "?"
         waiting = balances_pending(r, grow["id"], entry["hand"])
-        shown.append({"hand": entry["hand"], "state": entry["state"],
-                      # Translators: a hand named by its number at its table, e.g. "Hand 3 at the <game> table".
-                      "title": _("Hand %(number)s at the %(game)s table", number=number,
-                                 game=game_of(trow["game"]).title),
+        shown.append({"hand": entry["hand"], "state": entry["state"], "title": _hand_at(grow, trow, number, seats),
                       "payouts": [(seats[p["seat"]], p["amount"]) for p in entry["payouts"]],
                       "waiting_for": [member_name(grow, m) for m in entry["waiting_for"]],
                       "verdict": verdict_choices(waiting, principal, trow)})
     return shown
+
+
+def _hand_at(grow: dict, trow: dict, number, seats: list[str]) -> str:
+    """A hand named by its number at its table, the table as the group's list of tables names
+    it (its way of playing and its stake) and by who sits at it: two tables of one game apart."""
+    # Translators: a table's name: %(game)s is the game, %(stake)s the stake, an amount of money.
+    table = _("%(game)s at %(stake)s", game=table_title(trow), stake=money(trow["stake"], grow["currency"], current()))
+    # Translators: a result that waits, by its hand's number at its table; %(table)s is the table's name
+    # ("<a way to play> at 1.00 zł"), %(players)s who sits at it ("Ala, Bob and Cyd").
+    return _("Hand %(number)s at %(table)s (%(players)s)", number=number, table=table, players=together(seats))
 
 
 def _balance_series(r, group: str, members: list[str]) -> tuple[list[list[int]], list[bool]]:

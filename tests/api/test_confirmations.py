@@ -371,8 +371,8 @@ def test_the_group_page_lists_the_first_results_that_wait_and_says_how_many_more
             "token": t["members"][0]["token"]}
     assert client.http.post("/signin", data=form).status_code == 303
     home = client.http.get(f"/g/{t['group']}").get_data(as_text=True)
-    assert home.count("Hand 1 at the Kop table") == 1 and "Hand 2 at the Kop table" in home
-    assert "Hand 3 at the Kop table" not in home
+    assert home.count("Hand 1 at Kop at ") == 1 and "Hand 2 at Kop at " in home
+    assert "Hand 3 at Kop at " not in home
     assert "And 3 more results: each table's page shows those of its hands." in home
     polish = client.http.get(f"/g/{t['group']}", headers={"Accept-Language": "pl"}).get_data(as_text=True)
     assert "I jeszcze 3 wyniki" in polish

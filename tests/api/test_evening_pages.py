@@ -126,7 +126,7 @@ def test_a_result_waits_for_its_payer_who_confirms_with_one_tap_then_settle_up_i
         **values, "confirm": "yes", "previewed": _hidden(shown.get_data(as_text=True), "previewed")})
     assert logged.status_code == 303
     home = phones[0].http.get(f"/g/{group}").get_data(as_text=True)
-    assert "Results that do not count yet" in home and "Hand 1 at the Scopa table" in home
+    assert "Results that do not count yet" in home and "Hand 1 at Scopa for two at" in home and "(Ala and Bob)" in home
     assert "Everyone is square" in home  # nothing counts yet
     confirm = _form(home, f"/g/{group}/hands/{logged.headers['Location'].split('/')[-1]}/verdict")
     assert phones[0].http.post(f"/g/{group}/hands/{logged.headers['Location'].split('/')[-1]}/verdict",

@@ -196,3 +196,20 @@ def test_a_correction_of_a_hand_played_card_by_card_starts_from_its_cards(app):
     form = _fields(_text(admin.http.get(f"/g/{group}/hands/{hand}/correct"))).values
     assert [form[f"deal-hands-{seat}"] for seat in range(4)] == [[" ".join(cards)] for cards in KOP_HANDS]
     assert [form[f"trick-{i}"] for i in range(4)] == [[" ".join(trick)] for trick in KOP_TRICKS]
+
+
+GAME_WON = {"cards": "1", "coins": "1", "primiera": "1", "settebello": "1", "scopas0": "0", "scopas1": "11"}
+
+
+def test_a_result_that_waits_says_which_table_it_is_from(app):
+    admin, group, phones = _evening(app)
+    first = _open_table(admin, group, "scopa:0", NAMES[:2], entry="scorer")
+    second = _open_table(admin, group, "scopa:0", NAMES[2:], entry="scorer")
+    _sheet_sent(phones[1], f"/g/{group}/tables/{first}/result", GAME_WON)  # Bob wins: Ala pays, once she agrees
+    _sheet_sent(phones[3], f"/g/{group}/tables/{second}/result", GAME_WON)
+    home = re.sub(r"\s+", " ", _text(phones[0].http.get(f"/g/{group}")))
+    waiting = home[home.index("Results that do not count yet"):]
+    waiting = waiting[:waiting.index("</section>")]
+    titles = re.findall(r'<li><a href="/g/[^"]+/hands/[^"]+">([^<]+)</a>', waiting)
+    assert sorted(titles) == ["Hand 1 at Scopa for two at PLN 0.50 (Ala and Bob)",
+                              "Hand 1 at Scopa for two at PLN 0.50 (Cyd and Dan)"], titles

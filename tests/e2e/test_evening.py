@@ -177,7 +177,7 @@ def test_a_whole_evening_on_four_phones_and_a_desktop(browser, server):  # noqa:
     phones[2].get_by_role("button", name="Log this result").click()
     phones[3].goto(f"{base}/g/{group}")
     waiting = phones[3].get_by_role("region", name="Results that do not count yet")
-    assert "Hand 1 at the Scopa table" in phones[3].locator("main").inner_text()
+    assert "Hand 1 at Scopa for two at" in phones[3].locator("main").inner_text()
     _both(phones[3], shots, "09-waiting-for-you")
     phones[3].get_by_role("button", name="Confirm").click()
     phones[3].wait_for_url(f"{base}/g/{group}*")
