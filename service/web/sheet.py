@@ -117,9 +117,9 @@ def _errors(e: DomainError, fields) -> dict[str, str]:
 @bp.route("/g/<group>/hands/<hand>/correct", methods=["GET", "POST"])
 def correct_page(group, hand):
     """The admin's correction of a past hand: its result as it should have been (the score
-    sheet's fields, which start from its result as it stands), or a void; what every hand of the table would then pay more or less is
-    shown before anything is logged. A hand whose cards were logged is corrected by its
-    cards, on the page by_cards.py draws."""
+    sheet's fields, which start from its result as it stands), or a void; what every hand of
+    the table would then pay more or less is shown before anything is logged. A hand whose
+    cards were logged is corrected by its cards, on the page by_cards.py draws."""
     if by_cards.carded(group, hand):
         return by_cards.correct_page(group, hand)
     values, errors, problem, preview, status = _values(), {}, None, None, 200
