@@ -260,7 +260,8 @@ def summary_svg(grow: dict, brow: dict) -> str:
         colour = "#1b7f3b" if value >= 0 else "#b3261e"
         parts.append(f'<line x1="{middle:g}" y1="{y + 22}" x2="{middle:g}" y2="{y + 42}" stroke="#767676" '
                      'stroke-dasharray="2 2"/>')
-        parts.append(f'<rect x="{x:g}" y="{y + 25}" width="{length}" height="14" fill="{colour}"/>')
+        if value:  # a member who is square has the zero line alone
+            parts.append(f'<rect x="{x:g}" y="{y + 25}" width="{length}" height="14" fill="{colour}"/>')
     parts.append("</svg>")
     return "".join(parts)
 
