@@ -36,7 +36,7 @@ READER_ATTRIBUTES = re.compile(r'\b(?:title|aria-label|alt|placeholder)="([^"]*)
 def _text(page: str) -> str:
     """What a reader sees of a page: its text and the attributes a screen reader says, not
     its scripts, styles or hashes (hex, the same in every language)."""
-    page = re.sub(r"<(script|style|kbd|textarea)\b[^>]*>.*?</\1>", " ", page, flags=re.S)  # kbd: what one types
+    page = re.sub(r"<(script|style|kbd)\b[^>]*>.*?</\1>", " ", page, flags=re.S)  # kbd: what one types
     page = re.sub(r"<!--.*?-->", " ", page, flags=re.S)
     said = "\n".join(READER_ATTRIBUTES.findall(page))
     page = BLOCK.sub("\n", page)  # a block, a cell, a label of a chart: text of its own
