@@ -544,7 +544,7 @@ class World:
 
 JSON = ("hand", "events", "audit", "asked")
 ONCE = re.compile(r"web-[A-Za-z0-9_-]{22}")  # a page form's one-time key
-WHEN = re.compile(r'(<td class="when">)[^<]*(</td>)')  # a time as a page writes it
+WHEN = re.compile(r'(<td class="when"[^>]*>)[^<]*(</td>)')  # a time as a page writes it
 
 
 CARD_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9AKQJ])[CSHD](?![0-9A-Za-z])")

@@ -64,7 +64,7 @@ def test_a_refusal_names_my_card_and_stays_through_live_refreshes(browser, seats
     refusal = phone.locator("#live .problem")
     refusal.wait_for()
     said = refusal.inner_text()
-    assert "QC" in said and "?" not in said and not re.search(r"\bQS|AH|10H\b", said), said
+    assert "Q♣" in said and "?" not in said and not re.search(r"Q♠|A♥|10♥|\bQS|AH|10H\b", said), said
     _log_cards(t, 2)  # the log moves: the live part comes again, Cyprian's cards in
     phone.get_by_text("Waiting for the cards of Bożena, Dorota.").wait_for(timeout=15_000)
     assert refusal.inner_text() == said  # still there, word for word
@@ -84,7 +84,7 @@ def test_each_seat_gets_its_own_calls_and_a_second_tap_makes_one(browser, seats_
     address = f"{t['base']}/g/{t['group']}/hands/{t['hand']}"
     ala.goto(address)
     bozena.goto(address)
-    wesele = ala.get_by_text("Wesele: the holder of JC plays with you against the other two")
+    wesele = ala.get_by_text("Wesele: the holder of J♣ plays with you against the other two")
     wesele.wait_for()
     assert ala.locator("details.call").count() == 3 and ala.locator("details.call[open]").count() == 0
     bozena.get_by_text("Kontra: you double what this hand pays").wait_for()
