@@ -1,6 +1,8 @@
 """Money at the edges: ISO 4217 currencies, decimal strings in, decimal strings out.
 
-Inside bitka every amount is an integer count of the currency's minor unit.
+Inside bitka every amount is an integer count of the currency's minor unit. A group may
+keep points instead of money (``POINTS``, a tournament's way): whole numbers, no minor
+digits, and everything else as in money.
 """
 from __future__ import annotations
 
@@ -21,7 +23,10 @@ _ZERO_DIGITS = "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF 
 _THREE_DIGITS = "BHD IQD JOD KWD LYD OMR TND"
 _FOUR_DIGITS = "CLF UYW"
 
+POINTS = "points"  # a group's currency when it keeps points, not money (API.md "Points")
+
 MINOR_DIGITS: dict[str, int] = {
+    POINTS: 0,
     **{c: 2 for c in _TWO_DIGITS.split()},
     **{c: 0 for c in _ZERO_DIGITS.split()},
     **{c: 3 for c in _THREE_DIGITS.split()},
@@ -45,7 +50,8 @@ def minor_digits(currency: str) -> int:
     try:
         return MINOR_DIGITS[currency]
     except KeyError:
-        raise MoneyError(say("{currency} is not an ISO 4217 currency code", currency=repr(currency))) from None
+        raise MoneyError(say("{currency} is neither an ISO 4217 currency code nor points",
+                             currency=repr(currency))) from None
 
 
 def parse_amount(text: object, digits: int, *, allow_negative: bool = False, limit: int = MAX_MINOR) -> int:

@@ -1,4 +1,5 @@
-"""Money as each language writes it: ``3,00 zł``, ``3,00 €``, ``R$ 3,00``, ``€3.00``.
+"""Money as each language writes it: ``3,00 zł``, ``3,00 €``, ``R$ 3,00``, ``€3.00``; and
+points, for a group that keeps them: ``12 pkt``, ``12 punti``, ``12 pontos``, ``12 points``.
 
 The amount keeps exactly the currency's minor digits as bitka counts them (ISO 4217),
 whatever CLDR's cash rounding says; Babel places the symbol and the separators."""
@@ -8,9 +9,11 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from babel import Locale
-from babel.numbers import format_currency, format_decimal
+from babel.numbers import format_currency, format_decimal, get_currency_name
 
-from events.money import minor_digits
+from events.money import POINTS, minor_digits
+
+from .languages import translations
 
 
 def money(amount: str, currency: str, language: str, signed: bool = False) -> str:
@@ -21,6 +24,8 @@ def money(amount: str, currency: str, language: str, signed: bool = False) -> st
         digits = minor_digits(currency)
     except (InvalidOperation, ValueError):
         return f"{amount} {currency}"
+    if currency == POINTS:
+        return points(value, language, signed)
     locale = Locale.parse(language)
     pattern = locale.currency_formats["standard"]
     text = format_currency(value, currency, format=_with_digits(pattern.pattern, digits), locale=locale,
@@ -31,6 +36,27 @@ def money(amount: str, currency: str, language: str, signed: bool = False) -> st
 
 
 _LETTER_DIGIT = re.compile(r"(?<=[^\W\d_])(?=[0-9])|(?<=[0-9])(?=[^\W\d_])")
+
+
+def points(value: Decimal, language: str, signed: bool = False) -> str:
+    """A whole number of points as ``language`` writes it, its word agreeing with the count."""
+    count = int(value)
+    shown = number(count, language)
+    # None takes the plural's word: CLDR's Portuguese singular covers 0, and Brazilians write "0 pontos".
+    said = translations(language).ngettext("%(num)s point", "%(num)s points", abs(count) or 2) % {"num": shown}
+    return f"+{said}" if signed and count > 0 else said
+
+
+def unit(currency: str, language: str) -> str:
+    """What a column of amounts is headed by: the currency's code, or the language's word for points."""
+    return translations(language).gettext("points") if currency == POINTS else currency
+
+
+def currency_name(currency: str, language: str) -> str:
+    """A currency as the language names it ("złoty polski"), or points as a choice of what to play for."""
+    if currency == POINTS:
+        return translations(language).gettext("Points, not money")
+    return get_currency_name(currency, locale=language)
 
 
 def number(value, language: str, digits: int = 0) -> str:

@@ -40,7 +40,7 @@ _ONE_SEAT = re.compile(r"\bseat (\d+)(?: \(([^()]*)\))?")
 _SEAT_LIST = re.compile(r"\bseat \d+(?: \([^()]*\))?(?:(?:, | and )seat \d+(?: \([^()]*\))?)+")
 _SEATS_JOINED = re.compile(r"\bseats (\d+(?:\+\d+)+)")  # a side of pairs: "seats 0+2"
 _SIDE_IN_VALUE = re.compile(r"\bside (\d+)\b")
-_MONEY = re.compile(r"^(-?[0-9]+(?:\.[0-9]+)?) ([A-Z]{3})$")  # "3.00 PLN", as the log's sentences write it
+_MONEY = re.compile(r"^(-?[0-9]+(?:\.[0-9]+)?) ([A-Z]{3}|points)$")  # "3.00 PLN", "12 points", as the log writes them
 _DECIMAL = re.compile(r"(?<![\w.,])(-?[0-9]+)\.([0-9]+)(?![\w.]|,[0-9])")  # "0.50": a stake, an amount
 _DEPTH = 3  # a value inside a value inside a sentence, and no deeper
 # A field named for a count (``stare_points``, ``tricks``, ``n_1``) holds a number; one named

@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from babel.lists import format_list
-from babel.numbers import get_currency_name
 from flask import Blueprint, Response, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
@@ -25,7 +24,7 @@ from projections.groups import member_name
 from projections.hands import game_of
 from ..handlers import lookups
 from ..http import store
-from ..i18n import phrases
+from ..i18n import money, phrases
 from ..i18n.languages import current
 from ..problems import status_of
 from . import session
@@ -82,8 +81,15 @@ def _suit(code: str) -> str:
 
 @bp.app_template_filter("currency_name")
 def _currency_name(code: str) -> str:
-    """A currency by its ISO code, named as the reader's language names it ("złoty polski")."""
-    return get_currency_name(code, locale=current())
+    """A currency by its ISO code, named as the reader's language names it ("złoty polski"),
+    or points."""
+    return money.currency_name(code, current())
+
+
+@bp.app_template_filter("unit")
+def _unit(code: str) -> str:
+    """What heads a column of amounts: the currency's code, or the reader's word for points."""
+    return money.unit(code, current())
 
 
 @bp.app_template_filter("log")

@@ -15,7 +15,7 @@ from typing import Sequence
 from flask_babel import gettext as _
 
 from ..i18n.languages import current
-from ..i18n.money import amount
+from ..i18n.money import amount, unit
 
 WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 360, 240, 58, 12, 14, 40
 FONT = 14  # drawing units: 12.8 px when the chart is 330 px wide, on a 360 px phone
@@ -59,12 +59,12 @@ def balance_chart(names: Sequence[str], series: Sequence[Sequence[int]], digits:
         return TOP + (HEIGHT - TOP - BOTTOM) * (high - v) / (high - low)
 
     title = escape(_("Balances over the evening"), quote=False)
+    desc = escape(_("Each member's balance in %(currency)s after each hand and payment; the table below lists "
+                    "the same figures.", currency=unit(currency, current())), quote=False)
     parts = ['<svg class="chart" role="img" aria-labelledby="chart-title chart-desc" '
              f'xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" font-size="{FONT}">',
              f'<title id="chart-title">{title}</title>',
-             '<desc id="chart-desc">' + escape(_("Each member's balance in %(currency)s after each hand and payment; "
-                                                 "the table below lists the same figures.", currency=currency),
-                                               quote=False) + '</desc>',
+             f'<desc id="chart-desc">{desc}</desc>',
              f'<line x1="{LEFT}" y1="{y(0):.1f}" x2="{WIDTH - RIGHT}" y2="{y(0):.1f}" class="zero"/>',
              f'<text x="{LEFT - 6}" y="{y(high) + 5:.1f}" text-anchor="end">{_figure(high, digits, currency)}</text>',
              f'<text x="{LEFT - 6}" y="{y(low) + 5:.1f}" text-anchor="end">{_figure(low, digits, currency)}</text>',

@@ -22,7 +22,7 @@ from .. import handlers
 from ..handlers import lookups
 from ..commands import ConfirmTable, NewHand
 from ..i18n.languages import current
-from ..i18n.money import amount as said_amount, money
+from ..i18n.money import amount as said_amount, money, unit
 from ..views import balances_view, settle_up_view
 from . import once
 from .base import bp, corrections_history, hand_names, page_of, table_title, together, writer_of
@@ -150,7 +150,8 @@ def _standings(grow: dict, brow: dict) -> list[tuple[str, str]]:
 def summary_text(grow: dict, brow: dict, tables: list[tuple[str, int]], waiting: int) -> str:
     """The evening in a few lines, to paste into a chat."""
     # Translators: the first line of the evening's summary: the group's name, then its currency ("PLN").
-    lines = [_("%(group)s: where everyone stands (%(currency)s)", group=grow["name"], currency=grow["currency"])]
+    lines = [_("%(group)s: where everyone stands (%(currency)s)", group=grow["name"],
+               currency=unit(grow["currency"], current()))]
     lines += [f"  {name}: {said_amount(balance, grow['currency'], current())}"
               for name, balance in _standings(grow, brow)]
     if tables:

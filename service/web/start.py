@@ -8,7 +8,7 @@ from flask import current_app, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from events.errors import DomainError, Invalid
-from events.money import MINOR_DIGITS
+from events.money import MINOR_DIGITS, POINTS
 from .. import auth, handlers, invitations
 from ..handlers import lookups
 from ..commands import CreateGroup
@@ -17,7 +17,7 @@ from ..routes.invitations import public_url
 from . import qr, session
 from .base import bp, page_of
 
-CURRENCIES = ("PLN", "EUR", "BRL", "CHF", "GBP", "USD", "CZK", "HUF", "JPY")
+CURRENCIES = ("PLN", "EUR", "BRL", "CHF", "GBP", "USD", "CZK", "HUF", "JPY", POINTS)
 
 
 @bp.route("/new", methods=["GET", "POST"])
