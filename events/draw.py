@@ -1,0 +1,73 @@
+"""A tournament round's draw, as API.md "Points, tables of five, tournaments and seasons"
+states it, so that anyone can run it again from what the log shows.
+
+Before a round is drawn the service commits to a secret (the SHA-256 of its 32 raw bytes is
+published). The round's seed is SHA-256(secret || the hash of the group's last event before
+the draw), so neither the service (which cannot know that event's hash when it commits) nor
+the players (who cannot know the secret) can arrange it. The seed makes a stream of bytes,
+SHA-256(seed || i) for i = 0, 1, 2... as 8-byte big-endian counters, read 8 bytes at a time
+as big-endian unsigned integers; a Fisher-Yates shuffle of the players in the tournament's
+order takes them, and the shuffled list is cut in order into tables.
+
+Pure: bytes and lists in, lists out.
+"""
+from __future__ import annotations
+
+import hashlib
+from typing import Iterator, Sequence, TypeVar
+
+T = TypeVar("T")
+
+
+def commitment(secret: bytes) -> str:
+    """What is published before the draw: the lowercase hex SHA-256 of the secret's raw bytes."""
+    return hashlib.sha256(secret).hexdigest()
+
+
+def seed(secret: bytes, event_hash: str) -> bytes:
+    """The round's seed: SHA-256 of the secret's bytes, then the raw 32 bytes of the hash (hex)
+    of the group's last event before the draw."""
+    return hashlib.sha256(secret + bytes.fromhex(event_hash)).digest()
+
+
+def numbers(seeded: bytes) -> Iterator[int]:
+    """The draw's numbers: SHA-256(seed || i), i as 8 bytes big-endian, concatenated and read
+    8 bytes at a time as big-endian unsigned integers."""
+    block = 0
+    while True:
+        digest = hashlib.sha256(seeded + block.to_bytes(8, "big")).digest()
+        for start in range(0, len(digest), 8):
+            yield int.from_bytes(digest[start:start + 8], "big")
+        block += 1
+
+
+def shuffled(players: Sequence[T], seeded: bytes) -> list[T]:
+    """Fisher-Yates over ``players`` in their order: for j from n-1 down to 1, swap j with
+    u mod (j + 1), u the draw's next number."""
+    out, drawn = list(players), numbers(seeded)
+    for j in range(len(out) - 1, 0, -1):
+        k = next(drawn) % (j + 1)
+        out[j], out[k] = out[k], out[j]
+    return out
+
+
+def table_sizes(players: int, size: int, larger: int | None) -> list[int] | None:
+    """How ``players`` sit: tables of ``size``, the last ones of ``larger`` (one more) as
+    many as needed (13 at Kop: 4, 4, 5); None when no such tables seat them all."""
+    if larger is None:
+        return [size] * (players // size) if players and players % size == 0 else None
+    for big in range(players // larger + 1):
+        rest = players - big * larger
+        if rest >= 0 and rest % size == 0:
+            return [size] * (rest // size) + [larger] * big
+    return None
+
+
+def tables(order: Sequence[T], sizes: Sequence[int]) -> list[list[T]]:
+    """The shuffled players cut in order into tables of ``sizes``: each table's seats in that
+    order, seat 0 dealing first."""
+    out, at = [], 0
+    for size in sizes:
+        out.append(list(order[at:at + size]))
+        at += size
+    return out
