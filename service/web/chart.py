@@ -1,6 +1,6 @@
 """Every member's balance over the evening, as an inline SVG chart drawn on the server.
 
-Pure: series in, markup out. The x-axis counts the hands (a payment is a step between
+Series in, markup out (in the request's language). The x-axis counts the hands (a payment is a step between
 them, unnumbered); labels stay 12 px or more on a 360 px phone (the drawing is 360 units
 wide, shown at most 480 px wide); each member's line has its colour, its dash and its
 marker, so lines that run together stay apart. The chart needs no JavaScript; it names
