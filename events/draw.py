@@ -53,7 +53,7 @@ def shuffled(players: Sequence[T], seeded: bytes) -> list[T]:
 
 def table_sizes(players: int, size: int, larger: int | None) -> list[int] | None:
     """How ``players`` sit: tables of ``size``, the last ones of ``larger`` (one more) as
-    many as needed (13 at Kop: 4, 4, 5); None when no such tables seat them all."""
+    many as needed (13 players at tables of four: 4, 4, 5); None when no such tables seat them all."""
     if larger is None:
         return [size] * (players // size) if players and players % size == 0 else None
     for big in range(players // larger + 1):
