@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from tests.api.test_pages import _signed_in
-from tests.conftest import KOP_HANDS, KOP_TRICKS, without_confirmations
+from tests.conftest import KOP_HANDS, KOP_TRICKS, Client, without_confirmations
 
 WHOLE = re.compile(r"-?[0-9]+")
 
@@ -71,3 +71,7 @@ def test_the_pages_write_points_as_each_language_writes_them(client):
         text = re.sub(r"<[^>]+>", " ", page).replace("\xa0", " ")
         assert three in text, (language, three)
         assert not re.search(r"\b3[.,]00\b|\bpoints?\s*3\b|PLN|EUR", text), language
+    admin = Client(client.http.application.test_client())  # the admin's own browser
+    _signed_in(admin, t["admin"].token)
+    form = admin.http.get(f"/g/{t['group']}/tables/new").get_data(as_text=True)
+    assert 'placeholder="1"' in form  # a stake in points is whole: its example too
