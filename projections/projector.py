@@ -15,16 +15,17 @@ from __future__ import annotations
 from typing import Protocol, Sequence
 
 from events.types import EVENT_TYPES, HAND_EVENTS
-from . import balances, groups, hands, tables
+from . import balances, groups, hands, tables, tournaments
 
 FOLDS = {groups.NAME: groups.apply, tables.NAME: tables.apply, balances.NAME: balances.apply,
-         hands.NAME: hands.summarize}
+         hands.NAME: hands.summarize, tournaments.NAME: tournaments.apply, tournaments.SCORE: tournaments.score}
 _WANTED = {groups.NAME: groups.EVENTS, tables.NAME: tables.EVENTS, balances.NAME: balances.EVENTS,
-           hands.NAME: hands.EVENTS}
+           hands.NAME: hands.EVENTS, tournaments.NAME: tournaments.EVENTS, tournaments.SCORE: tournaments.SCORE_EVENTS}
 ROUTES: dict[str, tuple] = {kind: tuple((name, fold) for name, fold in FOLDS.items() if kind in _WANTED[name])
                             for kind in EVENT_TYPES}
 # Event types whose data no projection row reads: a replay of the rows may skip parsing it.
-DATA_UNREAD = EVENT_TYPES - groups.EVENTS - tables.EVENTS - balances.EVENTS - hands.READS_DATA_OF
+DATA_UNREAD = (EVENT_TYPES - groups.EVENTS - tables.EVENTS - balances.EVENTS - hands.READS_DATA_OF - tournaments.EVENTS
+               - tournaments.SCORE_EVENTS)
 POSITION = "all"
 
 
@@ -39,8 +40,10 @@ class Rows(Protocol):
 
 def row_key(name: str, event) -> str | None:
     """The row of projection ``name`` that ``event`` touches, or None."""
-    if name == tables.NAME:
+    if name in (tables.NAME, tournaments.SCORE):
         return event.table
+    if name == tournaments.NAME:
+        return tournaments.key(event)
     if name == hands.NAME:
         return event.hand if event.type in HAND_EVENTS else None
     return ""

@@ -20,6 +20,7 @@ from .hands import parsed_rules
 NAME = "table"
 NO_BOK = decider.NO_BOK
 EVENTS = frozenset({"table_opened", "deal", "result", "settlement", "hand_voided", "correction", "table_closed"})
+TOURNAMENT = ("tournament", "round", "deals")  # a table a tournament's draw opened: its round and deals
 
 
 def apply(row: dict | None, event) -> dict | None:
@@ -28,7 +29,8 @@ def apply(row: dict | None, event) -> dict | None:
         return {"id": d["table"], "game": d["game"], "rules": d["rules"], "seats": d["seats"],
                 "stake": d["stake"], "entry": d.get("entry", "scorer"), "next_dealer": d.get("dealer", 0),
                 "hand_count": 0,
-                "latest_hand": None, "bok": NO_BOK, "match": None, "closed": False, "opened_at": event.recorded_at}
+                "latest_hand": None, "bok": NO_BOK, "match": None, "closed": False, "opened_at": event.recorded_at,
+                **{k: d[k] for k in TOURNAMENT if k in d}}
     if row is None:
         return None
     if event.type in ("deal", "result"):

@@ -13,9 +13,10 @@ from events.checkpoint import default_key_path, load_or_create_key
 from events.database import open_store
 from projections.projector import project
 from . import docs, headers, health, openapi, problems, schemas
+from .draws import Keyed
 from .i18n.setup import speak
 from .limits import Limit
-from .routes import events, groups, hands, invitations, money, pay_to, proofs, tables
+from .routes import events, groups, hands, invitations, money, pay_to, proofs, tables, tournaments
 from .web import blueprint as pages
 
 DEFAULTS = {
@@ -73,13 +74,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     key_path = (app.config.get("BITKA_KEY") or os.environ.get("BITKA_KEY")
                 or default_key_path(app.config["BITKA_DB"]))
     app.extensions["bitka.key"] = load_or_create_key(key_path)
+    app.extensions["bitka.draws"] = Keyed.of(app.extensions["bitka.key"])  # each draw's secret (service/draws.py)
     app.extensions["bitka.group_limit"] = Limit(app.config["BITKA_GROUPS_PER_HOUR"])
     api = Api(app, spec_kwargs={"info": {"description": _DESCRIPTION, "license": openapi.license_()},
                                 "servers": openapi.servers(app.config.get("BITKA_PUBLIC_URL")),
                                 "marshmallow_plugin": openapi.Plugin(), "extra_plugins": [openapi.Operations()]})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     openapi.setup(api.spec)
-    for module in (groups, tables, hands, money, events, proofs, invitations, pay_to):
+    for module in (groups, tables, hands, money, events, proofs, invitations, pay_to, tournaments):
         api.register_blueprint(module.blp)
     speak(app)
     app.register_blueprint(pages())  # the pages for people at the table, beside the API

@@ -130,6 +130,38 @@ class AssertBalance:
 
 
 @dataclass(frozen=True)
+class CreateTournament:
+    """The admin creates a tournament: its players, rounds, deals per table, table points by
+    place and stake; ``secrets`` commit to its first draw. An import gives the log's id."""
+    group: str
+    actor: str
+    body: Mapping[str, Any]  # name, game, rules, players, rounds, deals, places, stake
+    secrets: Any  # service/draws.py Secrets
+    tournament: str | None = None
+
+
+@dataclass(frozen=True)
+class DrawRound:
+    """The admin draws a tournament's next round; an import gives the log's table ids."""
+    group: str
+    actor: str
+    tournament: str
+    secrets: Any  # service/draws.py Secrets
+    tables: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Watch:
+    """The admin opens (``open``) or ends a tournament's watch link, named by the SHA-256 of
+    its code (the code itself is shown once, never kept)."""
+    group: str
+    actor: str
+    tournament: str
+    watch: str
+    open: bool
+
+
+@dataclass(frozen=True)
 class GroupCreated:
     id: str
     name: str

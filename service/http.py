@@ -121,7 +121,10 @@ def store() -> StoreBase:
 
 
 def json_response(body: Any, status: int = 200, version: int | None = None) -> Response:
-    response = Response(json.dumps(body, ensure_ascii=False), status=status, mimetype="application/json")
+    if status == 204:  # No Content: what was asked is done, and there is nothing to say
+        response = Response(status=204)
+    else:
+        response = Response(json.dumps(body, ensure_ascii=False), status=status, mimetype="application/json")
     if version is not None:
         response.headers["ETag"] = f'"{version}"'
     return response

@@ -160,6 +160,10 @@ class Table(Schema):
                        "after it"})
     carried = fields.Dict(metadata={"description": "at a table whose game carries something else from hand to hand "
                                                    "(its spans): each by its name, as it stands now; absent otherwise"})
+    tournament = fields.String(metadata={"description": "at a table a tournament's draw opened: the tournament"})
+    round = fields.Integer(metadata={"description": "at a tournament's table: the round it was drawn for"})
+    deals = fields.Integer(metadata={"description": "at a tournament's table: how many hands it plays (one more is "
+                                                    "a 422)"})
 
 
 class _Bid(Schema):

@@ -11,6 +11,7 @@ from projections import hands as hand_fold
 from projections.groups import confirmations, member_name
 from projections.balances import listed
 from projections.settle_up import plan
+from projections.tables import TOURNAMENT
 from . import seating
 from .commands import Credential, GroupCreated, HandMoved, Recorded
 
@@ -84,6 +85,7 @@ def table_view(trow: dict, grow: dict, hands: list[str]) -> dict:
         "match": running["match"],
         "bok": running["bok"],
         **({"carried": running["carried"]} if "carried" in running else {}),
+        **{k: trow[k] for k in TOURNAMENT if k in trow},
     }
 
 

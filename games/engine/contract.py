@@ -237,6 +237,10 @@ class Game:
     play_fields: tuple[DealField, ...] = ()  # a card played (POST .../plays) beyond seat and card
     call_fields: tuple[DealField, ...] = ()  # a call (a bid) beyond seat and call
     rule_fields: tuple[RuleField, ...] = ()  # the table's rules, described (else named and typed only)
+    # The rules of a table of this many seats under these rules, where the game's rules for
+    # another number of seats follow from them (None: the game is not played by so many);
+    # not given, a table seats exactly ``seat_count``.
+    for_seats: Callable[[Rules, int], Rules | None] | None = None
     # A table of this many seats refused because its rules seat another number: the refusal
     # that names the rules which seat that many (None: the service says it in its own words).
     seating: Callable[[Rules, int], str | None] = lambda rules, seats: None
@@ -248,6 +252,14 @@ class Game:
     codes: Mapping[str, str] = field(default_factory=dict)  # a code of its log (an outcome, a role) as players say it
     docs: Mapping[str, str] = field(default_factory=dict)  # "play", "claim": what those requests do, for OpenAPI
     demo: tuple[DemoTable, ...] = ()  # what ``bitka demo`` plays (none: a few random hands of the first preset)
+
+    def seated(self, rules: Rules, count: int) -> Rules | None:
+        """The rules of a table of ``count`` seats under ``rules``: the same rules where they
+        seat so many, else None (a table of five at games whose dealer may sit out is the
+        game's to give: ``for_seats``)."""
+        if self.for_seats is not None:
+            return self.for_seats(rules, count)
+        return rules if self.seat_count(rules) == count else None
 
     def __post_init__(self):
         if not self.presets:

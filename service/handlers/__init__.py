@@ -2,7 +2,7 @@
 
 One handler per command (service/commands.py), each taking the command and the writer whose
 transaction it runs in, grouped by what they are about: the group and its members
-(groups.py), a table (tables.py), a hand (hands.py, which the hand planner decides:
+(groups.py), a table (tables.py), a tournament (tournaments.py), a hand (hands.py, which the hand planner decides:
 planning.py), what is said of a settled hand (verdicts.py), money (money.py) and how a member
 takes it (pay_to.py); what they all look up is in lookups.py. ``HANDLERS`` maps each
 command's type to its handler.
@@ -27,7 +27,9 @@ from ..commands import (
     ConfirmTable,
     Correct,
     CreateGroup,
+    CreateTournament,
     Dispute,
+    DrawRound,
     NewHand,
     OpenTable,
     Pay,
@@ -36,8 +38,9 @@ from ..commands import (
     SetPayDetails,
     UpdateGroup,
     VoidHand,
+    Watch,
 )
-from . import groups, hands, money, pay_to, tables, verdicts
+from . import groups, hands, money, pay_to, tables, tournaments, verdicts
 
 HANDLERS: dict[type, Callable[[Any, Writer], Any]] = {
     CreateGroup: groups.create_group,
@@ -55,6 +58,9 @@ HANDLERS: dict[type, Callable[[Any, Writer], Any]] = {
     Pay: money.pay,
     AssertBalance: money.assert_balance,
     SetPayDetails: pay_to.set_pay_details,
+    CreateTournament: tournaments.create_tournament,
+    DrawRound: tournaments.draw_round,
+    Watch: tournaments.watch,
 }
 
 

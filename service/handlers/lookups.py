@@ -1,18 +1,24 @@
 """What the handlers look up and make alike: a group's, a table's and a hand's rows, a new
-id, and an amount of money read in the group's digits. Each refuses as the API answers (a
-404 for what is not there, a 400 for an amount that is not one)."""
+id, an amount of money read in the group's digits, a game, a table's rules and its stake.
+Each refuses as the API answers (a 404 for what is not there, a 400 for an amount that is
+not one, a 422 for a game or rules bitka does not know)."""
 from __future__ import annotations
 
 import secrets
 
-from events.errors import Invalid, NotFound
-from events.money import MAX_MINOR, MoneyError, parse_amount
+from typing import Mapping
+
+from events.errors import Invalid, NotFound, RuleBroken, Unprocessable
+from events.money import MAX_MINOR, MoneyError, format_amount, parse_amount
 from events.sentences import say
 from events.store import Reader
+from games.engine.errors import RuleViolation
+from games.registry import GAMES
 from projections import folded
 from projections import hands as hand_fold
 from projections.tables import corrections_of
 
+from .. import seating
 from ..views import WaitingPage
 
 
@@ -59,3 +65,41 @@ def parsed_amount(text, digits: int, field: str, negative: bool = False, limit: 
         return parse_amount(text, digits, allow_negative=negative, limit=limit)
     except MoneyError as e:
         raise Invalid(str(e), errors={field: [str(e)]}) from None
+
+
+def stake_of(text, digits: int) -> str:
+    """A stake as the log keeps it (the currency's digits), more than zero."""
+    stake = parsed_amount(text, digits, "stake")
+    if stake <= 0:
+        raise Invalid(say("the stake must be more than zero"), errors={"stake": [say("must be more than zero")]})
+    return format_amount(stake, digits)
+
+
+def known_game(name: str):
+    """The game called ``name``, or a refusal that lists the games bitka scores."""
+    if name not in GAMES:
+        scored = ", ".join(GAMES)
+        raise Unprocessable(say("{name} is not a game bitka knows; it scores {scored}", name=repr(name), scored=scored))
+    return GAMES[name]
+
+
+def table_rules(game, raw_rules) -> tuple:
+    """A table's rules as the game parses them, and its ``entry`` (a table rule, not the game's)."""
+    entry = "scorer"
+    if isinstance(raw_rules, Mapping) and "entry" in raw_rules:
+        entry = raw_rules["entry"]
+        if entry not in seating.ENTRIES:
+            raise RuleBroken(say("entry is \"scorer\" (any member logs the cards) or \"seats\" (each seat its own), "
+                                 "not {entry}",
+                                 entry=repr(entry)), field="rules.entry")
+        raw_rules = {k: v for k, v in raw_rules.items() if k != "entry"}
+    return _rules(game, raw_rules), entry
+
+
+def _rules(game, raw):
+    try:
+        return game.parse_rules(raw)
+    except RuleViolation as e:
+        raise RuleBroken(e.detail, field="rules") from None
+    except TypeError:
+        raise RuleBroken(say("rules must be an object of rule names and values"), field="rules") from None

@@ -23,6 +23,7 @@ from projections import hands as hand_fold
 from projections.groups import confirmations
 from projections.settlements import settled
 from projections.tables import terms as table_terms
+from projections.tournaments import SCORE, played
 
 from .. import seating
 from ..commands import HandMoved, NewHand, Play
@@ -97,6 +98,8 @@ def plan_hand(reader: Reader, group: str, table: str, body: Mapping, hand: str):
     trow = table_row(reader, group, table)
     if trow["closed"]:
         raise Unprocessable(say("this table is closed"))
+    if "deals" in trow and played(reader.row(SCORE, group, table)) >= trow["deals"]:
+        raise Unprocessable(say("this table has played the {deals} deals of its round", deals=trow["deals"]))
     latest = trow["latest_hand"]
     if latest and latest["status"] == "playing":
         raise Unprocessable(say("hand {latest_id} at this table is still being played; finish it or void it first",

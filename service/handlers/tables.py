@@ -3,46 +3,27 @@ its seats members of the group (each once, as many as the game is played by), it
 than zero."""
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Sequence
 
-from events.errors import Invalid, RuleBroken, Unprocessable
-from events.money import format_amount
+from events.errors import RuleBroken, Unprocessable
 from events.sentences import say
 from events.store import NewEvent, Writer
-from games.engine.errors import RuleViolation
-from games.registry import GAMES
 
-from .. import seating
 from ..commands import OpenTable
-from .lookups import group_row, new_id, parsed_amount
+from .lookups import group_row, known_game, new_id, stake_of, table_rules
 
 
 def open_table(c: OpenTable, w: Writer) -> dict:
     """The table's row once opened."""
     row, body = group_row(w, c.group), c.body
     name = body["game"]
-    if name not in GAMES:
-        scored = ", ".join(GAMES)
-        raise Unprocessable(say("{name} is not a game bitka knows; it scores {scored}", name=repr(name), scored=scored))
-    game = GAMES[name]
-    raw_rules = body.get("rules")
-    entry = "scorer"
-    if isinstance(raw_rules, Mapping) and "entry" in raw_rules:  # a table rule, not the game's
-        entry = raw_rules["entry"]
-        if entry not in seating.ENTRIES:
-            raise RuleBroken(say("entry is \"scorer\" (any member logs the cards) or \"seats\" (each seat its own), "
-                                 "not {entry}",
-                                 entry=repr(entry)), field="rules.entry")
-        raw_rules = {k: v for k, v in raw_rules.items() if k != "entry"}
-    rules = _rules(game, raw_rules)
+    game = known_game(name)
+    rules, entry = table_rules(game, body.get("rules"))
     seats = list(body["seats"])
     _check_seats(row, name, seats, game.seat_count(rules), game.seating(rules, len(seats)))
-    stake = parsed_amount(body["stake"], row["digits"], "stake")
-    if stake <= 0:
-        raise Invalid(say("the stake must be more than zero"), errors={"stake": [say("must be more than zero")]})
     table = new_id("t")
     data = {"table": table, "game": name, "rules": rules.to_data(), "seats": seats,
-            "stake": format_amount(stake, row["digits"])}
+            "stake": stake_of(body["stake"], row["digits"])}
     dealer = body.get("dealer", 0)
     if not 0 <= dealer < len(seats):
         raise RuleBroken(say("dealer must be a seat from 0 to {last}",
@@ -53,15 +34,6 @@ def open_table(c: OpenTable, w: Writer) -> dict:
         data["entry"] = entry
     w.append(c.group, [NewEvent("table_opened", data, table=table)], c.actor, expected_version=w.version(c.group))
     return w.row("table", c.group, table)
-
-
-def _rules(game, raw):
-    try:
-        return game.parse_rules(raw)
-    except RuleViolation as e:
-        raise RuleBroken(e.detail, field="rules") from None
-    except TypeError:
-        raise RuleBroken(say("rules must be an object of rule names and values"), field="rules") from None
 
 
 def _check_seats(row: dict, name: str, seats: Sequence[str], count: int, refusal: str | None = None) -> None:

@@ -18,11 +18,11 @@ from tests.conftest import KOP_HANDS, KOP_TRICKS
 
 OPERATIONS = {
     "add_bid", "add_cards", "add_claim", "add_member", "add_play", "add_trick", "assert_balance", "balances",
-    "confirm_hand", "confirm_table", "consistency", "correct_hand", "create_group", "dispute_hand", "events",
-    "get_audit",
-    "get_checkpoint", "get_group", "get_hand", "get_pay_to", "get_table", "inclusion", "invite", "keys",
-    "ledger_csv_export", "new_hand", "open_table", "pay", "put_pay_to", "redeem", "rotate_token", "settle_up", "stats",
-    "update_group", "void_hand"}
+    "close_watch", "confirm_hand", "confirm_table", "consistency", "correct_hand", "create_group",
+    "create_tournament", "dispute_hand", "draw_round", "events", "get_audit", "get_checkpoint", "get_group",
+    "get_hand", "get_pay_to", "get_table", "get_tournament", "inclusion", "invite", "keys", "ledger_csv_export",
+    "new_hand", "open_table", "open_watch", "pay", "put_pay_to", "redeem", "rotate_token", "season", "settle_up",
+    "standings", "stats", "update_group", "void_hand"}
 
 
 @pytest.fixture

@@ -1,0 +1,74 @@
+"""A tournament's row and its tables' small points (pure folds), as API.md "Points, tables of
+five, tournaments and seasons" reads them.
+
+The tournament row (``tournament``, one per tournament) is what it was created with, each
+round's draw as it was answered, the commitment to the next draw and the watch links that
+are open (by the SHA-256 of their codes). The table score (``table_score``, one per table a
+draw opened) is what counts of each seat's payouts there, folded exactly as the group's
+balances are (projections/balances.py: a settlement counts once its payers agree, a void
+takes it back, a correction moves it), and the hands the table has played, which a round's
+``deals`` caps.
+"""
+from __future__ import annotations
+
+from . import balances
+
+NAME = "tournament"
+EVENTS = frozenset({"tournament_created", "round_drawn", "watch_opened", "watch_closed"})
+SCORE = "table_score"
+SCORE_EVENTS = frozenset({"table_opened", "settlement", "hand_voided", "confirmation", "dispute", "correction"})
+FIELDS = ("name", "game", "rules", "players", "rounds", "deals", "places", "stake", "commitment")
+
+
+def apply(row: dict | None, event) -> dict | None:
+    d = event.data
+    if event.type == "tournament_created":
+        return {"id": d["tournament"], **{k: d[k] for k in FIELDS}, "drawn_rounds": [], "watches": []}
+    if row is None:
+        return None
+    if event.type == "round_drawn":
+        drawn = {k: v for k, v in d.items() if k != "tournament"}
+        return dict(row, drawn_rounds=[*row["drawn_rounds"], drawn], commitment=d["commitment"])
+    if event.type == "watch_opened":
+        return dict(row, watches=[*row["watches"], d["watch"]])
+    if event.type == "watch_closed":
+        return dict(row, watches=[w for w in row["watches"] if w != d["watch"]],
+                    ended=[*row.get("ended", []), d["watch"]])
+    return row
+
+
+def key(event) -> str | None:
+    """The tournament an event of ``EVENTS`` is about."""
+    return event.data.get("tournament")
+
+
+def score(row: dict | None, event) -> dict | None:
+    """A tournament table's small points: ``money`` a balances row over its seats alone,
+    ``played`` the hands settled there and not voided (in the order they were settled)."""
+    d = event.data
+    if event.type == "table_opened":
+        if "tournament" not in d:
+            return None  # a table of an evening: its money is the group's balances
+        digits = len(d["stake"].partition(".")[2])
+        return {"money": {"digits": digits, "members": {m: 0 for m in d["seats"]}}, "played": []}
+    if row is None:
+        return None
+    money = balances.apply(row["money"], event)
+    played = row["played"]
+    if event.type == "settlement" and event.hand not in played:
+        played = [*played, event.hand]
+    elif event.type == "hand_voided" or (event.type == "correction" and d.get("void")):
+        played = [h for h in played if h != event.hand]
+    if money is row["money"] and played is row["played"]:
+        return row
+    return {"money": money, "played": played}
+
+
+def small(row: dict | None) -> dict[str, int]:
+    """What counts of each member's payouts at the table (minor units, or whole points)."""
+    return dict(row["money"]["members"]) if row else {}
+
+
+def played(row: dict | None) -> int:
+    """How many hands the table has played (settled, not voided)."""
+    return len(row["played"]) if row else 0
