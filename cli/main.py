@@ -21,6 +21,7 @@ from . import output, proofs, server
 from .backup_commands import Duration, Runner, backup, restore
 from .checks import replay_store, verify_store
 from .demo import demo
+from .draws import draw_command
 from .migrate import migrate
 from .money_checks import store_faults
 from .options import store_option
@@ -374,6 +375,7 @@ def balances(obj: Context, group):
 
 
 bitka.add_command(demo)
+bitka.add_command(draw_command)
 bitka.add_command(pending)
 bitka.add_command(correct)
 bitka.add_command(export)

@@ -14,7 +14,7 @@ Pure: bytes and lists in, lists out.
 from __future__ import annotations
 
 import hashlib
-from typing import Iterator, Sequence, TypeVar
+from typing import Iterator, Mapping, Sequence, TypeVar
 
 T = TypeVar("T")
 
@@ -71,3 +71,32 @@ def tables(order: Sequence[T], sizes: Sequence[int]) -> list[list[T]]:
         out.append(list(order[at:at + size]))
         at += size
     return out
+
+
+def fault(drawn: Mapping, players: Sequence[str], committed: str | None, last_hash: str | None,
+          sizes: Sequence[int] | None) -> str | None:
+    """Why a recorded draw (``drawn``: its ``secret``, ``seed`` and ``tables``) is not the
+    draw the rules make (None when it is): its secret must hash to the commitment published
+    before it, its seed must come from that secret and ``last_hash`` (the hash of the event
+    before the draw; None: a reader of the log without its hashes takes the recorded seed),
+    and its tables must be ``players`` shuffled by the seed and cut into ``sizes``. Anyone can
+    ask this of a log: ``bitka draw --check``."""
+    secret, recorded_seed = drawn.get("secret"), drawn.get("seed")
+    if not (_hex32(secret) and _hex32(recorded_seed)):
+        return "its secret and seed are not 64 lowercase hex digits each"
+    if committed is None or commitment(bytes.fromhex(secret)) != committed:
+        return f"its secret does not hash to the commitment published before it ({committed})"
+    seeded = seed(bytes.fromhex(secret), last_hash) if last_hash is not None else bytes.fromhex(recorded_seed)
+    if seeded.hex() != recorded_seed:
+        return f"its seed is not SHA-256(secret || the hash of the event before it): that gives {seeded.hex()}"
+    if sizes is None:
+        return f"{len(players)} players fit no tables"
+    expected = tables(shuffled(players, seeded), sizes)
+    seated = [t.get("seats") for t in drawn.get("tables", ()) if isinstance(t, Mapping)]
+    if seated != expected:
+        return f"its tables are not the players shuffled by its seed: the seed seats {expected}"
+    return None
+
+
+def _hex32(value) -> bool:
+    return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)

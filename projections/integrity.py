@@ -18,7 +18,7 @@ from events.money import MAX_BALANCE, MAX_MINOR, MoneyError, parse_amount
 from events.types import EVENT_TYPES
 from games.engine.errors import RuleViolation
 from games.registry import GAMES
-from . import balances
+from . import balances, tournament_faults
 
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 HAND_PLAY = frozenset({"seat_cards", "bid", "trick", "play", "claim", "settlement", "hand_voided"})
@@ -85,6 +85,8 @@ def _table_opened(rows, env, members, dealt) -> str | None:
     dealer = d.get("dealer", 0)
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < len(seats):
         return f"the table's first dealer {dealer!r} is not one of its seats"
+    if "tournament" in d:
+        return tournament_faults.table_of_a_round(rows, env)
     return _positive(d["stake"], rows[("group", "")]["digits"], "stake")
 
 
@@ -101,7 +103,7 @@ def _hand_start(rows, env, members, dealt) -> str | None:
         return f"the hand is dealt while hand {latest['id']} is still being played at its table"
     if env.data["dealer"] != table["next_dealer"] or env.data["game"] != table["game"]:
         return f"it was seat {table['next_dealer']}'s deal of {table['game']}, not this one"
-    return None
+    return tournament_faults.beyond_deals(rows, env)
 
 
 def _hand_play(rows, env, members, dealt) -> str | None:
@@ -211,6 +213,13 @@ def _correction(rows, env, members, dealt) -> str | None:
     return None
 
 
+def _tournament(check):
+    """A tournament's check (projections/tournament_faults.py), given how ids are judged here."""
+    def checked(rows, env, members, dealt) -> str | None:
+        return check(rows, env, members, well_formed)
+    return checked
+
+
 def _positive(text, digits: int, what: str, limit: int = MAX_MINOR) -> str | None:
     try:
         return None if parse_amount(text, digits, limit=limit) > 0 else f"the {what} must be more than zero"
@@ -222,4 +231,8 @@ _CHECKS = {"group_updated": _group_updated, "confirmation": _confirmation, "disp
            "correction": _correction, "member_added": _member_added, "table_opened": _table_opened, "deal": _hand_start,
            "result": _hand_start, "payment": _payment, "assertion": _assertion, "table_closed": _table_closed,
            "pay_details": _pay_details,
+           **{kind: _tournament(check) for kind, check in (
+               ("tournament_created", tournament_faults.tournament_created),
+               ("round_drawn", tournament_faults.round_drawn), ("watch_opened", tournament_faults.watch),
+               ("watch_closed", tournament_faults.watch))},
            **{kind: _hand_play for kind in HAND_PLAY}}

@@ -11,6 +11,8 @@ takes it back, a correction moves it), and the hands the table has played, which
 """
 from __future__ import annotations
 
+from events import draw
+
 from . import balances
 
 NAME = "tournament"
@@ -72,3 +74,12 @@ def small(row: dict | None) -> dict[str, int]:
 def played(row: dict | None) -> int:
     """How many hands the table has played (settled, not voided)."""
     return len(row["played"]) if row else 0
+
+
+def table_sizes(game, rules, players: int) -> list[int] | None:
+    """How ``players`` sit at the game's tables: its own size, the last ones one larger as
+    many as needed where the game seats one more (its dealer sitting out); None if they fit
+    no tables."""
+    size = game.seat_count(rules)
+    larger = size + 1 if game.seated(rules, size + 1) is not None else None
+    return draw.table_sizes(players, size, larger)

@@ -35,12 +35,15 @@ from games.engine.seen import names_a_card
 from projections.integrity import well_formed
 from projections.redecide import COMMANDS, RECORDED_BY_THE_TABLE, SALT, every_field
 from . import auth, handlers
-from .commands import (AddMember, AssertBalance, Confirm, Correct, CreateGroup, Dispute, NewHand, OpenTable, Pay,
-                       Play, SetPayDetails, UpdateGroup, VoidHand)
+from .commands import (AddMember, AssertBalance, Confirm, Correct, CreateGroup, CreateTournament, Dispute, DrawRound,
+                       NewHand, OpenTable, Pay, Play, SetPayDetails, UpdateGroup, VoidHand, Watch)
+from .draws import Revealed
 
 # What only the admin does: the routes' ``admin=True`` and the admin's pages (service/web/admin.py).
 ADMIN_ONLY = {"group_updated": "changes the group's settings", "member_added": "adds a member",
-              "table_opened": "opens a table", "hand_voided": "voids a hand", "correction": "corrects a hand"}
+              "table_opened": "opens a table", "hand_voided": "voids a hand", "correction": "corrects a hand",
+              "tournament_created": "creates a tournament", "round_drawn": "draws a round",
+              "watch_opened": "opens a watch link", "watch_closed": "ends a watch link"}
 HAND_PLAY = frozenset({"deal", "result", "seat_cards", "bid", "trick", "play", "claim", "settlement"})
 _NEW_ID = {"member_added": "member", "table_opened": "table", "deal": "hand", "result": "hand"}
 
@@ -189,7 +192,20 @@ class Reenactment:
             case "member_added":
                 return AddMember(g, actor, d.get("name"))
             case "table_opened":
+                if "tournament" in d:
+                    raise Fault(env.seq, "a table of a tournament's round is opened only by its round's draw")
                 return OpenTable(g, actor, _table_body(d))
+            case "tournament_created":
+                body = {k: d.get(k) for k in ("name", "game", "rules", "players", "rounds", "deals", "places",
+                                              "stake")}
+                return CreateTournament(g, actor, body, Revealed(commitments={1: d.get("commitment")}),
+                                        tournament=d.get("tournament"))
+            case "round_drawn":
+                tables = d.get("tables") if isinstance(d.get("tables"), list) else []
+                return DrawRound(g, actor, d.get("tournament"), _revealed(d),
+                                 tables=tuple(t.get("id") for t in tables if isinstance(t, Mapping)))
+            case "watch_opened" | "watch_closed":
+                return Watch(g, actor, d.get("tournament"), d.get("watch"), env.type == "watch_opened")
             case "deal" | "result":
                 return NewHand(g, actor, env.table, _hand_body(env))
             case "seat_cards" | "bid" | "trick" | "play" | "claim":
@@ -279,6 +295,14 @@ def _table_body(d: Mapping) -> dict:
     if "dealer" in d:
         body["dealer"] = d["dealer"]
     return body
+
+
+def _revealed(d: Mapping) -> Revealed:
+    """What a recorded draw revealed: its round's secret, and its commitment to the next."""
+    number = d.get("round")
+    if not isinstance(number, int) or isinstance(number, bool):
+        return Revealed()
+    return Revealed(secrets={number: d.get("secret")}, commitments={number + 1: d.get("commitment")})
 
 
 def _hand_body(env: Envelope) -> dict:

@@ -25,14 +25,6 @@ def tournament_row(reader, group: str, tournament: str) -> dict:
     return row
 
 
-def table_sizes(game, rules, players: int) -> list[int] | None:
-    """How ``players`` sit at the game's tables: its own size, the last ones one larger as
-    many as needed where the game seats one more (the dealer sitting out); None if they fit no tables."""
-    size = game.seat_count(rules)
-    larger = size + 1 if game.seated(rules, size + 1) is not None else None
-    return draw.table_sizes(players, size, larger)
-
-
 def create_tournament(c: CreateTournament, w: Writer) -> dict:
     """The tournament's row once created."""
     row, body = group_row(w, c.group), c.body
@@ -40,7 +32,7 @@ def create_tournament(c: CreateTournament, w: Writer) -> dict:
     rules, entry = table_rules(game, body.get("rules") or {})
     players = list(body["players"])
     _check_players(row, players)
-    if table_sizes(game, rules, len(players)) is None:
+    if fold.table_sizes(game, rules, len(players)) is None:
         raise Unprocessable(say("{count} players fit no tables of this game: a table seats {size}",
                                 count=len(players), size=_seats_said(game, rules)), field="players")
     places = list(body.get("places") or PLACES)
@@ -82,7 +74,7 @@ def draw_round(c: DrawRound, w: Writer) -> dict:
     seeded = draw.seed(secret, last_hash)
     game = known_game(row["game"])
     rules, entry = table_rules(game, row["rules"])
-    sizes = table_sizes(game, rules, len(row["players"]))
+    sizes = fold.table_sizes(game, rules, len(row["players"]))
     seats = draw.tables(draw.shuffled(row["players"], seeded), sizes)
     ids = list(c.tables) or [new_id("t") for _ in seats]
     if len(ids) != len(seats) or any(w.row("table", c.group, t) is not None for t in ids):

@@ -1,0 +1,105 @@
+"""``bitka draw --check``: every round of every tournament drawn again from the log alone, as
+anyone can (API.md "Drawing a round"): each revealed secret against the commitment published
+before it, each seed against the secret and the hash of the event before the draw, each
+round's tables against the players shuffled by that seed, and each table the draw opened
+against the draw. It reads a store's group, or an exported log (what a player was given)."""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+import click
+
+from events import draw
+from events.canonical import GENESIS
+from games.registry import GAMES
+from projections.tournaments import table_sizes
+
+from .options import store_option
+from .transfer import read_lines
+
+
+@dataclass
+class _Tournament:
+    created: dict
+    commitment: str | None
+    drawn: int = 0
+    tables: dict[str, list[str]] = field(default_factory=dict)  # of the last draw, each table's seats
+
+
+def findings(envelopes: Iterable) -> Iterator[tuple[bool, str]]:
+    """(held, sentence) for each draw and each table it opened, in the log's order."""
+    tournaments: dict[str, _Tournament] = {}
+    before = None  # the hash of the event before the one read
+    for env in envelopes:
+        if hashlib.sha256(env.canonical()).hexdigest() != env.hash or env.prev_hash != (before or GENESIS):
+            yield False, f"event {env.seq} does not hold: its hash or its link to the event before it is not its own"
+            return  # a draw after it is seeded from a hash nobody can trust
+        d = env.data
+        if env.type == "tournament_created":
+            tournaments[d["tournament"]] = _Tournament(d, d.get("commitment"))
+        elif env.type == "round_drawn":
+            yield _round(tournaments.get(d.get("tournament")), env, before)
+        elif env.type == "table_opened" and "tournament" in d:
+            t = tournaments.get(d["tournament"])
+            seats = t.tables.get(d.get("table")) if t else None
+            yield (seats == d.get("seats"), f"table {d.get('table')} (seq {env.seq}) "
+                   + ("opens as round {}'s draw seats it".format(d.get("round")) if seats == d.get("seats")
+                      else "is not one the draw before it seats so"))
+        before = env.hash
+
+
+def _round(t: _Tournament | None, env, before: str | None) -> tuple[bool, str]:
+    d = env.data
+    said = f"round {d.get('round')} of tournament {d.get('tournament')} (seq {env.seq})"
+    if t is None:
+        return False, f"{said}: the tournament was never created in this log"
+    t.drawn += 1
+    if d.get("round") != t.drawn or before is None or d.get("after") != env.seq - 1:
+        return False, f"{said}: it is not drawn right after the event before it, as round {t.drawn}"
+    game = GAMES.get(t.created["game"])
+    rules = game.parse_rules({k: v for k, v in t.created["rules"].items() if k != "entry"}) if game else None
+    sizes = table_sizes(game, rules, len(t.created["players"])) if game else None
+    why = draw.fault(d, t.created["players"], t.commitment, before, sizes)
+    t.commitment = d.get("commitment")
+    if why:
+        return False, f"{said}: {why}"
+    t.tables = {table["id"]: table["seats"] for table in d["tables"]}
+    return True, f"{said}: drawn as its secret says ({', '.join(str(len(s)) for s in t.tables.values())} at tables)"
+
+
+@click.command("draw")
+@click.option("--check", is_flag=True, required=True, help="Draw every round again and compare (the only mode).")
+@click.option("--group", "group", help="The group, in the store.")
+@click.option("--log", "log", type=click.Path(exists=True, dir_okay=False),
+              help="An exported log (bitka export) instead of the store.")
+@store_option
+@click.pass_obj
+def draw_command(obj, check, group, log):
+    """Draw every tournament round again from the log alone and compare: each secret with the
+    commitment published before it, each seed with that secret and the hash of the event
+    before the draw, each round's tables with the players shuffled by the seed. Exit 1 when
+    any draw differs.
+
+    \b
+    Examples:
+      bitka draw --check --group g_3f9a1c2b7d10
+      bitka draw --check --log club.jsonl
+    """
+    if (group is None) == (log is None):
+        raise click.UsageError("name the log to check: --group G (in the store) or --log FILE (an export)")
+    if log is not None:
+        with open(log, "rb") as handle:
+            found = list(findings(read_lines(handle)))
+    else:
+        with obj.store().reading() as r:
+            if r.count(group) == 0:
+                raise click.UsageError(f"there is no group {group!r} in {obj.shown}")
+            found = list(findings(r.scan(group)))
+    for held, sentence in found:
+        click.echo(("ok: " if held else "DIFFERS: ") + sentence)
+    if not found:
+        click.echo("no round was drawn in this log")
+    if not all(held for held, _ in found):
+        raise SystemExit(1)

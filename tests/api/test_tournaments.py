@@ -1,0 +1,337 @@
+"""Tournaments over HTTP, as API.md "Points, tables of five, tournaments and seasons" says and
+as an organizer and its players would try them: every draw run again here from what the API
+and the log show (a second reading of the algorithm, written another way), every standing
+counted again from the hands' own payouts, and bad input, a race and a forged draw refused
+with nothing appended."""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import struct
+from fractions import Fraction
+
+import pytest
+
+from games.engine.autoplay import hand_at_random
+from games.registry import GAMES
+from tests.command import run
+from tests.concurrency import failures_in_threads
+from tests.conftest import agreed
+from tests.tampering import rechained
+
+KOP = GAMES["kop"]
+RULES = KOP.parse_rules({})
+
+
+def club(client, players: int, currency: str = "points", confirmations: str = "off") -> dict:
+    g = client.post("/v1/groups", {"name": "Bytów", "currency": currency}).json
+    admin = client.as_(g["admin_token"])
+    base = f"/v1/groups/{g['id']}"
+    assert admin.call("PATCH", base, {"confirmations": confirmations}).status_code in (200, 201)
+    members = [admin.post(f"{base}/members", {"name": f"Gracz {i + 1}"}).json for i in range(players)]
+    return {"group": g["id"], "admin": admin, "base": base, "members": members, "client": client,
+            "ids": [m["id"] for m in members], "tokens": {m["id"]: m["token"] for m in members}}
+
+
+def create(c: dict, **body) -> dict:
+    r = c["admin"].post(f"{c['base']}/tournaments", {"name": "Puchar", "game": "kop", "players": c["ids"],
+                                                      "rounds": 2, "deals": 2, **body})
+    assert r.status_code == 201, r.json
+    return r.json
+
+
+def version(c: dict) -> int:
+    return c["admin"].get(c["base"]).json["version"]
+
+
+def play_round(c: dict, drawn: dict, deals: int, chance: random.Random) -> list[dict]:
+    """Every table of the round plays its deals (whole random legal hands logged by the admin)."""
+    hands = []
+    for table in drawn["tables"]:
+        for _ in range(deals):
+            at = c["admin"].get(f"{c['base']}/tables/{table['id']}").json
+            r = c["admin"].post(f"{c['base']}/tables/{table['id']}/hands",
+                                hand_at_random(KOP, RULES, chance, at["next_dealer"]))
+            assert r.status_code == 201, r.json
+            hands.append(r.json)
+    return hands
+
+
+def their_draw(players: list[str], secret: bytes, event_hash: str) -> list[list[str]]:
+    """API.md's draw as a reader would write it: the whole stream first, unpacked at once,
+    then the swaps; cut into fours with the last ones of five."""
+    seed = hashlib.sha256(secret + bytes.fromhex(event_hash)).digest()
+    stream = b"".join(hashlib.sha256(seed + struct.pack(">Q", i)).digest() for i in range(len(players)))
+    us = struct.unpack(f">{len(stream) // 8}Q", stream)
+    order = list(players)
+    for step, j in enumerate(range(len(order) - 1, 0, -1)):
+        k = us[step] % (j + 1)
+        order[j], order[k] = order[k], order[j]
+    fives = next(b for b in range(len(order) // 5 + 1) if (len(order) - 5 * b) % 4 == 0)
+    sizes = [4] * ((len(order) - 5 * fives) // 4) + [5] * fives
+    return [order[sum(sizes[:i]):sum(sizes[:i + 1])] for i in range(len(sizes))]
+
+
+def event_hash(c: dict, seq: int) -> str:
+    r = c["admin"].get(f"{c['base']}/events?after={seq - 1}&limit=1")
+    return r.json["events"][0]["hash"]
+
+
+def their_standings(c: dict, tournament: dict, places=(5, 3, 1, 0)) -> dict[str, tuple[Fraction, int, int]]:
+    """Each player's (table points, small points, first places), counted from every counted
+    hand's payouts as the API serves them, placed by hand."""
+    out = {m: [Fraction(0), 0, 0] for m in tournament["players"]}
+    for drawn in c["admin"].get(f"{c['base']}/tournaments/{tournament['id']}").json["drawn_rounds"]:
+        for table in drawn["tables"]:
+            small = {m: 0 for m in table["seats"]}
+            hands = c["admin"].get(f"{c['base']}/tables/{table['id']}").json["hands"]
+            for hand in hands:
+                h = c["admin"].get(f"{c['base']}/hands/{hand}").json
+                if h.get("settlement") and (h.get("confirmation") or {}).get("state") == "counted":
+                    for p in h["settlement"]["payouts"]:
+                        small[p["member"]] += int(p["amount"])
+            if not hands:
+                continue
+            ranked = sorted(small, key=lambda m: -small[m])
+            for m in ranked:
+                tied = [i for i, o in enumerate(ranked) if small[o] == small[m]]
+                share = sum(Fraction(places[i]) if i < len(places) else Fraction(0) for i in tied) / len(tied)
+                out[m][0] += share
+                out[m][1] += small[m]
+                out[m][2] += tied[0] == 0
+    return {m: tuple(v) for m, v in out.items()}
+
+
+def test_a_tournament_is_created_with_a_commitment_and_read_back(client):
+    c = club(client, 8)
+    t = create(c, places=[4, 3, 2, 1], stake="2")
+    assert {k: t[k] for k in ("name", "game", "players", "rounds", "deals", "places", "stake", "drawn")} == {
+        "name": "Puchar", "game": "kop", "players": c["ids"], "rounds": 2, "deals": 2, "places": [4, 3, 2, 1],
+        "stake": "2", "drawn": 0}
+    assert len(t["commitment"]) == 64 and int(t["commitment"], 16) >= 0
+    read = c["admin"].get(f"{c['base']}/tournaments/{t['id']}").json
+    assert read == {**t, "drawn_rounds": []}
+    assert c["admin"].as_(c["members"][0]["token"]).get(f"{c['base']}/tournaments/{t['id']}").status_code == 200
+
+
+def test_each_draw_is_the_one_its_committed_secret_and_the_last_event_make(client):
+    c = club(client, 13)
+    t = create(c, rounds=3, deals=1)
+    chance = random.Random(13)
+    committed = t["commitment"]
+    for number in (1, 2, 3):
+        before = version(c)
+        drawn = c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds")
+        assert drawn.status_code == 201, drawn.json
+        d = drawn.json
+        assert d["round"] == number and d["after"] == before
+        assert hashlib.sha256(bytes.fromhex(d["secret"])).hexdigest() == committed
+        secret, last = bytes.fromhex(d["secret"]), event_hash(c, before)
+        assert d["seed"] == hashlib.sha256(secret + bytes.fromhex(last)).hexdigest()
+        assert [table["seats"] for table in d["tables"]] == their_draw(c["ids"], secret, last)
+        assert [len(table["seats"]) for table in d["tables"]] == [4, 4, 5]
+        for table in d["tables"]:  # ordinary tables of the round
+            row = c["admin"].get(f"{c['base']}/tables/{table['id']}").json
+            assert (row["tournament"], row["round"], row["deals"]) == (t["id"], number, 1)
+            assert [s["member"] for s in row["seats"]] == table["seats"]
+        committed = d["commitment"]
+        play_round(c, d, 1, chance)
+    assert committed is None
+    read = c["admin"].get(f"{c['base']}/tournaments/{t['id']}").json
+    assert read["drawn"] == 3 and read["commitment"] is None and len(read["drawn_rounds"]) == 3
+    again = c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds")
+    assert again.status_code == 422 and "every round" in again.json["detail"]
+
+
+def test_standings_are_what_the_hands_give_and_a_correction_moves_them(client):
+    c = club(client, 8)
+    t = create(c, rounds=2, deals=3)
+    chance = random.Random(8)
+    drawn = c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds").json
+    hands = play_round(c, drawn, 3, chance)
+    standing = c["admin"].get(f"{c['base']}/tournaments/{t['id']}/standings").json
+    assert standing["rounds_played"] == 1
+    theirs = their_standings(c, t)
+    assert {p["member"]: (Fraction(p["points"]), int(p["small"]), p["first_places"])
+            for p in standing["players"]} == theirs
+    keys = [(-Fraction(p["points"]), -int(p["small"]), -p["first_places"]) for p in standing["players"]]
+    assert keys == sorted(keys)
+    assert sum(Fraction(p["points"]) for p in standing["players"]) == 2 * (5 + 3 + 1 + 0)
+
+    first = hands[0]  # the first hand of the first table, corrected to a void after the round
+    r = c["admin"].post(f"{c['base']}/hands/{first['id']}/correct", {"reason": "misdeal", "void": True})
+    assert r.status_code == 201, r.json
+    after = c["admin"].get(f"{c['base']}/tournaments/{t['id']}/standings").json
+    assert {p["member"]: (Fraction(p["points"]), int(p["small"]), p["first_places"])
+            for p in after["players"]} == their_standings(c, t)
+    table = drawn["tables"][0]
+    moved = {p["member"]: p["small"] for p in after["players"] if p["member"] in table["seats"]}
+    assert moved != {p["member"]: p["small"] for p in standing["players"] if p["member"] in table["seats"]}
+    assert after["rounds_played"] == 0  # the voided hand counts as never played: the table owes a deal
+    at = c["admin"].get(f"{c['base']}/tables/{table['id']}").json
+    assert c["admin"].post(f"{c['base']}/tables/{table['id']}/hands",
+                           hand_at_random(KOP, RULES, chance, at["next_dealer"])).status_code == 201
+    assert c["admin"].get(f"{c['base']}/tournaments/{t['id']}/standings").json["rounds_played"] == 1
+
+
+def test_a_hand_that_waits_for_its_payers_counts_in_the_standings_once_they_confirm(client):
+    c = club(client, 4, confirmations="payers")
+    t = create(c, rounds=1, deals=1)
+    drawn = c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds").json
+    [hand] = play_round(c, drawn, 1, random.Random(4))
+    assert hand["confirmation"]["state"] == "pending"
+    waiting = c["admin"].get(f"{c['base']}/tournaments/{t['id']}/standings").json
+    assert {p["small"] for p in waiting["players"]} == {"0"} and waiting["rounds_played"] == 1
+    agreed({"base": c["base"], "members": c["members"], "member": c["admin"]}, hand)
+    counted = c["admin"].get(f"{c['base']}/tournaments/{t['id']}/standings").json
+    paid = {p["member"]: p["amount"] for p in hand["settlement"]["payouts"]}
+    assert {p["member"]: p["small"] for p in counted["players"]} == paid
+
+
+def test_a_table_takes_exactly_its_deals_and_the_next_round_waits_for_every_table(client):
+    c = club(client, 8)
+    t = create(c, deals=2)
+    drawn = c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds").json
+    chance = random.Random(2)
+    early = c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds")
+    assert early.status_code == 422
+    assert all(table["id"] in early.json["detail"] for table in drawn["tables"])
+    play_round(c, {"tables": drawn["tables"][:1]}, 2, chance)
+    before = version(c)
+    full = drawn["tables"][0]["id"]
+    at = c["admin"].get(f"{c['base']}/tables/{full}").json
+    beyond = c["admin"].post(f"{c['base']}/tables/{full}/hands", hand_at_random(KOP, RULES, chance, at["next_dealer"]))
+    assert beyond.status_code == 422 and "2" in beyond.json["detail"]
+    still = c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds")
+    assert still.status_code == 422 and drawn["tables"][1]["id"] in still.json["detail"] and full not in still.json[
+        "detail"]
+    assert version(c) == before
+
+
+@pytest.mark.parametrize("body, status", [
+    ({"players": "SEVEN"}, 400),
+    ({"rounds": 0}, 400),
+    ({"deals": "32"}, 400),
+    ({"rounds": 2.5}, 400),
+    ({"places": [5, -1]}, 400),
+    ({"game": "chess"}, 422),
+    ({"rules": {"ranking": "nonsense"}}, 422),
+    ({"places": [1, 3, 5, 0]}, 422),
+    ({"places": [5, 3, 1, 0, 0, 0]}, 422),
+    ({"stake": "0"}, 400),
+    ({"stake": "0.5"}, 400),
+])
+def test_a_tournament_against_the_contract_is_refused_and_appends_nothing(client, body, status):
+    c = club(client, 8)
+    before = version(c)
+    r = c["admin"].post(f"{c['base']}/tournaments", {"name": "Puchar", "game": "kop", "players": c["ids"],
+                                                      "rounds": 2, "deals": 2, **body})
+    assert r.status_code == status, r.json
+    assert r.headers["Content-Type"].startswith("application/problem+json") and r.json["detail"]
+    assert version(c) == before
+
+
+def test_players_no_tables_fit_a_stranger_or_a_player_twice_are_refused_in_words(client):
+    c = club(client, 8)
+    other = club(client, 1)
+    before = version(c)
+    for players, words in ((c["ids"][:7], "7 players fit no tables"), (c["ids"][:3], "3 players fit no tables"),
+                           (c["ids"][:7] + other["ids"], "not members"), (c["ids"][:7] + c["ids"][:1], "twice")):
+        r = c["admin"].post(f"{c['base']}/tournaments", {"name": "P", "game": "kop", "players": players,
+                                                          "rounds": 1, "deals": 1})
+        assert r.status_code == 422 and words in r.json["detail"], r.json
+    assert version(c) == before
+
+
+def test_only_the_admin_creates_draws_and_opens_watch_links(client):
+    c = club(client, 4)
+    t = create(c)
+    member = c["admin"].as_(c["members"][0]["token"])
+    before = version(c)
+    assert member.post(f"{c['base']}/tournaments", {"name": "P", "game": "kop", "players": c["ids"], "rounds": 1,
+                                                     "deals": 1}).status_code == 403
+    assert member.post(f"{c['base']}/tournaments/{t['id']}/rounds").status_code == 403
+    assert member.post(f"{c['base']}/tournaments/{t['id']}/watch").status_code == 403
+    assert c["admin"].as_(None).post(f"{c['base']}/tournaments/{t['id']}/rounds").status_code == 401
+    assert c["admin"].post(f"{c['base']}/tournaments/x_nothere/rounds").status_code == 404
+    assert version(c) == before
+
+
+def test_two_draws_racing_draw_one_round(client):
+    c = club(client, 8)
+    t = create(c)
+    answers = []
+    errors = failures_in_threads(lambda: answers.append(
+        c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds")), 6)
+    assert not errors
+    statuses = [r.status_code for r in answers]
+    assert statuses.count(201) == 1 and set(statuses) <= {201, 409, 422}, statuses
+    assert c["admin"].get(f"{c['base']}/tournaments/{t['id']}").json["drawn"] == 1
+
+
+def test_a_season_counts_each_players_best_tournaments(client):
+    c = club(client, 4)
+    chance = random.Random(5)
+    made = []
+    for _ in range(3):
+        t = create(c, rounds=1, deals=2)
+        play_round(c, c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds").json, 2, chance)
+        made.append(t["id"])
+    each = {x: {p["member"]: p for p in c["admin"].get(f"{c['base']}/tournaments/{x}/standings").json["players"]}
+            for x in made}
+    season = c["admin"].get(f"{c['base']}/standings?tournaments={','.join(made)}&best=2")
+    assert season.status_code == 200, season.json
+    for player in season.json["players"]:
+        mine = sorted(((Fraction(each[x][player["member"]]["points"]), int(each[x][player["member"]]["small"]), x)
+                       for x in made), reverse=True)
+        best = mine[:2]
+        assert Fraction(player["points"]) == sum(p for p, _s, _x in best)
+        assert int(player["small"]) == sum(s for _p, s, _x in best)
+        assert {e["id"] for e in player["tournaments"] if e["counted"]} == {x for _p, _s, x in best}
+        assert len(player["tournaments"]) == 3
+    assert c["admin"].get(f"{c['base']}/standings?tournaments=x_none&best=2").status_code == 404
+    assert c["admin"].get(f"{c['base']}/standings?tournaments={made[0]}&best=zero").status_code == 400
+
+
+def test_a_watch_link_is_absolute_ends_once_and_then_is_gone(client):
+    c = club(client, 4)
+    t = create(c)
+    r = c["admin"].post(f"{c['base']}/tournaments/{t['id']}/watch")
+    assert r.status_code == 201 and r.json["url"].endswith(f"/t/{r.json['code']}")
+    assert r.json["url"].startswith("http")
+    ended = c["admin"].call("DELETE", f"{c['base']}/tournaments/{t['id']}/watch/{r.json['code']}")
+    assert ended.status_code == 204 and ended.data == b""
+    assert c["admin"].call("DELETE", f"{c['base']}/tournaments/{t['id']}/watch/{r.json['code']}").status_code == 410
+    assert c["admin"].call("DELETE", f"{c['base']}/tournaments/{t['id']}/watch/nothing").status_code == 404
+    events = c["admin"].get(f"{c['base']}/events").json["events"]
+    assert r.json["code"] not in json.dumps(events)  # only its hash is kept
+
+
+def test_the_log_of_a_tournament_replays_imports_and_draws_again(client, app, tmp_path):
+    c = club(client, 8)
+    t = create(c, deals=1)
+    drawn = c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds").json
+    play_round(c, drawn, 1, random.Random(3))
+    c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds")
+    db = app.config["BITKA_DB"]
+    if not db.startswith(("postgres", "postgresql")):
+        assert run("--db", db, "replay").exit_code == 0
+    exported = tmp_path / "club.jsonl"
+    assert run("--db", db, "export", "--group", c["group"], "--out", str(exported)).exit_code == 0
+    checked = run("draw", "--check", "--log", str(exported))
+    assert checked.exit_code == 0 and checked.output.count("ok: round") == 2, checked.output
+    assert run("--db", str(tmp_path / "copy.db"), "import", str(exported)).exit_code == 0
+
+    # The organizer's laptop rewrites round 1 to seat two players otherwise, every hash recomputed.
+    lines = [json.loads(line) for line in exported.read_text().splitlines()]
+    for env in lines:
+        if env["type"] == "round_drawn" and env["data"]["round"] == 1:
+            tables = env["data"]["tables"]
+            tables[0]["seats"][0], tables[1]["seats"][0] = tables[1]["seats"][0], tables[0]["seats"][0]
+    forged = tmp_path / "forged.jsonl"
+    forged.write_text("\n".join(rechained(lines)) + "\n")
+    said = run("draw", "--check", "--log", str(forged))
+    assert said.exit_code == 1 and "DIFFERS: round 1" in said.output, said.output
+    refused = run("--db", str(tmp_path / "forged.db"), "import", str(forged))
+    assert refused.exit_code != 0 and "nothing was imported" in refused.output
