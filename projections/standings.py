@@ -59,7 +59,7 @@ def shortest(value: Fraction) -> str:
     return "0" if text == "-0" else text
 
 
-def _shared(keys: Sequence[Hashable], points_of: Callable[[int], Fraction]) -> list[tuple[int, Fraction]]:
+def _shared(keys: Sequence[Hashable], points_of: Callable[[int], int]) -> list[tuple[int, Fraction]]:
     """For keys already in order (best first), each one's place and share: a run of equal
     keys covers the places its length spans, shares their points equally, and shows the best."""
     out: list[tuple[int, Fraction]] = []
@@ -68,7 +68,7 @@ def _shared(keys: Sequence[Hashable], points_of: Callable[[int], Fraction]) -> l
         end = start
         while end + 1 < len(keys) and keys[end + 1] == keys[start]:
             end += 1
-        share = sum((points_of(i) for i in range(start, end + 1)), Fraction(0)) / (end - start + 1)
+        share = Fraction(sum(points_of(i) for i in range(start, end + 1)), end - start + 1)
         out += [(start + 1, share)] * (end - start + 1)
         start = end + 1
     return out
@@ -76,8 +76,8 @@ def _shared(keys: Sequence[Hashable], points_of: Callable[[int], Fraction]) -> l
 
 def placed(table: Table, places: Sequence[int]) -> dict[str, Placed]:
     """Each player of ``table`` placed by small points, with the table points their place gives."""
-    def worth(i: int) -> Fraction:  # a place the points do not reach (a fifth) is worth nothing
-        return Fraction(places[i]) if i < len(places) else Fraction(0)
+    def worth(i: int) -> int:  # a place the points do not reach (a fifth) is worth nothing
+        return places[i] if i < len(places) else 0
     order = sorted(table.small, key=lambda member: -table.small[member])
     shares = _shared([table.small[m] for m in order], worth)
     return {m: Placed(table.round, table.id, table.small[m], place, points)
@@ -89,7 +89,7 @@ def _ranked(standings: list[Standing]) -> list[Standing]:
     def key(s: Standing) -> tuple:
         return (-s.points, -s.small, -s.first_places)
     ordered = sorted(standings, key=key)
-    for s, (place, _share) in zip(ordered, _shared([key(s) for s in ordered], lambda i: Fraction(0)), strict=True):
+    for s, (place, _share) in zip(ordered, _shared([key(s) for s in ordered], lambda i: 0), strict=True):
         s.place = place
     return ordered
 
