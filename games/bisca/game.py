@@ -293,9 +293,8 @@ def decide(state: BiscaState, command: Command) -> list[Event]:
         case Command(kind="bid", data=data):
             return [_decide_swap(state, data)]
         case Command(kind="trick", data=data):
-            if state.current:
-                raise RuleViolation(say("this trick is being played a card at a time: play its other cards one by one"))
-            return [Event("trick", _decide_trick(state, data).to_data())]
+            cards = one_card.whole_trick(data, state.rules.players, state.current)
+            return [Event("trick", _decide_trick(state, cards).to_data())]
         case Command(kind="play", data=data):
             return _decide_play(state, data)
     raise RuleViolation(say("bisca hands take cards, tricks, plays (and, in capixaba, the swap-2 call), not "
@@ -340,14 +339,10 @@ def _decide_swap(state: BiscaState, data: Mapping) -> Event:
     return Event("bid", {"seat": seat, "call": "swap-2", "gives": two, "takes": state.trump_card})
 
 
-def _decide_trick(state: BiscaState, data: Mapping) -> Trick:
-    extra = sorted(set(data) - {"cards"})
-    if extra:
-        raise RuleViolation(say("a trick has only cards, not {extra}", extra=', '.join(extra)))
-    cards, n, leader = parse_cards(data.get("cards")), state.rules.players, state.leader
-    if len(cards) != n:
-        raise RuleViolation(say("a trick is {n} cards in play order, starting with the leader; got {cards_count}",
-                                n=n, cards_count=len(cards)))
+def _decide_trick(state: BiscaState, cards: list[str]) -> Trick:
+    """A whole trick, leader first, its form checked (``one_card.whole_trick``): each card
+    its seat's, and allowed by the follow rules once the stock is gone."""
+    n, leader = state.rules.players, state.leader
     for i, card in enumerate(cards):
         seat = (leader + i) % n
         if card not in state.held[seat]:
