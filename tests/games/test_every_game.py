@@ -125,13 +125,17 @@ class _Hand:
             self.do(made[-1])
         return made
 
-    def check_trick_whole(self, before, cards: list[str], made: list[Event]) -> None:
+    def check_trick_whole(self, before, after_one, cards: list[str], made: list[Event]) -> None:
         """The trick whose cards were just played one by one, logged whole from the hand as it
         stood before its first card (as a scorer logs it, and as ``redecide`` judges a trick
-        of the log): the same trick event."""
+        of the log): the same trick event. Not with a field besides its cards, nor once its
+        first card was played alone."""
         tricks = [(e.type, dict(e.data)) for e in made if e.type == "trick"]
         whole = [(e.type, dict(e.data)) for e in self.game.decide(before, Command("trick", {"cards": cards}))]
         assert whole == tricks, f"{self.game.name}: {cards} logged whole make {whole}, played one by one {tricks}"
+        for state, data in ((before, {"cards": cards, "leader": 0}), (after_one, {"cards": cards})):
+            with pytest.raises(RuleViolation):
+                self.game.decide(state, Command("trick", data))
 
     def next_move(self, chance: random.Random) -> list[Command]:
         """The next trick card by card (each among the legal cards), or the next play."""
@@ -252,17 +256,19 @@ def test_random_hands_dealt_whole_and_seat_by_seat(name, preset):
         while not game.is_terminal(whole.state):
             moves, before = whole.next_move(chance), (whole.state, seats.state)
             made: tuple[list[Event], list[Event]] = ([], [])
-            for command in moves:
+            for i, command in enumerate(moves):
                 if game.is_terminal(whole.state):
                     break
                 made[0].extend(whole.do(command))
                 made[1].extend(seats.do(command))
                 for owed in _owed_cards(game, whole, seats, dict(opened.data)):
                     seats.do(owed)
+                if i == 0:
+                    after_one = (whole.state, seats.state)
             if game.capabilities.logged_by == "tricks" and any(e.type == "trick" for e in made[0]):
                 cards = [command.data["card"] for command in moves]
-                whole.check_trick_whole(before[0], cards, made[0])
-                seats.check_trick_whole(before[1], cards, made[1])
+                whole.check_trick_whole(before[0], after_one[0], cards, made[0])
+                seats.check_trick_whole(before[1], after_one[1], cards, made[1])
         assert game.is_terminal(seats.state)
         settled, again = _settle(game, whole.state, match), _settle(game, seats.state, match)
         assert settled == again, f"{name}: the hand dealt seat by seat settles otherwise"
