@@ -266,7 +266,7 @@ def is_over(state: SuecaState) -> bool:
 
 def result_event(rules: SuecaRules, dealer: int, raw: Mapping) -> Event:
     """A hand logged by its score sheet: card points and tricks per side (result.py)."""
-    return sueca_result.result_event(rules, dealer, raw, PACK, POINTS, TRICKS)
+    return sueca_result.result_event(rules, dealer, raw, PACK, POINTS)
 
 
 def result_state(rules: SuecaRules, data: Mapping) -> SuecaState:
