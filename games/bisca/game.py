@@ -6,7 +6,7 @@ first, so bitka knows every draw: after each trick the winner draws first, then 
 in order of play, and a card a player cannot hold is refused. A trick event records the
 draws that followed it and, in Capixaba, the rela bonuses it scored. The match score before
 the hand travels with the deal, because a Capixaba bonus can end the match mid-hand.
-Scoring and money: games/bisca_scoring.py.
+Scoring and money: scoring.py; the score sheet: result.py; a deal seat by seat: seen.py.
 """
 from __future__ import annotations
 
@@ -202,7 +202,7 @@ def deals(rules: BiscaRules, deck, dealer: int) -> dict:
 
 def deal_event(rules: BiscaRules, raw: Mapping) -> Event:
     """A deal: whole (hands, trump card, stock), or, naming only the dealer, seat by seat
-    (games/bisca_seen.py)."""
+    (seen.py)."""
     variant = VARIANTS[rules.variant]
     if isinstance(raw, Mapping) and (set(raw) == {"dealer"} or (raw.get("trump") is None and "trump_suit" not in raw
                                                                and not any(raw.get("hands") or [[]])
@@ -434,7 +434,7 @@ def is_over(state: BiscaState) -> bool:
 
 def result_event(rules: BiscaRules, dealer: int, raw: Mapping) -> Event:
     """A hand logged by its result: card points and tricks per side, and (Capixaba) the
-    bonuses each side scored and whether hearts were trump (games/bisca_result.py)."""
+    bonuses each side scored and whether hearts were trump (result.py)."""
     return bisca_result.result_event(rules, dealer, raw, PACKS[VARIANTS[rules.variant].pack], POINTS)
 
 

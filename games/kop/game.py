@@ -333,7 +333,7 @@ def view(state: KopState) -> dict:
 
 
 def result_event(rules, dealer: int, raw: Mapping) -> Event:
-    """A hand logged by its result alone (see games/kop_result.py)."""
+    """A hand logged by its result alone (result.py)."""
     return kop_result.result_event(ENGINE, rules, dealer, raw)
 
 
