@@ -1,6 +1,8 @@
 """The one test every registered game passes (over ``GAMES`` and each of its presets, the
 way OpenSpiel runs its random-simulation test over each game): random legal hands played
-to the end, dealt whole and seat by seat, through nothing but the ``Game`` contract.
+to the end, dealt whole and seat by seat, through nothing but the ``Game`` contract; every
+other hand the last its game or match needs (each side one short of the target), so that a
+game that pays only then pays in it.
 
 At every step: the game decides each event again (``redecide``: the log's audit), and each
 trick played a card at a time is the trick its cards make logged whole; every reader (each
