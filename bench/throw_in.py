@@ -4,7 +4,7 @@
     python bench/throw_in.py [--deals 3000] [--seed 1]
 
 It prints the time of the whole decision (the search and settling each ending) and the
-positions searched, against the search's limit (games/throw_in.py LIMIT).
+positions searched, against the search's limit (games/kop/throw_in.py LIMIT).
 """
 from __future__ import annotations
 

@@ -59,7 +59,7 @@ def _winners(winner, codes) -> str:
 
 def _correction_words(env, trow: dict, grow: dict) -> str:
     d = env.data
-    who = lambda seat: _seat(trow, grow, seat)  # noqa: E731 - a name for what games.words takes
+    who = lambda seat: _seat(trow, grow, seat)  # noqa: E731 - a name for what games.engine.words takes
     if d.get("void"):
         what = say("voids it: it counts as never played")
     elif "cards" in d:

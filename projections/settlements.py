@@ -31,7 +31,7 @@ def settled(game, state, terms: TableTerms, digits: int) -> dict:
 
 def settlement_data(s: Settlement, terms: TableTerms, digits: int) -> dict:
     """The event's data. ``rules_version`` is recorded from version 2 on: a settlement
-    without it was derived under version 1 (see games.base.RULES_VERSION)."""
+    without it was derived under version 1 (see games.engine.base.RULES_VERSION)."""
     stake = terms.stake
     data = {
         "outcome": s.outcome,

@@ -2,7 +2,7 @@
 
 A hand is ``playing`` from its deal, ``settled`` once its settlement is logged, ``voided``
 if the admin voided it; voiding the latest hand gives the deal back to its dealer. What
-spans hands (doubled rounds, a game's score) is the table decider's (games/table.py): the row
+spans hands (doubled rounds, a game's score) is the table decider's (games/engine/table.py): the row
 keeps its state, ``bok`` and ``match``, and puts them back as they were when the latest
 hand is voided; so does it with what a game carries of its own (``carried``, a game's spans).
 """

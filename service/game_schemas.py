@@ -1,5 +1,5 @@
 """Each game's rules, deal and result as OpenAPI schemas, built from what the game declares
-(games/contract.py: its rules' defaults and ``rule_fields``, its ``deal_fields``, its
+(games/engine/contract.py: its rules' defaults and ``rule_fields``, its ``deal_fields``, its
 ``result_fields``), so that a registered game brings its own schemas into the document.
 
 A request names the table, not the game, so a deal or a result is ``anyOf`` the games'

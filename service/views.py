@@ -34,7 +34,7 @@ def games_say(request: str, opening: str) -> str:
 def hand_view(model: hand_fold.HandModel, hidden: frozenset[str] = frozenset()) -> dict:
     """The hand state of API.md as a reader who may not see ``hidden`` (seating.hidden)
     gets it: the game conceals those cards and what would tell where they are, and each
-    seat's list shows the cards the reader may see first (games/seen.py ``arranged``)."""
+    seat's list shows the cards the reader may see first (games/engine/seen.py ``arranged``)."""
     view = hand_fold.render(model)
     if not hidden:
         return view

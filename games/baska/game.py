@@ -2,10 +2,10 @@
 
 ``rules.variant`` is ``bytow-2005`` (the Bytów tournament rules, the default) or
 ``classic``. The pack, the seats, the deal, the normal ranking, the follow rules and the
-auction's machinery are Kop's (games/kop.py, games/auction.py); Baśka adds gran with its
+auction's machinery are Kop's (games/kop/: game.py, auction.py); Baśka adds gran with its
 jacks-only trumps, the du contracts, the four-queens baska (classic), its own double
-names, its money (games/baska_scoring.py), and the tournament's ban on a cicha that
-cannot be lost (games/cicha_search.py).
+names, its money (scoring.py), and the tournament's ban on a cicha that
+cannot be lost (games/kop/cicha_search.py).
 """
 from __future__ import annotations
 
@@ -135,7 +135,7 @@ def view(state: KopState) -> dict:
 
 
 def result_event(rules, dealer: int, raw: Mapping) -> Event:
-    """A hand logged by its result alone (see games/kop_result.py)."""
+    """A hand logged by its result alone (Kop's: games/kop/result.py)."""
     return GAME.parse_result(rules, dealer, raw)
 
 

@@ -19,8 +19,10 @@ from ..kop.scoring import (
     WIN_POINTS,
     Teams,
     amounts,
+    card_points_said,
     counted_doubles,
     loser_state,
+    multiplied,
     sides,
     teams,
     thrown_in,
@@ -54,29 +56,17 @@ def settle(state, table: TableTerms) -> Settlement:
         outcome = loser_state(loser)
     factors = _factors(t, loser is stare, outcome, doubles, table.bok_runda and rules.bok_rundy)
     units = BASE_UNITS[rules.variant][t.contract]
-    product = 1
-    for f in factors:
-        product *= f.factor
+    product, explained = multiplied(factors, runs if doubles else None)
     old = table.rules_version < 2
     multiplier = min(product, V1_CEILING) if rules.bok_rundy and old else product
-    lines = [t.why, *thrown_in(state), say("card points: {stare_role} {stare_points} in {stare_tricks} tricks, "
-                                           "{mlodzi_role} {mlodzi_points} in {mlodzi_tricks} tricks",
-                                           stare_role=stare.role, stare_points=stare.points, stare_tricks=stare.tricks,
-                                           mlodzi_role=mlodzi.role, mlodzi_points=mlodzi.points,
-                                           mlodzi_tricks=mlodzi.tricks), why]
+    lines = [t.why, *thrown_in(state), card_points_said(stare, mlodzi), why]
     if outcome != "baska":
         lines.append(f"{loser.role} {OUTCOME_WORDS[outcome]}")
     lines.append(say("{contract} is worth {units} stake(s) in the {variant} rules{who_pays}",
                      contract=t.contract, units=units, variant=VARIANT_SAID.get(rules.variant, rules.variant),
                      who_pays=say("; each loser pays a winner") if not t.solo
                      else say(", from or to each of the three")))
-    lines += [f.reason for f in factors]
-    if doubles:
-        lines.append(say("the doubles make {runs} run(s) of sides, so they multiply by {factor}",
-                         runs=runs, factor=2 ** runs))
-    shown = " x ".join(f"{f.factor} ({f.name})" for f in factors if f.factor > 1)
-    lines.append(say("multiplier {product}{shown}",
-                     product=product, shown=f" = {shown}" if shown else ""))
+    lines += explained
     if multiplier < product:
         lines.append(say("rules 1 held a payment to {ceiling} times its base: multiplier {multiplier}",
                          ceiling=V1_CEILING, multiplier=multiplier))

@@ -6,7 +6,7 @@ first, so bitka knows every draw: after each trick the winner draws first, then 
 in order of play, and a card a player cannot hold is refused. A trick event records the
 draws that followed it and, in Capixaba, the rela bonuses it scored. The match score before
 the hand travels with the deal, because a Capixaba bonus can end the match mid-hand.
-Scoring and money: games/bisca_scoring.py.
+Scoring and money: scoring.py; the score sheet: result.py; a deal seat by seat: seen.py.
 """
 from __future__ import annotations
 
@@ -202,7 +202,7 @@ def deals(rules: BiscaRules, deck, dealer: int) -> dict:
 
 def deal_event(rules: BiscaRules, raw: Mapping) -> Event:
     """A deal: whole (hands, trump card, stock), or, naming only the dealer, seat by seat
-    (games/bisca_seen.py)."""
+    (seen.py)."""
     variant = VARIANTS[rules.variant]
     if isinstance(raw, Mapping) and (set(raw) == {"dealer"} or (raw.get("trump") is None and "trump_suit" not in raw
                                                                and not any(raw.get("hands") or [[]])
@@ -293,9 +293,8 @@ def decide(state: BiscaState, command: Command) -> list[Event]:
         case Command(kind="bid", data=data):
             return [_decide_swap(state, data)]
         case Command(kind="trick", data=data):
-            if state.current:
-                raise RuleViolation(say("this trick is being played a card at a time: play its other cards one by one"))
-            return [Event("trick", _decide_trick(state, data).to_data())]
+            cards = one_card.whole_trick(data, state.rules.players, state.current)
+            return [Event("trick", _decide_trick(state, cards).to_data())]
         case Command(kind="play", data=data):
             return _decide_play(state, data)
     raise RuleViolation(say("bisca hands take cards, tricks, plays (and, in capixaba, the swap-2 call), not "
@@ -340,14 +339,10 @@ def _decide_swap(state: BiscaState, data: Mapping) -> Event:
     return Event("bid", {"seat": seat, "call": "swap-2", "gives": two, "takes": state.trump_card})
 
 
-def _decide_trick(state: BiscaState, data: Mapping) -> Trick:
-    extra = sorted(set(data) - {"cards"})
-    if extra:
-        raise RuleViolation(say("a trick has only cards, not {extra}", extra=', '.join(extra)))
-    cards, n, leader = parse_cards(data.get("cards")), state.rules.players, state.leader
-    if len(cards) != n:
-        raise RuleViolation(say("a trick is {n} cards in play order, starting with the leader; got {cards_count}",
-                                n=n, cards_count=len(cards)))
+def _decide_trick(state: BiscaState, cards: list[str]) -> Trick:
+    """A whole trick, leader first, its form checked (``one_card.whole_trick``): each card
+    its seat's, and allowed by the follow rules once the stock is gone."""
+    n, leader = state.rules.players, state.leader
     for i, card in enumerate(cards):
         seat = (leader + i) % n
         if card not in state.held[seat]:
@@ -439,7 +434,7 @@ def is_over(state: BiscaState) -> bool:
 
 def result_event(rules: BiscaRules, dealer: int, raw: Mapping) -> Event:
     """A hand logged by its result: card points and tricks per side, and (Capixaba) the
-    bonuses each side scored and whether hearts were trump (games/bisca_result.py)."""
+    bonuses each side scored and whether hearts were trump (result.py)."""
     return bisca_result.result_event(rules, dealer, raw, PACKS[VARIANTS[rules.variant].pack], POINTS)
 
 

@@ -15,11 +15,10 @@ from events.sentences import say
 from ..engine.base import Event
 from ..engine.cards import SUIT_NAMES
 from ..engine.contract import ResultField
-from ..engine.errors import Malformed, RuleViolation, require, whole_number
-from ..engine.possible import pack_values, why_impossible
+from ..engine.errors import Malformed, RuleViolation, require
+from ..engine.possible import per_side, taken
 
 FIELDS = ("points", "tricks", "bonus", "trump_suit")
-TOTAL_POINTS = 120
 BONUSES = {False: (1, 2), True: (2, 3, 4)}  # a bonus's possible points, by whether hearts are trump
 
 
@@ -34,28 +33,15 @@ def result_event(rules, dealer: int, raw: Mapping, pack, points_of) -> Event:
                                 unknown=', '.join(unknown)))
     capixaba = rules.variant == "capixaba"
     require(raw, ("points", "tricks", "bonus") if capixaba else ("points", "tricks"))
-    n, per_trick = len(rules.sides), rules.players
-    tricks_in_hand = len(pack) // per_trick
-    points, tricks = _counts(raw, "points", n), _counts(raw, "tricks", n)
-    bonus = _counts(raw, "bonus", n) if capixaba or raw.get("bonus") is not None else [0] * n
+    n = len(rules.sides)
+    points, tricks = per_side(raw, "points", n), per_side(raw, "tricks", n)
+    bonus = per_side(raw, "bonus", n) if capixaba or raw.get("bonus") is not None else [0] * n
     suit = _suit(raw.get("trump_suit"))
     if not capixaba and raw.get("trump_suit") is not None:
         raise RuleViolation(say("only capixaba names trump_suit (hearts double its game points); a {variant} "
                                 "hand's trump changes nothing in its score",
                                 variant=rules.variant))
-    if sum(points) != TOTAL_POINTS:
-        raise RuleViolation(say("the card points must add up to {total}, not {sum_points}",
-                                total=TOTAL_POINTS, sum_points=sum(points)))
-    if sum(tricks) != tricks_in_hand:
-        raise RuleViolation(say("a {variant} hand has {tricks_in_hand} tricks, not {sum_tricks}",
-                                variant=rules.variant, tricks_in_hand=tricks_in_hand, sum_tricks=sum(tricks)))
-    values = pack_values(pack, points_of)
-    for side in range(n):
-        why = why_impossible(points[side], per_trick * tricks[side], values, f"{len(pack)}-card")
-        if why:
-            raise RuleViolation(say("side {side} cannot take {points_side} card points in {tricks_side} trick(s): "
-                                    "{why}",
-                                    side=side, points_side=points[side], tricks_side=tricks[side], why=why))
+    taken(points, tricks, pack, points_of, rules.players, rules.variant)
     if any(bonus) and not capixaba:
         raise RuleViolation(say("only capixaba scores bonuses"))
     why = why_not_bonus(bonus, suit == "H")
@@ -80,16 +66,6 @@ def why_not_bonus(bonus: list[int], hearts: bool) -> str | None:
         return say("a bonus is worth {worth} with {trump}, not {given}",
                    worth=' or '.join(map(str, allowed)), trump=trump, given=scored[0])
     return None
-
-
-def _counts(raw: Mapping, name: str, n: int) -> list[int]:
-    value = raw.get(name)
-    if not isinstance(value, list) or len(value) != n:
-        raise Malformed(name, say("{name} must list {n} whole numbers, one per side", name=name, n=n))
-    for v in value:
-        if whole_number(v, name, say("a list of {n} whole numbers", n=n)) < 0:
-            raise RuleViolation(say("{name} cannot be negative: {value}", name=name, value=value))
-    return value
 
 
 def _suit(raw) -> str | None:

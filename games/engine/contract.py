@@ -1,11 +1,17 @@
 """What a game is, to the rest of bitka: one ``Game`` value per game (the Decider pattern).
 
 A game is a package in ``games/`` (``games/kop/``, ``games/sueca/``...) on this engine,
-registered by one line in ``games/registry.py``; nothing outside ``games/`` names a game.
-The engine (``games/engine/``) names none either: cards and packs (``cards``), tricks and
-the follow rules (``tricks``), the one-card move (``one_card``), what a reader may see
-(``seen``), which results a pack can give (``possible``), the table decider (``table``),
-sentences (``words``; every sentence is ``say(template, name=value)``), autoplay.
+registered in ``games/registry.py`` (its import, and its place in ``GAMES``); nothing
+outside ``games/`` names a game. The engine (``games/engine/``) names none either: this
+contract; events, commands, a table's terms and the settlement (``base``); the errors the
+rules raise (``errors``); cards and packs (``cards``); the follow rules, a trick's winner
+and the trick event (``tricks``); the one-card move and a whole trick's form, each written
+once (``one_card``); what a reader may see (``seen``); which results a pack can give and a
+score sheet's card points and tricks per side (``possible``); the table decider
+(``table``); the calls a phone offers (``call_offers``); sentences (``words``; every
+sentence is ``say(template, name=value)``); a hand's body given again for a correction
+(``again``); autoplay. ``tests/games/test_every_game.py`` holds every registered game to
+this contract, over each of its presets.
 
 ``Game`` is read in four parts, in this order below:
 
@@ -14,16 +20,18 @@ sentences (``words``; every sentence is ``say(template, name=value)``), autoplay
    each command into the events it makes (or a ``RuleViolation``), ``evolve`` folds an
    event into the state, ``is_terminal`` says the hand is over and ``settle`` pays it.
    ``parse_result``/``result_state`` do the same for a hand logged by its result alone.
-   What spans hands is the table decider's, configured by ``TableRules``.
+   What spans hands is the table decider's, configured by ``TableRules``: doubled rounds,
+   a game or match score, and what else the game carries from hand to hand (its ``Span``s).
 2. **What a reader may see**: ``visible`` decides, positively, the cards in sight of a
-   reader (its own seat's and the face-up ones); every card played, the trick in progress
-   included, is in every reader's sight whatever ``visible`` says (the service adds
-   ``played``); every other card of ``pack`` is hidden, and ``conceal`` hides what would
-   tell where a hidden card is.
+   reader: its own seat's and those face up on the table, now or earlier in the hand, and
+   no other; every card played, the trick in progress included, is in every reader's sight
+   whatever ``visible`` says (the service adds ``played``); every other card of ``pack`` is
+   hidden, and ``conceal`` hides what would tell where a hidden card is, and nothing the
+   reader may see.
 3. **The score sheet and the requests' fields**: ``result_fields`` (the sheet a page
-   shows), ``deal_fields``, ``seen_fields``, ``play_fields`` and ``call_fields`` (what a
-   deal, a seat's cards, a card played and a call may carry beyond the fields every game
-   has), ``rule_fields``.
+   shows), ``sheet`` (a hand's own sheet, which settles as the hand did), ``deal_fields``,
+   ``seen_fields``, ``play_fields`` and ``call_fields`` (what a deal, a seat's cards, a
+   card played and a call may carry beyond the fields every game has), ``rule_fields``.
 4. **The words**: ``describe`` (each event in a sentence), ``presets`` (required: a page
    opens a table from one of them), ``glossary``, ``codes`` (the log's codes as the
    players say them), ``docs`` (the OpenAPI document's English, not translated), and

@@ -1,4 +1,5 @@
-"""The one-card move: a seat plays one card of the trick (or the play) in progress.
+"""The one-card move: a seat plays one card of the trick (or the play) in progress; and
+the form of its counterpart, a whole trick logged at once (``whole_trick``).
 
 Every game played a card at a time judges the card the same way and in the same order,
 so that the same mistake gets the same refusal in every game: the card must not have been
@@ -7,6 +8,10 @@ must hold it, and the game's follow rules must allow it. The last two tell what 
 holds, so they are ``Revealing``: a reader who may not see that hand is told only that the
 seat may not play the card. A trick game then logs the card and, with the trick's last
 card, the trick (``trick_card``); a game of captures judges its capture after the card.
+
+A whole trick (the ``trick`` command) is refused alike in every trick game while its form
+is wrong: while a trick is being played a card at a time, with a field besides ``cards``,
+or with other than one card per seat. Each game then judges its cards.
 """
 from __future__ import annotations
 
@@ -16,7 +21,7 @@ from typing import Callable, Collection, Mapping, Sequence
 from events.sentences import say
 
 from .base import Event
-from .cards import parse_card
+from .cards import parse_card, parse_cards
 from .errors import Revealing, RuleViolation, may_not_play
 
 Why = Callable[[int, str], str | None]  # why a seat may not play a card it holds (None: it may)
@@ -72,3 +77,19 @@ def trick_card(hand: InPlay, data: Mapping, trick: Sequence[str],
     if len(trick) == hand.seats - 1:
         events.append(trick_of([*trick, card]))
     return events
+
+
+def whole_trick(data: Mapping, seats: int, in_progress: Sequence) -> list[str]:
+    """The cards of a trick logged whole (``{"cards": [...]}``, in play order from the
+    leader), one per seat, or the refusal of its form. None while a trick is being played a
+    card at a time (``in_progress``: its cards so far): its other cards come one by one."""
+    if in_progress:
+        raise RuleViolation(say("this trick is being played a card at a time: play its other cards one by one"))
+    extra = sorted(set(data) - {"cards"})
+    if extra:
+        raise RuleViolation(say("a trick has only cards, not {extra}", extra=", ".join(extra)))
+    cards = parse_cards(data.get("cards"))
+    if len(cards) != seats:
+        raise RuleViolation(say("a trick is {n} cards in play order, starting with the leader; got {cards_count}",
+                                n=seats, cards_count=len(cards)))
+    return cards

@@ -13,7 +13,7 @@ from events.sentences import say
 
 from ..engine import call_offers, one_card, seen, words
 from ..engine.base import Command, Event, TableTerms, named_rules
-from ..engine.cards import check_exact_pack, dealt, parse_cards
+from ..engine.cards import check_exact_pack, dealt
 from ..engine.contract import Capabilities, DealField, DemoTable, Game, Preset, RuleField, TableRules, Term
 from ..engine.errors import Revealing, RuleViolation, may_not_play
 from ..engine.tricks import Ranking, Trick, first_unplayable, why_illegal, winner_index
@@ -163,9 +163,7 @@ def decide(state: KopState, command: Command) -> list[Event]:
         case Command(kind="bid", data=data):
             return [_decide_bid(state, data)]
         case Command(kind="trick", data=data):
-            if state.current:
-                raise RuleViolation(say("this trick is being played a card at a time: play its other cards one by one"))
-            return [_decide_trick(state, data)]
+            return [_decide_trick(state, one_card.whole_trick(data, SEATS, state.current))]
         case Command(kind="play", data=data):
             return _decide_play(state, data)
         case Command(kind="claim", data=data):
@@ -221,14 +219,9 @@ def _decide_bid(state: KopState, data: Mapping) -> Event:
     return Event("bid", judged.to_data())
 
 
-def _decide_trick(state: KopState, data: Mapping) -> Event:
-    extra = sorted(set(data) - {"cards"})
-    if extra:
-        raise RuleViolation(say("a trick has only cards, not {extra}", extra=', '.join(extra)))
-    cards = parse_cards(data.get("cards"))
-    if len(cards) != SEATS:
-        raise RuleViolation(say("a trick is {seats} cards in play order, starting with the leader; got {cards_count}",
-                                seats=SEATS, cards_count=len(cards)))
+def _decide_trick(state: KopState, cards: list[str]) -> Event:
+    """A whole trick, leader first, its form checked (``one_card.whole_trick``): every card
+    judged at once, the first one its seat could not play refused."""
     leader, ranking, held = state.leader, state.ranking, state.held
     hands = [held[(leader + i) % SEATS] for i in range(SEATS)]
     i = first_unplayable(cards, hands, ranking)
@@ -340,7 +333,7 @@ def view(state: KopState) -> dict:
 
 
 def result_event(rules, dealer: int, raw: Mapping) -> Event:
-    """A hand logged by its result alone (see games/kop_result.py)."""
+    """A hand logged by its result alone (result.py)."""
     return kop_result.result_event(ENGINE, rules, dealer, raw)
 
 

@@ -6,6 +6,8 @@ worth, which contracts are won only by taking every trick.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
+from typing import Sequence
 
 from events.sentences import say
 
@@ -106,6 +108,28 @@ def counted_doubles(state, t: Teams) -> tuple[list[Factor], int, int | None]:
     return factors, sum(starts), (doubles[-1].seat if doubles else None)
 
 
+def card_points_said(stare: Side, mlodzi: Side) -> str:
+    """The card points and tricks each side took, as a settlement says them (Kop's and Baśka's)."""
+    return say("card points: {stare_role} {stare_points} in {stare_tricks} tricks, {mlodzi_role} {mlodzi_points} in "
+               "{mlodzi_tricks} tricks",
+               stare_role=stare.role, stare_points=stare.points, stare_tricks=stare.tricks, mlodzi_role=mlodzi.role,
+               mlodzi_points=mlodzi.points, mlodzi_tricks=mlodzi.tricks)
+
+
+def multiplied(factors: Sequence[Factor], runs: int | None) -> tuple[int, list[str]]:
+    """The product of ``factors`` and the lines that explain it, as Kop's and Baśka's
+    settlements say them: each factor's reason, the runs of sides the doubles make (``runs``;
+    None when nobody doubled), and the product with the factors that make it."""
+    product = prod(f.factor for f in factors)
+    lines = [f.reason for f in factors]
+    if runs is not None:
+        lines.append(say("the doubles make {runs} run(s) of sides, so they multiply by {factor}",
+                         runs=runs, factor=2 ** runs))
+    shown = " x ".join(f"{f.factor} ({f.name})" for f in factors if f.factor > 1)
+    lines.append(say("multiplier {product}{shown}", product=product, shown=f" = {shown}" if shown else ""))
+    return product, lines
+
+
 def _decide_winner(stare: Side, mlodzi: Side, t: Teams, last_double: int | None) -> tuple[Side, Side, str]:
     if t.contract in ALL_TRICKS_CONTRACTS:
         if stare.tricks == 4:
@@ -144,22 +168,9 @@ def settle(state, table: TableTerms) -> Settlement:
             factors.insert(0, Factor(outcome, extra, say("{outcome} multiplies the payment by {extra}",
                                                          outcome=outcome, extra=extra)))
         paying = say("in a game of pairs each loser pays one stake to a winner")
-    multiplier = 1
-    for f in factors:
-        multiplier *= f.factor
-    lines = [t.why, *thrown_in(state),
-             say("card points: {stare_role} {stare_points} in {stare_tricks} tricks, {mlodzi_role} {mlodzi_points} in "
-                 "{mlodzi_tricks} tricks",
-                 stare_role=stare.role, stare_points=stare.points, stare_tricks=stare.tricks, mlodzi_role=mlodzi.role,
-                 mlodzi_points=mlodzi.points, mlodzi_tricks=mlodzi.tricks),
-             why_won, f"{loser.role} {OUTCOME_WORDS[outcome]}", paying,
-             *(f.reason for f in factors)]
-    if doubles:
-        lines.append(say("the doubles make {runs} run(s) of sides, so they multiply by {factor}",
-                         runs=runs, factor=2 ** runs))
-    product = " x ".join(f"{f.factor} ({f.name})" for f in factors if f.factor > 1)
-    lines.append(say("multiplier {multiplier}{product}",
-                     multiplier=multiplier, product=f" = {product}" if product else ""))
+    multiplier, explained = multiplied(factors, runs if doubles else None)
+    lines = [t.why, *thrown_in(state), card_points_said(stare, mlodzi), why_won,
+             f"{loser.role} {OUTCOME_WORDS[outcome]}", paying, *explained]
     paid = amounts(winner, loser, units * multiplier * table.stake)
     return Settlement(outcome, t.contract, (stare, mlodzi), winner.role, multiplier, units,
                       tuple(factors), paid, table.members, tuple(lines))

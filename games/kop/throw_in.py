@@ -2,7 +2,7 @@
 trick when nothing could change its result.
 
 With every hand known, every legal way to play the remaining tricks is searched (the follow
-rules of games/tricks.py, position by position, each position searched once). What a way
+rules of games/engine/tricks.py, position by position, each position searched once). What a way
 ends with that the money can depend on is the declaring (stare) side's card points and
 tricks; each distinct ending is settled, and the claim stands only when they all settle
 alike: the same winner, outcome, multiplier, payouts and bok-runda due. Otherwise the

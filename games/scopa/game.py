@@ -5,7 +5,8 @@ or else a set of cards summing to it. The deal names the table and the stock; la
 are dealt by bitka from the stock (3 cards to each seat, starting after the dealer), and
 the last capturer sweeps what is left. A play event records what it captured, whether it
 was a scopa, and any round dealt or sweep made after it, so the hand replays from its
-events alone. Scoring and money: games/scopa_scoring.py.
+events alone. Scoring and money: scoring.py; the score sheet: result.py; a deal seat by
+seat: seen.py.
 """
 from __future__ import annotations
 
@@ -154,7 +155,7 @@ def deals(rules: ScopaRules, deck, dealer: int) -> dict:
 
 def deal_event(rules: ScopaRules, raw: Mapping) -> Event:
     """A deal: whole (hands, table, stock), or, naming only the dealer, seat by seat
-    (games/scopa_seen.py)."""
+    (seen.py)."""
     in_hand, face_up = DEALS[rules.deal]
     if isinstance(raw, Mapping) and set(raw) == {"dealer"}:
         dealer, _ = dealt({"dealer": raw["dealer"], "hands": [[]] * rules.players}, ("dealer", "hands"),

@@ -190,9 +190,7 @@ def decide(state: SuecaState, command: Command) -> list[Event]:
         raise RuleViolation(waiting)
     match command:
         case Command(kind="trick", data=data):
-            if state.current:
-                raise RuleViolation(say("this trick is being played a card at a time: play its other cards one by one"))
-            return [Event("trick", _decide_trick(state, data).to_data())]
+            return [Event("trick", _decide_trick(state, one_card.whole_trick(data, SEATS, state.current)).to_data())]
         case Command(kind="play", data=data):
             return _decide_play(state, data)
     raise RuleViolation(say("sueca hands take cards, tricks and plays, not {command_kind}s: sueca has no calls",
@@ -227,15 +225,9 @@ def _decide_play(state: SuecaState, data: Mapping) -> list[Event]:
                                lambda cards: Event("trick", _trick_of(state, cards).to_data()))
 
 
-def _decide_trick(state: SuecaState, data: Mapping) -> Trick:
-    """A whole trick, leader first: each card judged as if played alone, in turn."""
-    extra = sorted(set(data) - {"cards"})
-    if extra:
-        raise RuleViolation(say("a trick has only cards, not {extra}", extra=', '.join(extra)))
-    cards = parse_cards(data.get("cards"))
-    if len(cards) != SEATS:
-        raise RuleViolation(say("a trick is {n} cards in play order, starting with the leader; got {cards_count}",
-                                n=SEATS, cards_count=len(cards)))
+def _decide_trick(state: SuecaState, cards: list[str]) -> Trick:
+    """A whole trick, leader first, its form checked (``one_card.whole_trick``): each card
+    judged as if played alone, in turn."""
     so_far = state
     for card in cards:
         seat, card = one_card.judged(in_play(so_far, whole_trick=True), {"card": card})
@@ -274,7 +266,7 @@ def is_over(state: SuecaState) -> bool:
 
 def result_event(rules: SuecaRules, dealer: int, raw: Mapping) -> Event:
     """A hand logged by its score sheet: card points and tricks per side (result.py)."""
-    return sueca_result.result_event(rules, dealer, raw, PACK, POINTS, TRICKS)
+    return sueca_result.result_event(rules, dealer, raw, PACK, POINTS)
 
 
 def result_state(rules: SuecaRules, data: Mapping) -> SuecaState:

@@ -14,8 +14,8 @@ from events.sentences import say
 
 from ..engine.base import Event
 from ..engine.contract import ResultField
-from ..engine.errors import Malformed, RuleViolation, require, whole_number
-from ..engine.possible import pack_values, why_impossible
+from ..engine.errors import Malformed, RuleViolation, require
+from ..engine.possible import per_side, taken
 
 FIELDS = ("points", "tricks")
 TOTAL_POINTS = 120
@@ -23,8 +23,7 @@ SIDES = 2
 PER_TRICK = 4  # cards in a trick
 
 
-def result_event(rules, dealer: int, raw: Mapping, pack: Collection[str], points_of: Mapping[str, int],
-                 tricks_in_hand: int) -> Event:
+def result_event(rules, dealer: int, raw: Mapping, pack: Collection[str], points_of: Mapping[str, int]) -> Event:
     """The ``result`` event of a checked score sheet; ``pack`` is the game's cards and
     ``points_of`` their card points by rank."""
     if not isinstance(raw, Mapping):
@@ -33,31 +32,9 @@ def result_event(rules, dealer: int, raw: Mapping, pack: Collection[str], points
     if unknown:
         raise RuleViolation(say("a sueca result has points and tricks, not {unknown}", unknown=', '.join(unknown)))
     require(raw, FIELDS)
-    points, tricks = _counts(raw, "points"), _counts(raw, "tricks")
-    if sum(points) != TOTAL_POINTS:
-        raise RuleViolation(say("the card points must add up to {total}, not {sum_points}",
-                                total=TOTAL_POINTS, sum_points=sum(points)))
-    if sum(tricks) != tricks_in_hand:
-        raise RuleViolation(say("a {variant} hand has {tricks_in_hand} tricks, not {sum_tricks}",
-                                variant=rules.game, tricks_in_hand=tricks_in_hand, sum_tricks=sum(tricks)))
-    values = pack_values(pack, dict(points_of))
-    for side in range(SIDES):
-        why = why_impossible(points[side], PER_TRICK * tricks[side], values, f"{len(pack)}-card")
-        if why:
-            raise RuleViolation(say("side {side} cannot take {points_side} card points in {tricks_side} trick(s): "
-                                    "{why}",
-                                    side=side, points_side=points[side], tricks_side=tricks[side], why=why))
+    points, tricks = per_side(raw, "points", SIDES), per_side(raw, "tricks", SIDES)
+    taken(points, tricks, pack, points_of, PER_TRICK, rules.game)
     return Event("result", {"dealer": dealer, "result": {"points": points, "tricks": tricks}})
-
-
-def _counts(raw: Mapping, name: str) -> list[int]:
-    value = raw.get(name)
-    if not isinstance(value, list) or len(value) != SIDES:
-        raise Malformed(name, say("{name} must list {n} whole numbers, one per side", name=name, n=SIDES))
-    for v in value:
-        if whole_number(v, name, say("a list of {n} whole numbers", n=SIDES)) < 0:
-            raise RuleViolation(say("{name} cannot be negative: {value}", name=name, value=value))
-    return list(value)
 
 
 def result_fields(rules) -> tuple[ResultField, ...]:

@@ -6,7 +6,7 @@ sends the whole hand back as the API's ``cards`` correction, through the same pr
 the same once-only write as the result's correction (sheet.py); a refusal of the rules is
 said beside the field it is about, the fields keeping what was typed.
 
-What the form holds comes from the game (games/again.py gives the hand again from its
+What the form holds comes from the game (games/engine/again.py gives the hand again from its
 events; its ``deal_fields`` and how it is logged lay the form out): no game is named here.
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Random legal Kop hands through the decider (hypothesis).
 
 Each card the chooser plays is checked by an oracle written here straight from the rules
-text, independent of games/tricks.py; the hand must then total 104 card points, and its
+text, independent of games/engine/tricks.py; the hand must then total 104 card points, and its
 payouts sum to zero and equal those of a second reading of the rules, also written here.
 """
 from hypothesis import given, settings, strategies as st
