@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import call, start_server, stop_server
 from tests.e2e.test_browser import ARTIFACTS, _accessible, _sign_in_by_keyboard, browser  # noqa: F401 - the fixture
+from tests.e2e.test_csp import _watched
 from tests.tournaments import NAMES, PLAYERS, whole_hand
 
 pytestmark = pytest.mark.e2e
@@ -74,6 +75,7 @@ def _printed(page, name: str) -> tuple[str, list]:
 def test_an_organizer_runs_a_tournament_from_a_desktop_and_prints_it(browser, group, poppler):  # noqa: F811
     base, gid = group["base"], group["group"]
     desk = browser.new_context(viewport=DESKTOP).new_page()
+    said = _watched(desk)  # every page and script of it under the Content-Security-Policy
     _sign_in_by_keyboard(desk, base, group["admin"])
 
     # Created from the members, the last player added by name on the spot with an invitation.
@@ -144,6 +146,7 @@ def test_an_organizer_runs_a_tournament_from_a_desktop_and_prints_it(browser, gr
     link = desk.locator("#watch-h ~ article a.link").first
     link.wait_for()
     watcher = browser.new_context(viewport=PHONE).new_page()
+    watcher_said = _watched(watcher)
     watcher.goto(link.inner_text())
     watcher.get_by_text("No standings yet: they start with the first hand played.").wait_for()
     assert "Signed in as" not in watcher.locator("body").inner_text()
@@ -185,3 +188,6 @@ def test_an_organizer_runs_a_tournament_from_a_desktop_and_prints_it(browser, gr
     desk.wait_for_url(re.compile(r"/rounds/2$"))
     assert _tournament(group, tournament)["drawn"] == 2
     assert PLAYERS == len(NAMES)
+    for page in (desk, watcher):
+        assert page.evaluate("window.__violations") == [], page.url
+    assert said == [] and watcher_said == []
