@@ -2,7 +2,9 @@
 five, tournaments and seasons" reads them.
 
 The tournament row (``tournament``, one per tournament) is what it was created with, each
-round's draw as it was answered, the commitment to the next draw and the watch links that
+round's draw as it was answered, the commitment to the next draw, every commitment published
+so far (``published``: round 1's at creation, then each draw's to the next round, so the
+seat plan of round k can show what was promised before it was drawn) and the watch links that
 are open (by the SHA-256 of their codes). The table score (``table_score``, one per table a
 draw opened) is what counts of each seat's payouts there, folded exactly as the group's
 balances are (projections/balances.py: a settlement counts once its payers agree, a void
@@ -25,12 +27,14 @@ FIELDS = ("name", "game", "rules", "players", "rounds", "deals", "places", "stak
 def apply(row: dict | None, event) -> dict | None:
     d = event.data
     if event.type == "tournament_created":
-        return {"id": d["tournament"], **{k: d[k] for k in FIELDS}, "drawn_rounds": [], "watches": []}
+        return {"id": d["tournament"], **{k: d[k] for k in FIELDS}, "drawn_rounds": [], "watches": [],
+                "published": [d["commitment"]]}
     if row is None:
         return None
     if event.type == "round_drawn":
         drawn = {k: v for k, v in d.items() if k != "tournament"}
-        return dict(row, drawn_rounds=[*row["drawn_rounds"], drawn], commitment=d["commitment"])
+        published = [*row.get("published", []), *([d["commitment"]] if d["commitment"] else [])]
+        return dict(row, drawn_rounds=[*row["drawn_rounds"], drawn], commitment=d["commitment"], published=published)
     if event.type == "watch_opened":
         return dict(row, watches=[*row["watches"], d["watch"]])
     if event.type == "watch_closed":

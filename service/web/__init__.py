@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import (  # noqa: F401 - each adds its routes (or its template globals) to base.bp
     admin, card_by_card, devices, evening, glossary, group, hands, language, pay_to, phone, script_words, sheet, signin,
-    start, witness,
+    start, tournament_paper, tournaments, watch, witness,
 )
 from .base import bp
 

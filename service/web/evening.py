@@ -24,7 +24,7 @@ from ..commands import ConfirmTable, NewHand
 from ..i18n.languages import current
 from ..i18n.money import amount as said_amount, money, unit
 from ..views import balances_view, settle_up_view
-from . import once
+from . import once, tournament_shown
 from .base import bp, corrections_history, hand_names, page_of, table_title, together, writer_of
 
 
@@ -108,7 +108,7 @@ def table_page(group, table):
             can_open=not trow["closed"] and playing is None and (mine or principal.is_admin),
             by_seats=trow.get("entry") == "seats", trick_game=game.capabilities.logged_by == "tricks",
             deal_game=game.capabilities.deal_on_page, admin=principal.is_admin, once=once.key(),
-            mine_waiting=mine_waiting)
+            mine_waiting=mine_waiting, place=tournament_shown.table_place(r, group, trow))
     return page_of(group, view)
 
 

@@ -1,6 +1,7 @@
 """The group's page: where everyone stands (a table and a chart of every balance over the
-evening), how to settle up, the results that do not count yet, the tables, and for the
-admin the group's settings and how the server's backups stand.
+evening), how to settle up, the results that do not count yet, the tables, the tournaments
+(and where the reader sits in each one's round drawn last: "Your table: 3, seat 2"), and
+for the admin the group's settings and how the server's backups stand.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from projections.ledger_views import MONEY_EVENTS, balance_steps
 from ..i18n.languages import current
 from ..i18n.money import money
 from ..views import balances_view, settle_up_view
-from . import once, pay_shown
+from . import once, pay_shown, tournament_shown
 from .admin_view import admin_context
 from .base import bp, page_of, table_title, together
 from .chart import aligned, balance_chart, legend
@@ -30,7 +31,8 @@ def group_page(group):
         for t in grow["tables"]:
             trow = r.row("table", group, t["id"])
             seats = [member_name(grow, m) for m in trow["seats"]]
-            tables.append({"row": trow, "seats": seats, "title": table_title(trow)})
+            tables.append({"row": trow, "seats": seats, "title": table_title(trow),
+                           "place": tournament_shown.table_place(r, group, trow)})
         names = [m["name"] for m in grow["members"]]
         series, hands = _balance_series(r, group, [m["id"] for m in grow["members"]])
         chart = balance_chart(names, series, grow["digits"], grow["currency"], hands)
@@ -44,7 +46,10 @@ def group_page(group):
                                tables=tables, chart=chart, series=list(zip(names, series, strict=True)),
                                legend=legend(names), digits=grow["digits"], admin=principal.is_admin,
                                once=once.key(), pay_form=None if principal.is_admin else
-                               pay_shown.form_values(grow, principal.subject), **admin_context(grow))
+                               pay_shown.form_values(grow, principal.subject), **admin_context(grow),
+                               tournaments=[tournament_shown.summary(r, group, row)
+                                            for row in tournament_shown.listed(r, group)],
+                               mine=tournament_shown.where_i_sit(r, group, principal.subject))
     return page_of(group, view)
 
 

@@ -93,6 +93,26 @@ def _play_preset(admin: Client, member: Client, gid: str, members: list, name: s
             f"{tag} hand in play": f"{page}/hands/{opened['id']}", f"{tag} live": f"{page}/hands/{opened['id']}/live"}
 
 
+def _tournament(admin: Client, gid: str, members: list) -> dict[str, str]:
+    """A tournament of every member at the first way of playing for two (three tables of two),
+    round 1 drawn, a hand played at its first table and one in play at its second: its pages
+    by name, and its watch page."""
+    game, preset = next((g, p) for g in GAMES.values() for p in g.presets if p.players == 2)
+    base, page = f"/v1/groups/{gid}", f"/g/{gid}/tournaments"
+    made = _ok(admin.post(f"{base}/tournaments", {"name": "Noc kart", "game": game.name, "rules": dict(preset.rules),
+                                                  "players": [m["id"] for m in members], "rounds": 2, "deals": 3,
+                                                  "places": [2, 0], "stake": "0.50"}))
+    tables = _ok(admin.post(f"{base}/tournaments/{made['id']}/rounds"))["tables"]
+    rules, chance = game.parse_rules(preset.rules), random.Random("tournament")
+    at = [f"{base}/tables/{t['id']}" for t in tables]
+    _ok(admin.post(f"{at[0]}/hands", _random_hand(game, rules, chance, _dealer(admin, at[0]))))
+    _ok(admin.post(f"{at[1]}/hands", {"deal": _random_hand(game, rules, chance, _dealer(admin, at[1]))["deal"]}))
+    watch = _ok(admin.post(f"{base}/tournaments/{made['id']}/watch"))
+    return {"tournaments": page, "new tournament": f"{page}/new", "tournament": f"{page}/{made['id']}",
+            "seat plan": f"{page}/{made['id']}/rounds/1", "standings": f"{page}/{made['id']}/standings",
+            "tournament table": f"/g/{gid}/tables/{tables[0]['id']}", "watch": f"/t/{watch['code']}"}
+
+
 def played(app) -> dict:
     """The group, its browsers (the admin's, and a seated member's: Bartek, who logged the
     hands) and its pages to read, by name."""
@@ -107,6 +127,7 @@ def played(app) -> dict:
         for number in range(len(game.presets)):
             pages.update(_play_preset(admin, member, gid, members, name, number))
         pages[f"{name} words"] = f"/glossary/{name}"
+    pages.update(_tournament(admin, gid, members))
     _ok(admin.post(f"{base}/payments", {"from": members[0]["id"], "to": members[2]["id"], "amount": "1.50"}))
     for m in members:  # how each takes money: settle-up shows the codes to pay them with
         _ok(admin.call("PUT", f"{base}/members/{m['id']}/pay-to", {**PAY_TO, "name": m["name"]}), 200)

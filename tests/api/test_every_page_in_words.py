@@ -144,7 +144,7 @@ def _by_finding(found: dict) -> dict[str, list[str]]:
 
 
 def _admins(page: str) -> bool:
-    return page.endswith(("correct", "members", "new table"))
+    return page.endswith(("correct", "members", "new table", "new tournament"))
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

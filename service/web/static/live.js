@@ -1,10 +1,12 @@
-// Keeps a hand's live part (#live) up to date on every phone at the table: every few
+// Keeps a page's live part (#live) up to date: a hand's on every phone at the table, a
+// tournament's tables and standings on the organizer's screen and the watch page: every few
 // seconds it asks for it again with the version it shows (If-None-Match); the server
 // answers 304 until the group's log has moved. A pick in progress (cards ticked but not
 // sent), text typed in a field or a call opened to be confirmed is never thrown away: the
 // new part is kept, the phone says the table moved on, and it shows once that is sent,
 // cleared or closed. A refusal this phone was shown stays on it until the phone acts again
-// (a new page, after its next tap).
+// (a new page, after its next tap). A live part that is gone (410: a watch link ended) loads
+// the page again, which says why.
 "use strict";
 
 (function () {
@@ -42,6 +44,10 @@
     try {
       const answer = await fetch(live.dataset.live, {
         credentials: "same-origin", headers: { "If-None-Match": `"${(held && held.tag) || version}"` } });
+      if (answer.status === 410) {
+        window.location.reload();
+        return;
+      }
       if (answer.status !== 200) return;
       const tag = (answer.headers.get("ETag") || "").replace(/"/g, "") || null;
       const text = await answer.text();

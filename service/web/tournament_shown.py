@@ -1,0 +1,231 @@
+"""A tournament as its pages show it: its way of playing, each round's seat plan, each table's
+running score ("deal 17 of 32"), the standings with every round's place, the draw said in
+words and run again, where a player sits in the round drawn last, and the watch links a
+browser made. No routes: the organizer's pages (tournaments.py), the printed ones
+(tournament_paper.py), the watch page (watch.py), the group's and a table's pages read
+their tournaments from here.
+
+Everything is read from the rows the API reads (projections/tournaments.py, through
+service/tournament_views.py): a page costs a row per table drawn, whatever the hands played.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from decimal import Decimal
+
+from flask import Response, request
+from flask_babel import gettext as _, ngettext
+
+from events import draw
+from events.money import format_amount
+from projections import tournaments as fold
+from projections.groups import member_name
+from projections.hands import game_of
+from ..handlers.tournaments import table_sizes
+from ..i18n import phrases
+from ..i18n.languages import current
+from ..i18n.money import number
+from ..routes.invitations import public_url
+from ..routes.tournaments import watch_digest
+from ..tournament_views import rounds_played, standings_view, tables_of
+
+ENTRY = "entry"  # a table rule, not the game's: who logs the cards
+
+
+def listed(r, group: str) -> list[dict]:
+    """The group's tournaments, by name."""
+    return sorted(r.rows(fold.NAME, group).values(), key=lambda row: (row["name"].casefold(), row["id"]))
+
+
+def way_of(row: dict) -> str:
+    """The way of playing a tournament's tables, as the open-a-table form names it (its preset's
+    title, in the reader's language), else its game's name."""
+    game = game_of(row["game"])
+    rules = game.parse_rules({k: v for k, v in row["rules"].items() if k != ENTRY})
+    for preset in game.presets:
+        if preset.players == game.seat_count(rules) and game.parse_rules(preset.rules) == rules:
+            return phrases.say(preset.title, current())
+    return game.title
+
+
+def said_points(points: str) -> str:
+    """Table points (the shortest decimal, "2.5") as the reader's language writes a number."""
+    value = Decimal(points)
+    return number(value, current(), digits=max(0, -value.as_tuple().exponent))
+
+
+def summary(r, group: str, row: dict) -> dict:
+    """What the tournament's list and its page say of it."""
+    tables = tables_of(r, group, row)
+    drawn, played = len(row["drawn_rounds"]), rounds_played(row, tables)
+    return {"row": row, "way": way_of(row), "drawn": drawn, "played": played, "state": _state(row, drawn, played),
+            "places": ", ".join(said_points(str(p)) for p in row["places"]),
+            "next": drawn + 1 if drawn < row["rounds"] else None}
+
+
+def _state(row: dict, drawn: int, played: int) -> str:
+    """How far a tournament is, in a few words."""
+    if played == row["rounds"]:
+        # Translators: a tournament that is over.
+        return ngettext("over: its %(num)d round is played", "over: all %(num)d rounds are played", row["rounds"])
+    if drawn == 0:
+        # Translators: a tournament whose first round is not drawn yet.
+        return ngettext("no round drawn yet (%(num)d to play)", "no round drawn yet (%(num)d to play)",
+                        row["rounds"])
+    # Translators: how far a tournament is: round %(number)d of its %(rounds)d is drawn (and being played).
+    return _("round %(number)d of %(rounds)d", number=drawn, rounds=row["rounds"])
+
+
+def round_of(row: dict, number_: int) -> dict | None:
+    """The draw's answer of round ``number_``, or None if it is not drawn."""
+    return row["drawn_rounds"][number_ - 1] if 1 <= number_ <= len(row["drawn_rounds"]) else None
+
+
+def seat_plan(grow: dict, drawn: dict) -> list[dict]:
+    """Who sits where at each table of a round: tables numbered in the draw's order, seats
+    counted from 1 (the first deals first)."""
+    return [{"number": i, "id": t["id"], "seats": [member_name(grow, m) for m in t["seats"]]}
+            for i, t in enumerate(drawn["tables"], 1)]
+
+
+def deal_said(played: int, deals: int, playing: bool) -> str:
+    """How far a table of a round is: "Deal 17 of 32: being played"."""
+    if playing and played < deals:
+        # Translators: how far a tournament table is; the hand in play is deal %(number)d of the round's %(deals)d.
+        return _("Deal %(number)d of %(deals)d: being played", number=played + 1, deals=deals)
+    if played >= deals:
+        # Translators: a tournament table that has played every deal of its round.
+        return ngettext("Its %(num)d deal is played", "All %(num)d deals played", deals)
+    if played == 0:
+        # Translators: a tournament table that has not started; %(deals)d deals are to be played there.
+        return _("No deal yet (%(deals)d to play)", deals=deals)
+    # Translators: how far a tournament table is, between two hands: %(number)d of its %(deals)d deals are played.
+    return _("Deal %(number)d of %(deals)d played", number=played, deals=deals)
+
+
+def running(r, group: str, grow: dict, row: dict, drawn: dict) -> list[dict]:
+    """Each table of a round as it stands: its players with their small points so far (what
+    counts of their payouts there), and how far it is ("Deal 17 of 32")."""
+    ids = [t["id"] for t in drawn["tables"]]
+    scores, trows = r.rows_of(fold.SCORE, group, ids), r.rows_of("table", group, ids)
+    shown = []
+    for i, t in enumerate(drawn["tables"], 1):
+        score, latest = scores.get(t["id"]), (trows.get(t["id"]) or {}).get("latest_hand")
+        small, played = fold.small(score), fold.played(score)
+        playing = bool(latest and latest["status"] == "playing")
+        shown.append({"number": i, "id": t["id"], "played": played, "deals": row["deals"], "playing": playing,
+                      "done": played >= row["deals"], "said": deal_said(played, row["deals"], playing),
+                      "players": [{"name": member_name(grow, m), "member": m,
+                                   "small": format_amount(small.get(m, 0), grow["digits"])} for m in t["seats"]]})
+    return shown
+
+
+def standings(r, group: str, grow: dict, row: dict) -> dict:
+    """The standings as the API answers them, each player's rounds by number with the table's
+    number in its round, and table points written as the reader writes numbers."""
+    view = standings_view(r, group, row, grow)
+    numbers = {t["id"]: i for d in row["drawn_rounds"] for i, t in enumerate(d["tables"], 1)}
+    for player in view["players"]:
+        player["points_said"] = said_points(player["points"])
+        player["by_round"] = {p["round"]: {**p, "number": numbers.get(p["table"]), "points_said": said_points(
+            p["points"])} for p in player["rounds"]}
+    view["round_numbers"] = list(range(1, len(row["drawn_rounds"]) + 1))
+    view["started"] = any(player["rounds"] for player in view["players"])  # a hand was played somewhere
+    return view
+
+
+def where_i_sit(r, group: str, member: str | None) -> list[dict]:
+    """Where ``member`` sits in the round drawn last of each tournament still going: the
+    table's number in that round's order and the seat counted from 1, with the table's id."""
+    if member is None:
+        return []
+    found = []
+    for row in listed(r, group):
+        drawn = row["drawn_rounds"][-1] if row["drawn_rounds"] else None
+        if drawn is None:
+            continue
+        if drawn["round"] == row["rounds"] and rounds_played(row, tables_of(r, group, row)) == row["rounds"]:
+            continue  # the tournament is over
+        for i, t in enumerate(drawn["tables"], 1):
+            if member in t["seats"]:
+                found.append({"tournament": row, "round": drawn["round"], "number": i, "table": t["id"],
+                              "seat": t["seats"].index(member) + 1})
+    return found
+
+
+def table_place(r, group: str, trow: dict) -> dict | None:
+    """A tournament table's place in its tournament: the tournament's row, its round and its
+    number in that round, and how far it is; None for a table of an evening."""
+    if "tournament" not in trow:
+        return None
+    row = r.row(fold.NAME, group, trow["tournament"])
+    drawn = round_of(row, trow["round"]) if row else None
+    if drawn is None:
+        return None
+    number_ = next(i for i, t in enumerate(drawn["tables"], 1) if t["id"] == trow["id"])
+    played = fold.played(r.row(fold.SCORE, group, trow["id"]))
+    latest = trow.get("latest_hand")
+    return {"tournament": row, "round": trow["round"], "number": number_,
+            "said": deal_said(played, trow["deals"], bool(latest and latest["status"] == "playing"))}
+
+
+def players_fit(game, rules, count: int) -> tuple[int | None, int | None]:
+    """The nearest player counts below and above ``count`` that the game's tables seat."""
+    below = next((n for n in range(count - 1, 0, -1) if table_sizes(game, rules, n)), None)
+    above = next((n for n in range(count + 1, count + 20) if table_sizes(game, rules, n)), None)
+    return below, above
+
+
+def draw_checked(r, group: str, row: dict, drawn: dict) -> dict:
+    """A round's draw said in words and run again here from what it revealed: the commitment
+    published before it, the event it was drawn after and that event's hash, the secret, the
+    seed and the tables; and whether each step holds (the secret hashes to the commitment,
+    the seed is the secret and the hash hashed, the shuffle cut into tables gives these)."""
+    number_ = drawn["round"]
+    published = row.get("published") or []
+    promised = published[number_ - 1] if len(published) >= number_ else None
+    secret = bytes.fromhex(drawn["secret"])
+    after_hash = r.hash_at(group, drawn["after"]) or ""
+    seeded = draw.seed(secret, after_hash) if after_hash else b""
+    sizes = [len(t["seats"]) for t in drawn["tables"]]
+    again = draw.tables(draw.shuffled(row["players"], seeded), sizes) if seeded else []
+    return {"round": number_, "commitment": promised, "secret": drawn["secret"], "after": drawn["after"],
+            "after_hash": after_hash, "seed": drawn["seed"], "next": drawn["commitment"],
+            "holds": {"commitment": promised == draw.commitment(secret),
+                      "seed": seeded.hex() == drawn["seed"],
+                      "tables": again == [t["seats"] for t in drawn["tables"]]}}
+
+
+def watch_code(key: str, group: str, tournament: str, n: int) -> str:
+    """The code of the ``n``-th watch link of a tournament made under ``key`` (a browser's
+    session, as its invitation links are keyed: only that browser can have it shown again):
+    where it leads, then 24 bytes of HMAC, base64url, as long as a random code."""
+    message = b"\n".join([b"bitka watch link", group.encode(), tournament.encode(), str(n).encode()])
+    tag = base64.urlsafe_b64encode(hmac.new(key.encode("utf-8"), message, hashlib.sha256).digest()[:24]).decode()
+    return f"{group}.{tournament}.{tag}"
+
+
+def next_watch_code(key: str, group: str, row: dict) -> str:
+    """A new watch link's code: numbered by the links the tournament has had, so none repeats."""
+    return watch_code(key, group, row["id"], len(row["watches"]) + len(row.get("ended", [])))
+
+
+def watches_shown(key: str | None, group: str, row: dict) -> list[dict]:
+    """The tournament's open watch links: each one this browser made with its address (to
+    copy, or scan off its QR code), the others by their hash only."""
+    made = {}
+    if key is not None:
+        for n in range(len(row["watches"]) + len(row.get("ended", []))):
+            code = watch_code(key, group, row["id"], n)
+            made[watch_digest(code)] = public_url(f"/t/{code}")
+    return [{"digest": digest, "link": made.get(digest)} for digest in row["watches"]]
+
+
+def live(version: int, render) -> Response:
+    """A page's live part again (static/live.js): only when the group's log moved since the
+    copy the page shows (its ETag is the group's version), else 304."""
+    if f'"{version}"' in request.headers.get("If-None-Match", ""):
+        return Response(status=304, headers={"ETag": f'"{version}"'})
+    return Response(render(), headers={"ETag": f'"{version}"'}, mimetype="text/html")
