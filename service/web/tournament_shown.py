@@ -23,7 +23,7 @@ from events.money import format_amount
 from projections import tournaments as fold
 from projections.groups import member_name
 from projections.hands import game_of
-from ..handlers.tournaments import table_sizes
+from projections.tournaments import table_sizes
 from ..i18n import phrases
 from ..i18n.languages import current
 from ..i18n.money import number

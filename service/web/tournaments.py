@@ -18,9 +18,11 @@ from marshmallow import ValidationError
 from events.errors import DomainError, Invalid, Refused, Unprocessable
 from games.registry import GAMES
 from projections.groups import member_name
+from projections.tournaments import table_sizes
+
 from .. import handlers, invitations, tournament_schemas
 from ..commands import CreateTournament, DrawRound, Watch
-from ..handlers.tournaments import PLACES, still_playing, table_sizes, tournament_row
+from ..handlers.tournaments import PLACES, still_playing, tournament_row
 from ..http import store
 from ..problems import status_of
 from ..routes.invitations import public_url
