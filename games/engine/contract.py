@@ -190,6 +190,9 @@ class Game:
     parse_result: Callable[[Rules, int, Mapping], Event]  # a hand logged by its result alone
     result_state: Callable[[Rules, Mapping], State]
     turn: Callable[[State], int | None]  # the seat to play next (None when the hand is over)
+    # The seats that sit this hand out: they hold no card and make no call (Kop's dealer at a
+    # table of five). Play goes round the others in seat order (``trick_seats``).
+    sitting_out: Callable[[State], frozenset[int]] = lambda state: frozenset()
     legal_cards: Callable[[State, int, tuple], list[str]]  # what a seat may play next
     calls: Callable[[State], list[str]]  # the calls of the game open now, to anyone (empty: no auction now)
     superseded: Callable[[State, int], list[str]]  # what today's rules refuse that rules N allowed
@@ -240,6 +243,10 @@ class Game:
     # A table of this many seats refused because its rules seat another number: the refusal
     # that names the rules which seat that many (None: the service says it in its own words).
     seating: Callable[[Rules, int], str | None] = lambda rules, seats: None
+    # A table's rules as sent (``parse_rules`` takes them next), at a table of this many seats:
+    # a rule they leave unsaid that the number of seats decides, said (Kop's ``players`` at
+    # a table of five); anything else as sent.
+    seated_rules: Callable[[Any, int], Any] = lambda raw, seats: raw
 
     # 4. The words.
     describe: Callable[[str, Mapping, Who], str]  # an event of a hand, in words
@@ -252,3 +259,10 @@ class Game:
     def __post_init__(self):
         if not self.presets:
             raise ValueError(f"{self.name} has no presets: a table is opened on a page from one of them")
+
+    def trick_seats(self, state: State) -> list[int]:
+        """The seats that play the trick to come, in order from the one whose turn it is:
+        every seat in turn but those sitting the hand out (asked when no card of the trick
+        is on the table yet)."""
+        seats, first, out = len(self.held(state)), self.turn(state), self.sitting_out(state)
+        return [s for s in ((first + i) % seats for i in range(seats)) if s not in out]
