@@ -34,8 +34,8 @@ def open_table(c: OpenTable, w: Writer) -> dict:
                                  "not {entry}",
                                  entry=repr(entry)), field="rules.entry")
         raw_rules = {k: v for k, v in raw_rules.items() if k != "entry"}
-    rules = _rules(game, raw_rules)
     seats = list(body["seats"])
+    rules = _rules(game, game.seated_rules(raw_rules, len(seats)))  # rules that leave the seats' number unsaid
     _check_seats(row, name, seats, game.seat_count(rules), game.seating(rules, len(seats)))
     stake = parsed_amount(body["stake"], row["digits"], "stake")
     if stake <= 0:
