@@ -10,11 +10,15 @@ play in that order, given at five to seats 1, 2, 3, 4 (seat 0 deals): the same t
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from games.registry import GAMES
 from service import game_schemas
+from tests.api.test_evening_pages import _form, _invite, _join, _open_table, _start
 from tests.api.test_openapi import _fits
+from tests.api.test_pages import _sheet, _signed_in
 from tests.api.test_seats import Seats, same_money, whole
 from tests.command import run
 from tests.conftest import KOP_HANDS, KOP_TRICKS, agreed
@@ -222,3 +226,52 @@ def test_at_five_the_deal_passes_round_all_five_and_a_bok_runda_is_four_hands(cl
     assert table_now["next_dealer"] == 0 and table_now["bok"] == {"running": False, "hands_left": 0, "queued": 0}
     stare, after = result(0, 60)
     assert not after["bok_runda"] and dict(_paid(after))[stare[0]] == "2.00"
+
+
+def test_an_evening_of_five_on_the_phones_the_dealer_watching(app):
+    admin, group = _start(app, "Piątka")
+    phones = [_join(app, _invite(admin, group, name)) for name in NAMES]
+    table = _open_table(admin, group, "kop:2", list(NAMES))  # "Kop for five", each seat its own cards
+    page = phones[0].http.get(f"/g/{group}/tables/{table}").get_data(as_text=True)
+    start = f"/g/{group}/tables/{table}/play"
+    hand = phones[0].http.post(start, data=_form(page, start)).headers["Location"].split("/")[-1]
+    move = f"/g/{group}/hands/{hand}/move"
+    watching = phones[0].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+    assert "You sit this hand out: you see each card as it is played." in watching
+    assert "Tap the 4 cards you picked up" not in watching
+    for seat in (1, 2, 3, 4):
+        page = phones[seat].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+        assert "Tap the 4 cards you picked up" in page
+        sent = phones[seat].http.post(move, data={**_form(page, move), "card": HANDS[seat]})
+        assert sent.status_code == 303, sent.get_data(as_text=True)
+    for cards in KOP_TRICKS:
+        for seat, card in zip((1, 2, 3, 4), cards, strict=True):
+            page = phones[seat].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+            assert "Your turn" in page
+            played = phones[seat].http.post(move, data={**_form(page, move), "action": "play", "card": card})
+            assert played.status_code == 303, played.get_data(as_text=True)
+            watched = phones[0].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
+            assert "Your turn" not in watched and "Yes, call" not in watched and 'value="claim"' not in watched
+    done = phones[0].http.get(f"/g/{group}/tables/{table}").get_data(as_text=True)
+    assert "1.50" in done  # bez bitki at 0.50: 3 units; Ala dealt and paid nothing
+
+
+def test_the_deal_page_of_a_table_of_five_asks_no_cards_of_the_dealer(client):
+    t = _five(client)
+    table = _open(t).json
+    _signed_in(client, t["members"][1]["token"])
+    path = f"/g/{t['group']}/tables/{table['id']}/deal"
+    page = client.http.get(path).get_data(as_text=True)
+    assert "Seat 0: Ala deals and sits this hand out." in page and not re.search(r'id="seat0"', page)
+    dealt = client.http.post(path, data={**_sheet(client, path), "seat0": "",
+                                         **{f"seat{i}": " ".join(h) for i, h in enumerate(HANDS) if i}})
+    assert dealt.status_code == 303, dealt.get_data(as_text=True)
+    play = dealt.headers["Location"]
+    tapped = client.http.get(play + "?cards=AH,QH,QS").get_data(as_text=True)
+    assert "Ela plays" in tapped  # the fourth card of the trick is seat 4's, not the dealer's
+    for cards in KOP_TRICKS:
+        posted = client.http.post(play, data={**_sheet(client, f"{play}?cards={','.join(cards[:3])}"),
+                                              "cards": ",".join(cards)})
+        assert posted.status_code == 303
+    done = t["admin"].get(f"{t['base']}/hands/{play.split('/')[-2]}").json
+    assert _paid(done["settlement"]) == [(0, "0.00"), (1, "1.50"), (2, "-1.50"), (3, "1.50"), (4, "-1.50")]
