@@ -8,6 +8,7 @@ from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
 
 from events.errors import DomainError, NotFound
+from games.engine import table as table_decider
 from projections.groups import member_name
 from projections.hands import game_of
 from .. import handlers
@@ -123,8 +124,9 @@ def play_page(group, hand):
 def _sitting_out(game, trow) -> frozenset[int]:
     """The seats that sit out the hand the table's next dealer deals (dealt no cards)."""
     rules = game.parse_rules(trow["rules"])
-    opened = game.parse_deal(rules, {"dealer": trow["next_dealer"]})
-    return game.sitting_out(game.initial_state(rules, opened.data))
+    dealt = {**game.parse_deal(rules, {"dealer": trow["next_dealer"]}).data,  # dealt seat by seat: no card yet
+             **table_decider.deal_context(game, rules, trow["match"])}
+    return game.sitting_out(game.initial_state(rules, dealt))
 
 
 def _first_illegal(game, state, partial: list[str], names: list[str]) -> str | None:
