@@ -28,6 +28,7 @@ class Turns:
     dealer: int
     order: tuple[int, ...] = field(init=False)  # the players in order of play, from the seat after the dealer
     players: tuple[int, ...] = field(init=False)  # the players in seat order
+    out: frozenset[int] = field(init=False)  # the seats sitting the hand out: the dealer at a table of five
     place: Mapping[int, int] = field(init=False, repr=False, compare=False)  # each player's place in ``order``
     # From each player leading, the players of the trick in order (None for a seat sitting out).
     rounds: tuple[tuple[int, ...] | None, ...] = field(init=False, repr=False, compare=False)
@@ -36,18 +37,15 @@ class Turns:
         order = tuple((self.dealer + 1 + i) % self.seats for i in range(PLAYERS))
         place = {seat: i for i, seat in enumerate(order)}
         rounds = tuple(order[place[s]:] + order[:place[s]] if s in place else None for s in range(self.seats))
-        for name, value in (("order", order), ("players", tuple(sorted(order))), ("place", place), ("rounds", rounds)):
+        out = frozenset(s for s in range(self.seats) if s not in place)
+        for name, value in (("order", order), ("players", tuple(sorted(order))), ("out", out), ("place", place),
+                            ("rounds", rounds)):
             object.__setattr__(self, name, value)
 
-    @property
-    def out(self) -> frozenset[int]:
-        """The seats sitting the hand out: the dealer at a table of five."""
-        return frozenset(s for s in range(self.seats) if s not in self.place)
-
     def check_plays(self, seat: object) -> None:
-        """Refuse a call, a card or a claim of the seat sitting the hand out (any other
-        seat, or a value that is no seat, is left to the rules that judge it)."""
-        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.seats and seat not in self.place:
+        """Refuse the cards, a call, a card or a claim of a seat sitting the hand out (any
+        other seat, or a value that is no seat, is left to the rules that judge it)."""
+        if isinstance(seat, int) and not isinstance(seat, bool) and seat in self.out:
             raise RuleViolation(sits_out(seat))
 
     def trick(self, leader: int) -> tuple[int, ...]:
