@@ -275,3 +275,37 @@ def test_the_deal_page_of_a_table_of_five_asks_no_cards_of_the_dealer(client):
         assert posted.status_code == 303
     done = t["admin"].get(f"{t['base']}/hands/{play.split('/')[-2]}").json
     assert _paid(done["settlement"]) == [(0, "0.00"), (1, "1.50"), (2, "-1.50"), (3, "1.50"), (4, "-1.50")]
+
+
+def test_a_hand_of_five_is_corrected_by_its_cards_and_a_result_by_a_result_never_naming_the_dealer(client):
+    t = _five(client)
+    t["admin"].call("PATCH", t["base"], {"confirmations": "off"})
+    table = _open(t).json
+    hand = t["admin"].post(f"{t['base']}/tables/{table['id']}/hands", {"deal": {"dealer": 0, "hands": HANDS},
+                                                                      "tricks": TRICKS}).json
+    path = f"{t['base']}/hands/{hand['id']}/correct"
+    # Cyd (seat 2, młodzi) said kontra, which nobody logged: bez bitki doubled, 3.00 each way,
+    # so the hand now owes 1.50 more each way; the dealer's 0.00 moves by nothing.
+    again = {"deal": {"dealer": 0, "hands": HANDS}, "bids": [{"seat": 2, "call": "kontra"}], "tricks": TRICKS}
+    wrong = {**again, "bids": [{"seat": 0, "call": "kontra"}]}
+    before = _version(t)
+    refused = t["admin"].post(path, {"reason": "Ala said kontra", "cards": wrong})
+    assert refused.status_code == 422 and "seat 0 deals this hand and sits it out" in refused.json["detail"]
+    assert _version(t) == before
+    fixed = t["admin"].post(path, {"reason": "Cyd said kontra", "cards": again})
+    assert fixed.status_code == 201, fixed.json
+    [adjusted] = fixed.json["correction"]["adjustments"]
+    assert _paid(adjusted) == [(0, "0.00"), (1, "1.50"), (2, "-1.50"), (3, "1.50"), (4, "-1.50")]
+    balances = t["admin"].get(f"{t['base']}/balances").json["balances"]
+    assert [b["balance"] for b in balances] == ["0.00", "3.00", "-3.00", "3.00", "-3.00"]
+    # The next hand, dealt by Bob (seat 1), logged by its result and corrected by one.
+    zolo = {"contract": "zolo", "declarer": 3, "doubles": [], "points": 70, "tricks": 3}
+    second = t["admin"].post(f"{t['base']}/tables/{table['id']}/hands", {"result": zolo}).json
+    path = f"{t['base']}/hands/{second['id']}/correct"
+    refused = t["admin"].post(path, {"reason": "Bob played it", "result": {**zolo, "declarer": 1}})
+    assert refused.status_code == 422 and "declarer names seat 1, who dealt this hand" in refused.json["detail"]
+    fixed = t["admin"].post(path, {"reason": "Ela played it", "result": {**zolo, "declarer": 4}})
+    assert fixed.status_code == 201, fixed.json
+    # Zolo won pays 5 x 0.50 = 2.50 from each of the three others: Dan's +7.50 becomes Ela's.
+    [adjusted] = fixed.json["correction"]["adjustments"]
+    assert _paid(adjusted) == [(0, "0.00"), (1, "0.00"), (2, "0.00"), (3, "-10.00"), (4, "10.00")]
