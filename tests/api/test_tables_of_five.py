@@ -14,6 +14,7 @@ import re
 
 import pytest
 
+from games.kop import game as kop
 from games.registry import GAMES
 from service import game_schemas
 from tests.api.test_evening_pages import _form, _invite, _join, _open_table, _start
@@ -97,6 +98,10 @@ def test_a_hand_of_five_card_by_card_each_seat_its_own_and_the_dealer_sees_no_un
     assert seen["deal"] == [[]] + [[None] * 4] * 4 and seen["held"] == [[]] + [[None] * 4] * 4
     assert (seen["phase"], seen["turn"]) == ("auction", 1)
     assert dealer.post(f"{hand}/bids", {"seat": 0, "call": "zolo"}).status_code == 422
+    # The dealer sending every card of the pack as its own play learns nothing of anyone's.
+    answers = {(r.status_code, r.json["detail"]) for r in (dealer.post(f"{hand}/plays", {"seat": 0, "card": card})
+                                                           for card in sorted(kop.PACK))}
+    assert answers == {(422, "seat 0 deals this hand and sits it out; the four others play it")}
     for i, cards in enumerate(KOP_TRICKS):
         for seat, card in zip((1, 2, 3, 4), cards, strict=True):
             if (i, seat) == (0, 4):  # AH led: Ela holds 10D JH JD, trumps, and may not play AS
