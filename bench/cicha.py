@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from games.kop import game as kop  # noqa: E402
 from games.kop.auction import black_queens_holder  # noqa: E402
 from games.kop.cicha_search import cannot_lose  # noqa: E402
+from games.kop.turns import turns  # noqa: E402
 
 
 def main() -> int:
@@ -33,7 +34,7 @@ def main() -> int:
             continue
         leader = rng.randrange(4)
         start = time.perf_counter()
-        unlosable += cannot_lose(hands, leader, player, ranking)
+        unlosable += cannot_lose(hands, leader, player, ranking, turns(4, (leader - 1) % 4))  # dealt before the leader
         spent = time.perf_counter() - start
         times.append(spent)
         if worst is None or spent > worst[0]:

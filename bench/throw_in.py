@@ -49,7 +49,7 @@ def main() -> int:
         times, most, allowed = [], 0, 0
         for _ in range(args.deals):
             state = _hand(rng, module, rules, call)
-            search = throw_in.Search(state.ranking, frozenset(kop.kop_scoring.teams(state).stare), {})
+            search = throw_in.Search(state.ranking, frozenset(kop.kop_scoring.teams(state).stare), {}, state.turns)
             search.endings(state.held, state.leader, ())
             most = max(most, search.positions)
             start = time.perf_counter()

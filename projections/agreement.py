@@ -47,10 +47,11 @@ def at_once(payers_: Sequence[str], logger: str, group_confirms: bool, own_play:
 
 class OwnPlay:
     """Whether a hand is being played from its own seats: each event that names a seat sent
-    by that seat's member, every seat's cards sent that way, and no trick logged whole."""
+    by that seat's member, the cards of every seat that plays (all but those sitting the hand
+    out, ``out``) sent that way, and no trick logged whole."""
 
-    def __init__(self, seats: Sequence[str], seats_entry: bool):
-        self.seats = tuple(seats)
+    def __init__(self, seats: Sequence[str], seats_entry: bool, out: frozenset[int] = frozenset()):
+        self.seats, self.out = tuple(seats), out
         self.holds = seats_entry
         self.cards_from: set[int] = set()
         self.plays_since_trick = 0
@@ -78,4 +79,4 @@ class OwnPlay:
 
     @property
     def whole(self) -> bool:
-        return self.holds and self.cards_from == set(range(len(self.seats)))
+        return self.holds and self.cards_from == set(range(len(self.seats))) - self.out

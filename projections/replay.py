@@ -136,7 +136,8 @@ class GroupRebuild:
             game, state = hands.opened(env)
             self.open[env.hand] = (game, state, ())
             table = self.rows.get((tables.NAME, env.table)) or {}
-            self.own[env.hand] = agreement.OwnPlay(table.get("seats", []), table.get("entry") == "seats")
+            self.own[env.hand] = agreement.OwnPlay(table.get("seats", []), table.get("entry") == "seats",
+                                                   game.sitting_out(state))
             self.own[env.hand].add(env.type, env.data, env.actor)
             self._refuse(env, redecide.start_refused(game, env, self.rows.get((tables.NAME, env.table))))
             return

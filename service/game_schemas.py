@@ -65,6 +65,9 @@ def rules_schema(game: Game, shown: bool) -> dict:
     defaults = game.parse_rules({}).to_data()
     described = {f.name: f for f in game.rule_fields}
     properties = {name: _rule(value, described.get(name), shown) for name, value in defaults.items()}
+    for rules in rule_sets(game):  # a rule shown only when it is not its default (a table's seats)
+        for name, value in rules.to_data().items():
+            properties.setdefault(name, _rule(value, described.get(name), shown=True))
     properties["entry"] = ENTRY if not shown else {k: v for k, v in ENTRY.items() if k != "default"}
     schema = {"type": "object", "properties": properties, "additionalProperties": False,
               "description": f"{game.title} rules" + ("" if shown else "; omitted rules take their defaults")}

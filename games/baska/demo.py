@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..engine.contract import DemoTable
 from ..kop import demo as kop_demo
-from ..kop.pack import SEATS
+from ..kop.turns import PLAYERS as SEATS  # a table of four
 
 RULES = {"variant": "bytow-2005"}
 PLANS = (

@@ -23,8 +23,9 @@ from ..kop import game as kop
 from ..kop.cicha_search import cannot_lose
 
 # Baśka deals, folds and follows suit exactly as Kop does:
-from ..kop.game import SEATS, KopState, deal_event, evolve, legal_cards, new_hand, seat_count  # noqa: F401
+from ..kop.game import KopState, deal_event, evolve, legal_cards, new_hand, seat_count  # noqa: F401
 from ..kop.scoring import teams
+from ..kop.turns import PLAYERS, PLAYERS_FIELD, check_players, players_data
 from . import demo, glossary
 from . import scoring as baska_scoring
 
@@ -49,6 +50,7 @@ LADDERS = {
 @dataclass(frozen=True)
 class BaskaRules:
     variant: str = "bytow-2005"
+    players: int = PLAYERS  # the seats at the table: 4, or 5 (the dealer sits each hand out)
 
     game = "baska"
     scoring = baska_scoring
@@ -57,7 +59,7 @@ class BaskaRules:
     wesele_may_raise = True
 
     def to_data(self) -> dict:
-        return {"variant": self.variant}
+        return {"variant": self.variant, **players_data(self.players)}
 
     @property
     def ladder(self) -> auc.Ladder:
@@ -82,6 +84,7 @@ def parse_rules(raw: Mapping | None) -> BaskaRules:
     if not isinstance(rules.variant, str) or rules.variant not in VARIANTS:
         raise RuleViolation(say("variant must be one of {variants}, not {variant}",
                                 variants=', '.join(VARIANTS), variant=repr(rules.variant)))
+    check_players(rules)
     return rules
 
 
@@ -112,7 +115,7 @@ def _check_cicha(state: KopState) -> None:
     if state.rules.variant != "bytow-2005" or teams(state).contract != "cicha":
         return
     player = auc.black_queens_holder(state.deal)
-    if cannot_lose(state.deal, state.leader, player, state.ranking):
+    if cannot_lose(state.deal, state.leader, player, state.ranking, state.turns):
         raise Revealing(say("seat {player} holds both black queens and a hand that takes 53 against every defence: "
                             "cicha may not be played with it; seat {player} must call wesele or zolo",
                             player=player), player,
@@ -161,11 +164,15 @@ PRESETS = (
                "count double (a bok-runda).")),
     Preset(say("Baśka, classic"), {"variant": "classic"}, 4,
            say("Kop's cards with gran and zolo, and baska for the holder of all four queens; no bok-rundy.")),
+    Preset(say("Baśka for five, Bytów tournament rules"), {"variant": "bytow-2005", "players": 5}, 5,
+           say("Five at the table: the dealer sits each hand out and the four others play it by the Bytów rules; "
+               "a bok-runda is still four hands.")),
 )
 RULE_FIELDS = (
     RuleField("variant", "bytow-2005: the Bytów tournament rules of 2005 (bok-rundy after a 52-52 or a du); classic: "
                          "the older rules, with the baska contract (all four queens) and no bok-rundy",
               options=VARIANTS),
+    PLAYERS_FIELD,
 )
 # Kop's codes, and Baśka's own: its rules' variant and the factors its settlements name.
 CODES = {**kop.CODES, "bytow-2005": say("Bytów 2005"), "stare-lose": say("stare lost"),

@@ -76,7 +76,7 @@ def settle(state, table: TableTerms) -> Settlement:
         why = "52-52" if tie else t.contract
         lines.append(say("{why}: a bok-runda falls due, four hands at double stake, after any that is running",
                          why=why))
-    paid = amounts(winner, loser, units * multiplier * table.stake)
+    paid = amounts(winner, loser, units * multiplier * table.stake, rules.players)
     extra = {"bok_runda": any(f.name == "bok-runda" for f in factors), "bok_due": bok_due} if rules.bok_rundy else {}
     return Settlement(outcome, t.contract, (stare, mlodzi), winner.role, multiplier, units, tuple(factors), paid,
                       table.members, tuple(lines), extra)

@@ -23,9 +23,9 @@ def play_through(game: Game, state, choose: Chooser = first_legal) -> tuple[Any,
     commands = []
     while not game.is_terminal(state):
         if game.capabilities.logged_by == "tricks":
-            leader, seats, cards = game.turn(state), len(game.held(state)), []
-            for i in range(seats):
-                cards.append(choose(game.legal_cards(state, (leader + i) % seats, tuple(cards))))
+            cards = []
+            for seat in game.trick_seats(state):
+                cards.append(choose(game.legal_cards(state, seat, tuple(cards))))
             command = Command("trick", {"cards": cards})
         else:
             command = Command("play", dict(choose(game.legal_plays(state))))

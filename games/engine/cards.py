@@ -70,9 +70,11 @@ def check_exact_pack(hands: list[list[str]], expected: frozenset[str], what: str
                                 missing=', '.join(missing), what=what))
 
 
-def dealt(raw: object, keys: tuple[str, ...], seats: int, size: int, game: str) -> tuple[int, list[list[str]]]:
+def dealt(raw: object, keys: tuple[str, ...], seats: int, size: int, game: str,
+          dealer_sits_out: bool = False) -> tuple[int, list[list[str]]]:
     """The dealer and the hands of a deal, checked: an object with only ``keys``, a dealer
-    seat, one hand per seat of ``size`` cards each (the pack is checked by the game)."""
+    seat, one hand per seat of ``size`` cards each (the pack is checked by the game); where
+    the dealer sits the hand out (``dealer_sits_out``), the dealer's hand is empty."""
     if not isinstance(raw, Mapping):
         raise RuleViolation(say("deal must be an object with {keys}", keys=', '.join(keys)))
     extra = sorted(set(raw) - set(keys))
@@ -86,8 +88,11 @@ def dealt(raw: object, keys: tuple[str, ...], seats: int, size: int, game: str) 
     if not isinstance(hands, list) or len(hands) != seats:
         raise RuleViolation(say("hands must list {seats} hands, one per seat in seat order", seats=seats))
     parsed = [parse_cards(h) for h in hands]
+    if dealer_sits_out and parsed[dealer]:
+        raise RuleViolation(say("seat {seat} deals this hand and sits it out: its hand is [], and every other seat is "
+                                "dealt {size} cards", seat=dealer, size=size))
     for seat, cards in enumerate(parsed):
-        if len(cards) != size:
+        if len(cards) != size and not (dealer_sits_out and seat == dealer):
             raise RuleViolation(say("seat {seat} is dealt {cards_count} cards; {game} deals {size} to each seat",
                                     seat=seat, cards_count=len(cards), game=game, size=size))
     return dealer, parsed

@@ -44,6 +44,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from . import seen
 from .base import Command, Event, Settlement, TableTerms
+from .errors import RuleViolation
 
 State = Any  # each game's own frozen state
 Rules = Any  # each game's own frozen rules
@@ -198,6 +199,9 @@ class Game:
     parse_result: Callable[[Rules, int, Mapping], Event]  # a hand logged by its result alone
     result_state: Callable[[Rules, Mapping], State]
     turn: Callable[[State], int | None]  # the seat to play next (None when the hand is over)
+    # The seats that sit this hand out: they hold no card and make no call (Kop's dealer at a
+    # table of five). Play goes round the others in seat order (``trick_seats``).
+    sitting_out: Callable[[State], frozenset[int]] = lambda state: frozenset()
     legal_cards: Callable[[State, int, tuple], list[str]]  # what a seat may play next
     calls: Callable[[State], list[str]]  # the calls of the game open now, to anyone (empty: no auction now)
     superseded: Callable[[State, int], list[str]]  # what today's rules refuse that rules N allowed
@@ -245,13 +249,13 @@ class Game:
     play_fields: tuple[DealField, ...] = ()  # a card played (POST .../plays) beyond seat and card
     call_fields: tuple[DealField, ...] = ()  # a call (a bid) beyond seat and call
     rule_fields: tuple[RuleField, ...] = ()  # the table's rules, described (else named and typed only)
-    # The rules of a table of this many seats under these rules, where the game's rules for
-    # another number of seats follow from them (None: the game is not played by so many);
-    # not given, a table seats exactly ``seat_count``.
-    for_seats: Callable[[Rules, int], Rules | None] | None = None
     # A table of this many seats refused because its rules seat another number: the refusal
     # that names the rules which seat that many (None: the service says it in its own words).
     seating: Callable[[Rules, int], str | None] = lambda rules, seats: None
+    # A table's rules as sent (``parse_rules`` takes them next), at a table of this many seats:
+    # a rule they leave unsaid that the number of seats decides, said (Kop's ``players`` at
+    # a table of five); anything else as sent.
+    seated_rules: Callable[[Any, int], Any] = lambda raw, seats: raw
 
     # 4. The words.
     describe: Callable[[str, Mapping, Who], str]  # an event of a hand, in words
@@ -262,13 +266,22 @@ class Game:
     demo: tuple[DemoTable, ...] = ()  # what ``bitka demo`` plays (none: a few random hands of the first preset)
 
     def seated(self, rules: Rules, count: int) -> Rules | None:
-        """The rules of a table of ``count`` seats under ``rules``: the same rules where they
-        seat so many, else None (a table of five at games whose dealer may sit out is the
-        game's to give: ``for_seats``)."""
-        if self.for_seats is not None:
-            return self.for_seats(rules, count)
-        return rules if self.seat_count(rules) == count else None
+        """The rules of a table of ``count`` seats playing by ``rules`` (the same rules, with
+        the number of seats the game's for so many where they leave it unsaid: ``seated_rules``),
+        or None when the game is not played by so many under them."""
+        try:
+            fitted = self.parse_rules(self.seated_rules(rules.to_data(), count))
+        except RuleViolation:
+            return None
+        return fitted if self.seat_count(fitted) == count else None
 
     def __post_init__(self):
         if not self.presets:
             raise ValueError(f"{self.name} has no presets: a table is opened on a page from one of them")
+
+    def trick_seats(self, state: State) -> list[int]:
+        """The seats that play the trick to come, in order from the one whose turn it is:
+        every seat in turn but those sitting the hand out (asked when no card of the trick
+        is on the table yet)."""
+        seats, first, out = len(self.held(state)), self.turn(state), self.sitting_out(state)
+        return [s for s in ((first + i) % seats for i in range(seats)) if s not in out]

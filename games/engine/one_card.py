@@ -40,6 +40,11 @@ class InPlay:
     # The refusal of a card the seat does not hold, when the game can say more than that it
     # is not in the hand (it lies on the table); None: it says only that.
     not_held: Callable[[int, str], RuleViolation | None] = lambda seat, card: None
+    per_trick: int = 0  # cards in a trick: one from each seat when 0 (Kop at five: four, the dealer's seat out)
+
+    @property
+    def trick_size(self) -> int:
+        return self.per_trick or self.seats
 
 
 def judged(hand: InPlay, data: Mapping, keys: Collection[str] = ("seat", "card")) -> tuple[int, str]:
@@ -74,7 +79,7 @@ def trick_card(hand: InPlay, data: Mapping, trick: Sequence[str],
     event and, with the trick's last card, the trick's event (``trick_of`` the four cards)."""
     seat, card = judged(hand, data)
     events = [Event("play", {"seat": seat, "card": card})]
-    if len(trick) == hand.seats - 1:
+    if len(trick) == hand.trick_size - 1:
         events.append(trick_of([*trick, card]))
     return events
 

@@ -14,11 +14,12 @@ Who = Callable[[int], str]
 
 def dealt(d: Mapping, who: Who, shown: str = "") -> str:
     """A deal: who dealt, and each seat's cards (the rules are the deal event's own, beside
-    it); ``shown`` adds what else the game deals (table cards, a stock, a trump card)."""
+    it; a seat dealt none, sitting the hand out, is not named); ``shown`` adds what else the
+    game deals (table cards, a stock, a trump card)."""
     dealer = who(d["dealer"])
     if not any(d["hands"]):
         return say("{dealer} deals. The cards are logged seat by seat, as each seat sees them.", dealer=dealer)
-    hands = "; ".join(f"{who(s)}: {' '.join(h)}" for s, h in enumerate(d["hands"]))
+    hands = "; ".join(f"{who(s)}: {' '.join(h)}" for s, h in enumerate(d["hands"]) if h)
     return say("{dealer} deals. {hands}{shown}", dealer=dealer, hands=hands, shown=shown)
 
 

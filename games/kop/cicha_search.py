@@ -12,15 +12,16 @@ from typing import Sequence
 
 from ..engine.tricks import Ranking, legal_cards, winner_index
 from .pack import POINTS_OF as CARD_POINTS
+from .turns import PLAYERS, Turns
 
 WIN = 53
 
 
-def cannot_lose(hands: Sequence[Sequence[str]], leader: int, player: int, ranking: Ranking) -> bool:
+def cannot_lose(hands: Sequence[Sequence[str]], leader: int, player: int, ranking: Ranking, turns: Turns) -> bool:
     """True when ``player`` takes 53 or more whatever the others play (all four tricks to come)."""
     held = tuple(tuple(sorted(h, key=_strength(ranking))) for h in hands)
     left = sum(CARD_POINTS[c] for hand in held for c in hand)
-    return _Search(player, ranking).wins(held, leader, (), 0, left)
+    return _Search(player, ranking, turns).wins(held, leader, (), 0, left)
 
 
 def _strength(ranking: Ranking):
@@ -32,8 +33,9 @@ def _strength(ranking: Ranking):
 
 
 class _Search:
-    def __init__(self, player: int, ranking: Ranking):
+    def __init__(self, player: int, ranking: Ranking, turns: Turns):
         self.player, self.ranking, self.seen = player, ranking, {}
+        self.trick = turns.rounds  # from each leader, the players of the trick in order
         self.legal: dict[tuple, list[str]] = {}  # (hand, trick so far) -> legal cards
         self.taker: dict[tuple, int] = {}  # a whole trick -> index of the card that takes it
 
@@ -53,7 +55,7 @@ class _Search:
         """Some card of the player's wins (an OR node); every card of the others' fails to
         stop it (an AND node). One loop for both, so that the search stops at the first
         card that settles the node."""
-        seat = (leader + len(trick)) % 4
+        seat = self.trick[leader][len(trick)]
         mine = seat == self.player
         hand = held[seat]
         legal = self.legal.get((hand, trick))
@@ -63,14 +65,14 @@ class _Search:
             at = hand.index(card)
             after = held[:seat] + (hand[:at] + hand[at + 1:],) + held[seat + 1:]
             played = trick + (card,)
-            if len(played) < 4:
+            if len(played) < PLAYERS:
                 won = self.wins(after, leader, played, points, left)
             else:
                 index = self.taker.get(played)
                 if index is None:
                     index = self.taker[played] = winner_index(played, self.ranking)
                 taken = sum(map(CARD_POINTS.__getitem__, played))
-                winner = (leader + index) % 4
+                winner = self.trick[leader][index]
                 won = self.wins(after, winner, (), points + taken if winner == self.player else points, left - taken)
             if won == mine:
                 return mine

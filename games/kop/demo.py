@@ -10,7 +10,8 @@ from typing import Callable, Mapping, Sequence
 from ..engine.autoplay import play_through
 from ..engine.base import Command
 from ..engine.contract import DemoTable, Game
-from .pack import PACK, SEATS, TRICKS
+from .pack import PACK, TRICKS
+from .turns import PLAYERS as SEATS  # the demo's tables are of four
 
 Hands = list[list[str]]
 Plan = tuple[Callable[[Hands, int], bool], Callable[[Hands, int], list[dict]]]  # the deal it needs, its calls

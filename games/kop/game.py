@@ -12,7 +12,7 @@ from typing import Mapping
 from events.sentences import say
 
 from ..engine import call_offers, one_card, seen, words
-from ..engine.base import Command, Event, TableTerms, named_rules
+from ..engine.base import Command, Event, TableTerms
 from ..engine.cards import check_exact_pack, dealt
 from ..engine.contract import Capabilities, DealField, DemoTable, Game, Preset, RuleField, TableRules, Term
 from ..engine.errors import Revealing, RuleViolation, may_not_play
@@ -23,72 +23,9 @@ from . import demo, glossary, throw_in
 from . import result as kop_result
 from . import scoring as kop_scoring
 from .offers import ladder_offers
-from .pack import CARD_POINTS, PACK, SEATS, TRICKS  # the pack, shared with Baśka
-
-RANKINGS = {
-    "as-dycha": Ranking(
-        "as-dycha",
-        trumps=("AH", "10H", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AD", "10D"),
-        plain={"C": ("AC", "10C"), "S": ("AS", "10S")}),
-    "as-trzy-dychy": Ranking(
-        "as-trzy-dychy",
-        trumps=("AH", "10C", "10S", "10H", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AD", "10D"),
-        plain={"C": ("AC",), "S": ("AS",)}),
-}
-
-LADDER = auc.Ladder(
-    contracts=("wesele", "zolo", "zolo-du"),
-    doubles=("kontra", "re", "bok", "slup"),
-    aliases={"rej": "re", "zolla": "zolo", "zolla-du": "zolo-du"},
-    solo=frozenset({"zolo", "zolo-du"}),
-)
-
-
-@dataclass(frozen=True)
-class KopRules:
-    ranking: str = "as-dycha"
-    wesele: str = "highest-jack"  # or "any-jack": the caller names the partner's jack
-    max_doubles: int | None = 4  # None: unlimited home play
-    wesele_kontra: bool = False
-
-    game = "kop"
-    scoring = kop_scoring
-
-    def to_data(self) -> dict:
-        return {"ranking": self.ranking, "wesele": self.wesele,
-                "max_doubles": self.max_doubles, "wesele_kontra": self.wesele_kontra}
-
-    # What the shared auction and play ask of a game's rules:
-    @property
-    def ladder(self) -> auc.Ladder:
-        return LADDER
-
-    def ranking_for(self, contract: str | None) -> Ranking:
-        return RANKINGS[self.ranking]
-
-    @property
-    def wesele_may_raise(self) -> bool:
-        return not self.wesele_kontra  # the variant that lets the caller double its wesele
-
-    def declarer_may_double_first(self, contract: str | None) -> bool:
-        return contract == "wesele" and self.wesele_kontra
-
-
-def parse_rules(raw: Mapping | None) -> KopRules:
-    rules = named_rules(KopRules, raw, "kop")
-    if not isinstance(rules.ranking, str) or rules.ranking not in RANKINGS:
-        raise RuleViolation(say("ranking must be one of {rankings}, not {ranking}",
-                                rankings=', '.join(RANKINGS), ranking=repr(rules.ranking)))
-    if not isinstance(rules.wesele, str) or rules.wesele not in ("highest-jack", "any-jack"):
-        raise RuleViolation(say("wesele must be 'highest-jack' or 'any-jack', not {wesele}",
-                                wesele=repr(rules.wesele)))
-    md = rules.max_doubles
-    if md is not None and (not isinstance(md, int) or isinstance(md, bool) or not 0 <= md <= 16):
-        raise RuleViolation(say("max_doubles must be a whole number from 0 to 16, or null for unlimited"))
-    if not isinstance(rules.wesele_kontra, bool):
-        raise RuleViolation(say("wesele_kontra must be true or false"))
-    return rules
-
+from .pack import CARD_POINTS, PACK, TRICKS  # the pack, shared with Baśka
+from .rules import PRESETS, RANKINGS, RULE_FIELDS, KopRules, parse_rules  # noqa: F401 - kop.RANKINGS, kop.parse_rules
+from .turns import PLAYERS, Turns, seated_rules, seating, turns
 
 @dataclass(frozen=True)
 class KopState:
@@ -109,15 +46,20 @@ class KopState:
             played.update(trick.cards)
         return tuple([tuple([c for c in hand if c not in played]) for hand in self.deal])
 
+    @cached_property
+    def turns(self) -> Turns:
+        """Who plays this hand, in what order: the four seats, or at five all but the dealer."""
+        return turns(self.rules.players, self.dealer)
+
     @property
     def complete(self) -> bool:
-        """Every seat's cards are known (dealt whole, or logged seat by seat)."""
-        return [len(hand) for hand in self.deal] == FULL_DEAL
+        """Every player's cards are known (dealt whole, or logged seat by seat)."""
+        return all(len(self.deal[seat]) == TRICKS for seat in self.turns.order)
 
     @property
     def turn(self) -> int:
         """The seat to play the next card."""
-        return (self.leader + len(self.current)) % SEATS
+        return self.turns.at(self.leader, len(self.current))
 
     @property
     def ranking(self) -> Ranking:
@@ -125,25 +67,23 @@ class KopState:
 
     @property
     def leader(self) -> int:
-        return self.tricks[-1].winner if self.tricks else (self.dealer + 1) % SEATS
-
-
-FULL_DEAL = [TRICKS] * SEATS  # each seat's count of cards once all are known
+        return self.tricks[-1].winner if self.tricks else self.turns.order[0]
 
 
 def deal_event(rules: KopRules, raw: Mapping) -> Event:
     """Check a deal and return it as the ``deal`` event (cards canonical). Without ``hands``
     the hand is dealt seat by seat: each seat's cards come later, as it sees them."""
+    seats = rules.players
     if isinstance(raw, Mapping) and "hands" not in raw:
-        dealer, _ = dealt({**raw, "hands": [[]] * SEATS}, ("dealer", "hands"), SEATS, 0, rules.game)
-        return Event("deal", {"dealer": dealer, "hands": [[] for _ in range(SEATS)]})
-    dealer, parsed = dealt(raw, ("dealer", "hands"), SEATS, TRICKS, rules.game)
+        dealer, _ = dealt({**raw, "hands": [[]] * seats}, ("dealer", "hands"), seats, 0, rules.game)
+        return Event("deal", {"dealer": dealer, "hands": [[] for _ in range(seats)]})
+    dealer, parsed = dealt(raw, ("dealer", "hands"), seats, TRICKS, rules.game, dealer_sits_out=seats > PLAYERS)
     check_exact_pack(parsed, PACK, f"16-card {rules.game} (A, 10, Q, J)")
     return Event("deal", {"dealer": dealer, "hands": parsed})
 
 
 def seat_count(rules) -> int:
-    return SEATS
+    return rules.players
 
 
 def new_hand(rules: KopRules, deal: Mapping) -> KopState:
@@ -153,17 +93,19 @@ def new_hand(rules: KopRules, deal: Mapping) -> KopState:
 def decide(state: KopState, command: Command) -> list[Event]:
     if is_over(state):
         raise RuleViolation(say("the hand is over: all four tricks are logged"))
+    if command.kind in ("cards", "bid", "play", "claim"):
+        state.turns.check_plays(command.data.get("seat"))
     if command.kind == "cards":
         return [_decide_cards(state, command.data)]
     if not state.complete:
-        waiting = ", ".join(str(s) for s, hand in enumerate(state.deal) if len(hand) < TRICKS)
+        waiting = ", ".join(str(s) for s in state.turns.players if len(state.deal[s]) < TRICKS)
         raise RuleViolation(say("the deal is not complete: seat(s) {waiting} have not logged their cards yet",
                                 waiting=waiting))
     match command:
         case Command(kind="bid", data=data):
             return [_decide_bid(state, data)]
         case Command(kind="trick", data=data):
-            return [_decide_trick(state, one_card.whole_trick(data, SEATS, state.current))]
+            return [_decide_trick(state, one_card.whole_trick(data, PLAYERS, state.current))]
         case Command(kind="play", data=data):
             return _decide_play(state, data)
         case Command(kind="claim", data=data):
@@ -180,24 +122,26 @@ def _decide_cards(state: KopState, data: Mapping) -> Event:
                                 "as {{\"seat\", \"cards\"}}",
                                 game=state.rules.game))
     seat = data.get("seat")
-    if isinstance(seat, int) and 0 <= seat < SEATS and state.deal[seat]:
+    if isinstance(seat, int) and 0 <= seat < state.rules.players and state.deal[seat]:
         raise RuleViolation(say("seat {seat} has logged its cards already", seat=seat))
     seen_so_far = {c for hand in state.deal for c in hand}
-    return Event("seat_cards", seen.seat_cards(data, SEATS, TRICKS, PACK, seen_so_far, state.rules.game))
+    return Event("seat_cards", seen.seat_cards(data, state.rules.players, TRICKS, PACK, seen_so_far, state.rules.game))
 
 
 def in_play(state: KopState) -> one_card.InPlay:
     """The hand as judging its next card sees it."""
-    played = {c: s for s, c in state.current} | {c: (t.leader + t.cards.index(c)) % SEATS
-                                                  for t in state.tricks for c in t.cards}
+    at = state.turns.at
+    played = {c: s for s, c in state.current} | {c: at(t.leader, i) for t in state.tricks
+                                                  for i, c in enumerate(t.cards)}
     trick = tuple(c for _, c in state.current)
     return one_card.InPlay(
-        SEATS, state.turn, played, PACK,
+        state.rules.players, state.turn, played, PACK,
         lambda card: say("{card} is not in the {game} pack (A, 10, Q, J of each suit)", card=card,
                          game=state.rules.game),
         lambda seat: state.held[seat],
         lambda seat, card: (None if card in follow_rules(state.held[seat], trick, state.ranking)
-                            else why_illegal(card, seat, state.held[seat], trick, state.ranking)))
+                            else why_illegal(card, seat, state.held[seat], trick, state.ranking)),
+        per_trick=PLAYERS)
 
 
 def _decide_play(state: KopState, data: Mapping) -> list[Event]:
@@ -210,7 +154,7 @@ def _decide_bid(state: KopState, data: Mapping) -> Event:
     if state.tricks or state.current:
         raise RuleViolation(say("the auction closed when the first card was played"))
     ladder = state.rules.ladder
-    call = auc.parse_call(data, ladder, SEATS)
+    call = auc.parse_call(data, ladder, state.rules.players)
     extra = sorted(set(data) - {"seat", "call", "jack"})
     if extra:
         raise RuleViolation(say("a call has seat, call and (for wesele) jack, not {extra}",
@@ -222,12 +166,12 @@ def _decide_bid(state: KopState, data: Mapping) -> Event:
 def _decide_trick(state: KopState, cards: list[str]) -> Event:
     """A whole trick, leader first, its form checked (``one_card.whole_trick``): every card
     judged at once, the first one its seat could not play refused."""
-    leader, ranking, held = state.leader, state.ranking, state.held
-    hands = [held[(leader + i) % SEATS] for i in range(SEATS)]
+    ranking, held, seats = state.ranking, state.held, state.turns.trick(state.leader)
+    hands = [held[seat] for seat in seats]
     i = first_unplayable(cards, hands, ranking)
     if i is None:
         return _trick(state, cards)
-    card, seat, hand = cards[i], (leader + i) % SEATS, hands[i]
+    card, seat, hand = cards[i], seats[i], hands[i]
     if card not in hand:
         why, held_elsewhere = _not_held(state, card, seat, i, cards[:i])
         if held_elsewhere:  # it tells where the card is: said otherwise to anyone with a hand hidden
@@ -239,7 +183,7 @@ def _decide_trick(state: KopState, cards: list[str]) -> Event:
 def _trick(state: KopState, cards: list[str]) -> Event:
     """The trick event of four cards already judged: its winner and card points."""
     leader, ranking = state.leader, state.ranking
-    winner = (leader + winner_index(cards, ranking)) % SEATS
+    winner = state.turns.at(leader, winner_index(cards, ranking))
     points = sum(CARD_POINTS[c[:-1]] for c in cards)
     return Event("trick", Trick(len(state.tricks) + 1, leader, tuple(cards), winner, points).to_data())
 
@@ -308,18 +252,19 @@ def view(state: KopState) -> dict:
     teams = kop_scoring.teams(state) if state.complete else None
     phase = "done" if over else ("play" if state.tricks or state.current else
                                  "auction" if state.complete else "dealing")
-    points = [0] * SEATS
+    points = [0] * state.rules.players
     for t in state.tricks:
         points[t.winner] += t.points
+    out = state.turns.out
     return {
         "dealer": state.dealer,
         "rules": state.rules.to_data(),
         "leader": None if over else state.leader,
         "turn": None if over else state.turn,  # the seat to play the next card
         "points": points,
-        "deal": [list(h) if h else [None] * TRICKS for h in state.deal],
+        "deal": [list(h) if h or s in out else [None] * TRICKS for s, h in enumerate(state.deal)],
         "held": [list(h) for h in state.held],
-        "awaiting": [s for s, h in enumerate(state.deal) if not h],  # seats whose cards are not logged yet
+        "awaiting": [s for s in state.turns.players if not state.deal[s]],  # seats whose cards are not logged yet
         "current": [{"seat": s, "card": c} for s, c in state.current],
         "calls": [c.to_data() for c in state.calls],
         "contract": teams.contract if teams else None,
@@ -399,13 +344,16 @@ def sheet(state: KopState) -> dict:
 
 
 def deals(rules: KopRules, deck, dealer: int) -> dict:
-    """Four cards to each seat."""
-    return {"dealer": dealer, "hands": [list(deck[i * TRICKS:(i + 1) * TRICKS]) for i in range(SEATS)]}
+    """Four cards to each player, in seat order (at five, none to the dealer)."""
+    hands: list[list[str]] = [[] for _ in range(rules.players)]
+    for i, seat in enumerate(turns(rules.players, dealer).players):
+        hands[seat] = list(deck[i * TRICKS:(i + 1) * TRICKS])
+    return {"dealer": dealer, "hands": hands}
 
 
 def owed(state: KopState) -> dict[str, int]:
-    """The seats that have not logged their four cards yet."""
-    return {str(seat): TRICKS for seat, hand in enumerate(state.deal) if not hand}
+    """The players that have not logged their four cards yet."""
+    return {str(seat): TRICKS for seat in state.turns.players if not state.deal[seat]}
 
 
 def calls(state: KopState) -> list[str]:
@@ -456,6 +404,7 @@ def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, sup
         decide=decide_, evolve=evolve, is_terminal=is_over_, settle=settle_,
         parse_result=partial(kop_result.result_event, engine), result_state=partial(kop_result.result_state, engine),
         view=view_, turn=turn, legal_cards=legal_cards, calls=calls, offers=partial(offers, decide_),
+        sitting_out=lambda state: state.turns.out, seating=seating, seated_rules=seated_rules,
         describe=partial(describe, title=title),
         superseded=superseded_,
         result_fields=kop_result.result_fields, sheet=sheet, visible=visible, played=played, conceal=conceal,
@@ -478,22 +427,5 @@ CODES = {"wyjscie": "wyjście", "bez-wyjscia": say("bez wyjścia"), "bez-bitki":
 
 
 ENGINE = kop_result.Engine(new_hand, decide, evolve)
-PRESETS = (
-    Preset("Kop", {}, 4, say("Four players, sixteen cards (A, 10, Q, J); the two who hold the black queens play "
-                             "together unless someone calls wesele or zolo; 53 card points win, up to four doubles.")),
-    Preset(say("Kop, three tens high"), {"ranking": "as-trzy-dychy"}, 4,
-           say("As Kop, but the tens of clubs and spades are trumps too, just below the ace of hearts.")),
-)
-RULE_FIELDS = (
-    RuleField("ranking", "which cards are trumps: as-dycha (AH 10H, the queens and jacks, AD 10D) or as-trzy-dychy "
-                         "(10C and 10S trumps too, below AH)", options=tuple(RANKINGS)),
-    RuleField("wesele", "who the wesele caller plays with: highest-jack (the holder of the highest jack the caller "
-                        "lacks) or any-jack (the caller names a jack: {\"call\": \"wesele\", \"jack\": \"JH\"})",
-              options=("highest-jack", "any-jack")),
-    RuleField("max_doubles", "how many doubles a contract takes (kontra, re, bok, slup: 4 at tournaments); null for "
-                             "unlimited home play", low=0, high=16, nullable=True),
-    RuleField("wesele_kontra", "true: the wesele caller may double its own wesele, and then not raise it",
-              options=(False, True)),
-)
 GAME = game("kop", "Kop", parse_rules, decide, settle, is_over, view, superseded, TableRules(), PRESETS, RULE_FIELDS,
             glossary.TERMS, demo.TABLES)

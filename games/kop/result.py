@@ -22,11 +22,11 @@ from ..engine.errors import Malformed, RuleViolation, require, whole_number
 from ..engine.possible import pack_values, why_impossible
 from . import auction as auc
 from .pack import CARD_POINTS, PACK
+from .turns import PLAYERS, Turns, turns
 
 QUEENS = ("QC", "QS", "QH", "QD")
 MIN_TRICK = 8  # the four jacks: no trick of four cards is worth less
 FIELDS = ("contract", "declarer", "partner", "stare", "doubles", "points", "tricks")
-CARDS_PER_TRICK = 4
 
 
 def applies(contract: str) -> tuple[str, ...]:
@@ -67,17 +67,17 @@ def result_event(module: Engine, rules, dealer: int, raw: Mapping) -> Event:
         raise RuleViolation(say("a {contract} result has no {foreign}: it names {applies}",
                                 contract=contract, foreign=' or '.join(foreign),
                                 applies=', '.join(applies(contract))))
-    doubled = "doubles" in applies(contract)
-    result = {"contract": contract, "doubles": _seats(raw["doubles"], "doubles") if doubled else []}
+    doubled, t = "doubles" in applies(contract), turns(rules.players, dealer)
+    result = {"contract": contract, "doubles": _seats(raw["doubles"], "doubles", t) if doubled else []}
     if contract == "normal":
-        stare = _seats(raw.get("stare"), "stare")
+        stare = _seats(raw.get("stare"), "stare", t)
         if len(stare) != 2 or stare[0] == stare[1]:
             raise RuleViolation(say("a normal game names the two seats that held QC and QS: \"stare\": [seat, seat]"))
         result["stare"] = stare
     else:
-        result["declarer"] = _seat(raw.get("declarer"), "declarer")
+        result["declarer"] = _seat(raw.get("declarer"), "declarer", t)
     if contract == "wesele":
-        partner = _seat(raw.get("partner"), "partner")
+        partner = _seat(raw.get("partner"), "partner", t)
         if partner == result["declarer"]:
             raise RuleViolation(say("the wesele partner is another seat than the caller"))
         result["partner"] = partner
@@ -88,16 +88,21 @@ def result_event(module: Engine, rules, dealer: int, raw: Mapping) -> Event:
     return event
 
 
-def _seat(value, name: str) -> int:
-    if not 0 <= whole_number(value, name, say("a seat from 0 to 3")) < 4:
-        raise RuleViolation(say("{name} must be a seat from 0 to 3", name=name))
+def _seat(value, name: str, t: Turns) -> int:
+    """A seat the result names: one of the table's, and never one that sat the hand out."""
+    last = t.seats - 1
+    if not 0 <= whole_number(value, name, say("a seat from 0 to {last}", last=last)) <= last:
+        raise RuleViolation(say("{name} must be a seat from 0 to {last}", name=name, last=last))
+    if value in t.out:
+        raise RuleViolation(say("{name} names seat {seat}, who dealt this hand and sat it out: a result names only "
+                                "the four who played it", name=name, seat=value))
     return value
 
 
-def _seats(value, name: str) -> list[int]:
+def _seats(value, name: str, t: Turns) -> list[int]:
     if not isinstance(value, list):
         raise Malformed(name, say("{name} must be a list of seats ([] for none)", name=name))
-    return [_seat(v, name) for v in value]
+    return [_seat(v, name, t) for v in value]
 
 
 def _points_and_tricks(raw: Mapping) -> tuple[int, int]:
@@ -118,12 +123,13 @@ def possible(points: int, tricks: int) -> str | None:
     """None when some arrangement of the 16-card pack gives the declaring side ``points`` in
     ``tricks`` tricks (its 4 x tricks cards add up to them; the other side holds the rest);
     else why not."""
-    return why_impossible(points, CARDS_PER_TRICK * tricks, pack_values(PACK, CARD_POINTS), "16-card")
+    return why_impossible(points, PLAYERS * tricks, pack_values(PACK, CARD_POINTS), "16-card")
 
 
-def _stand_in_deal(result: Mapping) -> list[list[str]]:
-    """Hands that give the named seats the queens and jacks the result implies."""
-    hands: list[list[str]] = [[], [], [], []]
+def _stand_in_deal(result: Mapping, t: Turns) -> list[list[str]]:
+    """Hands that give the named seats the queens and jacks the result implies (none to a
+    seat that sits the hand out)."""
+    hands: list[list[str]] = [[] for _ in range(t.seats)]
     contract = result["contract"]
     if contract == "normal":
         hands[result["stare"][0]].append("QC")
@@ -135,14 +141,14 @@ def _stand_in_deal(result: Mapping) -> list[list[str]]:
     elif contract == "baska":
         hands[result["declarer"]] += list(QUEENS)
     else:  # a solo contract: the black queens apart, away from the declarer, so nobody is silent
-        others = [s for s in range(4) if s != result["declarer"]]
+        others = t.others(result["declarer"])
         hands[others[0]].append("QC")
         hands[others[1]].append("QS")
     placed = {c for h in hands for c in h}
     rest = [c for c in ("QH", "QD", "JS", "JH", "JD", "JC", "AC", "10C", "AS", "10S", "AH", "10H", "AD", "10D")
             if c not in placed]
     avoid_jacks = result["declarer"] if contract == "wesele" else None
-    for seat in range(4):
+    for seat in t.players:
         while len(hands[seat]) < 4:
             pick = next(c for c in rest if not (seat == avoid_jacks and c.startswith("J")))
             rest.remove(pick)
@@ -160,7 +166,8 @@ def _built(module: Engine, rules, data: Mapping, judged: bool):
     """The hand a result describes: stand-in cards, the calls (through the game's decide
     when ``judged``) and tricks carrying the declaring side's points."""
     result = data["result"]
-    state = module.new_hand(rules, {"dealer": data["dealer"], "hands": _stand_in_deal(result)})
+    t = turns(rules.players, data["dealer"])
+    state = module.new_hand(rules, {"dealer": data["dealer"], "hands": _stand_in_deal(result, t)})
     calls = []
     if result["contract"] == "wesele":  # the partner holds JC, the highest jack the caller lacks
         calls.append({"seat": result["declarer"], "call": "wesele", "jack": "JC"})
@@ -178,18 +185,18 @@ def _built(module: Engine, rules, data: Mapping, judged: bool):
             state = module.evolve(state, event)
     if result["contract"] == "baska":
         return state
-    return _with_tricks(module, state, result)
+    return _with_tricks(module, state, result, t)
 
 
-def _with_tricks(module: Engine, state, result: Mapping):
+def _with_tricks(module: Engine, state, result: Mapping, t: Turns):
     declaring = result["stare"][0] if result["contract"] == "normal" else result["declarer"]
-    other = next(s for s in range(4) if s not in (result.get("stare") or [declaring, result.get("partner")]))
+    other = t.others(*(result.get("stare") or [declaring, result.get("partner")]))[0]
     points, tricks = result["points"], result["tricks"]
     won = [points - MIN_TRICK * (tricks - 1)] + [MIN_TRICK] * (tricks - 1) if tricks else []
     lost = [104 - points - MIN_TRICK * (3 - tricks)] + [MIN_TRICK] * (3 - tricks) if tricks < 4 else []
     for number, (winner, p) in enumerate([(declaring, p) for p in won] + [(other, p) for p in lost], 1):
-        state = module.evolve(state, Event("trick", {"trick": number, "leader": 0, "cards": [], "winner": winner,
-                                                     "points": p}))
+        state = module.evolve(state, Event("trick", {"trick": number, "leader": t.players[0], "cards": [],
+                                                     "winner": winner, "points": p}))
     return state
 
 

@@ -51,32 +51,28 @@ class Teams:
 def teams(state) -> Teams:
     """The sides as the deal and the calls so far make them."""
     a = state.auction
-    hands = state.deal
+    hands, others = state.deal, state.turns.others
     if a.contract == "wesele":
         partner = auc.holder(hands, a.jack)
         pair = tuple(sorted((a.declarer, partner)))
-        return Teams("wesele", a.declarer, pair, _others(*pair),
+        return Teams("wesele", a.declarer, pair, others(*pair),
                      say("seat {declarer} called wesele with both black queens; seat {partner} holds {jack}",
                          declarer=a.declarer, partner=partner, jack=a.jack))
     if a.contract is not None:
-        return Teams(a.contract, a.declarer, (a.declarer,), _others(a.declarer),
+        return Teams(a.contract, a.declarer, (a.declarer,), others(a.declarer),
                      say("seat {declarer} called {contract} and plays alone against three",
                          declarer=a.declarer, contract=a.contract))
     pair = tuple(sorted(auc.holder(hands, q) for q in auc.BLACK_QUEENS))
     if pair[0] == pair[1]:
         both = pair[0]
-        return Teams("cicha", both, (both,), _others(both),
+        return Teams("cicha", both, (both,), others(both),
                      say("seat {both} holds both black queens and called nothing: cicha, alone against three",
                          both=both))
-    young = _others(*pair)
+    young = others(*pair)
     return Teams("normal", None, pair, young,
                  say("seats {stare} and {stara} hold QC and QS (stare) against seats {mlody} and {mloda} "
                      "(młodzi)",
                      stare=pair[0], stara=pair[1], mlody=young[0], mloda=young[1]))
-
-
-def _others(*seats: int) -> tuple[int, ...]:
-    return tuple(s for s in range(4) if s not in seats)
 
 
 def sides(state, t: Teams) -> tuple[Side, Side]:
@@ -95,7 +91,7 @@ def loser_state(side: Side) -> str:
 def counted_doubles(state, t: Teams) -> tuple[list[Factor], int, int | None]:
     """Each double as a factor, the number of runs, and the seat of the last double."""
     doubles = state.auction.doubles
-    starts = auc.count_runs(doubles, {s: t.side_of(s) for s in range(4)})
+    starts = auc.count_runs(doubles, {s: t.side_of(s) for s in state.turns.players})
     factors = []
     for d, new_run in zip(doubles, starts, strict=True):
         if new_run:
@@ -171,7 +167,7 @@ def settle(state, table: TableTerms) -> Settlement:
     multiplier, explained = multiplied(factors, runs if doubles else None)
     lines = [t.why, *thrown_in(state), card_points_said(stare, mlodzi), why_won,
              f"{loser.role} {OUTCOME_WORDS[outcome]}", paying, *explained]
-    paid = amounts(winner, loser, units * multiplier * table.stake)
+    paid = amounts(winner, loser, units * multiplier * table.stake, state.rules.players)
     return Settlement(outcome, t.contract, (stare, mlodzi), winner.role, multiplier, units,
                       tuple(factors), paid, table.members, tuple(lines))
 
@@ -190,10 +186,11 @@ def thrown_in(state) -> list[str]:
                 counted=len(counted), shown=shown)]
 
 
-def amounts(winner: Side, loser: Side, each: int) -> tuple[int, ...]:
+def amounts(winner: Side, loser: Side, each: int, seats: int) -> tuple[int, ...]:
     """Pairs: each loser pays ``each`` and each winner receives it. One against three:
-    each of the three pays (or receives) ``each``, the lone player three times that."""
-    amounts = [0, 0, 0, 0]
+    each of the three pays (or receives) ``each``, the lone player three times that. Every
+    seat of the table is listed: at five the dealer, who sat the hand out, with 0."""
+    amounts = [0] * seats
     for side, sign in ((winner, 1), (loser, -1)):
         other = loser if side is winner else winner
         share = each * len(other.seats) if len(side.seats) < len(other.seats) else each

@@ -22,7 +22,8 @@ from ..engine.base import Event, TableTerms
 from ..engine.errors import Revealing, RuleViolation
 from ..engine.tricks import Ranking, legal_cards, winner_index
 from . import scoring as kop_scoring
-from .pack import POINTS_OF, SEATS
+from .pack import POINTS_OF
+from .turns import PLAYERS, Turns
 
 LIMIT = 100_000  # positions; thrown in before the first trick, a hand reaches 4,000 (median) to 35,000
 Ending = tuple[int, int]  # the declaring side's card points and tricks, from here to the end
@@ -42,6 +43,7 @@ class Search:
     ranking: Ranking
     declaring: frozenset[int]
     seen: dict
+    turns: Turns
     positions: int = 0
 
     def endings(self, held, leader: int, trick: tuple) -> dict[Ending, Way]:
@@ -60,16 +62,16 @@ class Search:
     def _search(self, held, leader: int, trick: tuple) -> dict[Ending, Way]:
         if not any(held) and not trick:
             return {(0, 0): ()}
-        seat = (leader + len(trick)) % SEATS
+        seat = self.turns.rounds[leader][len(trick)]
         hand = held[seat]
         found: dict[Ending, Way] = {}
         for card in legal_cards(hand, trick, self.ranking):
             after = held[:seat] + (tuple(c for c in hand if c != card),) + held[seat + 1:]
             played = trick + (card,)
-            if len(played) < SEATS:
+            if len(played) < PLAYERS:
                 rest, gained = self.endings(after, leader, played), (0, 0)
             else:
-                winner = (leader + winner_index(played, self.ranking)) % SEATS
+                winner = self.turns.rounds[leader][winner_index(played, self.ranking)]
                 rest = self.endings(after, winner, ())
                 gained = (sum(POINTS_OF[c] for c in played), 1) if winner in self.declaring else (0, 0)
             for (points, tricks), way in rest.items():
@@ -85,75 +87,75 @@ def decide_claim(state, data: Mapping, evolve) -> Event:
     if extra:
         raise RuleViolation(say("a claim (throwing in) has only seat, not {extra}", extra=', '.join(extra)))
     seat = data.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < SEATS:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.rules.players:
         raise RuleViolation(say("seat must be a seat from 0 to {last}, not {seat}",
-                                last=SEATS - 1, seat=repr(seat)))
-    ranking, leader, first = state.ranking, state.leader, len(state.tricks) + 1
+                                last=state.rules.players - 1, seat=repr(seat)))
+    ranking, leader, first, t = state.ranking, state.leader, len(state.tricks) + 1, state.turns
     prefix = tuple(card for _, card in state.current)
 
     def settle_way(way):
-        counted = evolve(state, Event("claim", {"seat": seat, "tricks": as_tricks(way, leader, first, ranking)}))
-        return state.rules.scoring.settle(counted, unit_terms())
+        counted = evolve(state, Event("claim", {"seat": seat, "tricks": as_tricks(way, leader, first, ranking, t)}))
+        return state.rules.scoring.settle(counted, unit_terms(seats=t.seats))
     declaring = kop_scoring.teams(state).stare
-    way = counted_way(state.held, leader, ranking, declaring, settle_way, prefix)
-    return Event("claim", {"seat": seat, "tricks": as_tricks(way, leader, first, ranking)})
+    way = counted_way(state.held, leader, ranking, declaring, settle_way, t, prefix)
+    return Event("claim", {"seat": seat, "tricks": as_tricks(way, leader, first, ranking, t)})
 
 
 def counted_way(held: Sequence[Sequence[str]], leader: int, ranking: Ranking, declaring: Sequence[int],
-                settle_way: Callable[[Way], object], prefix: Way = ()) -> Way:
+                settle_way: Callable[[Way], object], t: Turns, prefix: Way = ()) -> Way:
     """The way a thrown-in hand is counted as, from the cards already on the table
     (``prefix``): every player's first legal card, in the deal's order; refused
     (RuleViolation) when another way would settle differently."""
     held = tuple(tuple(h) for h in held)
     tried = {}
     for pick in (0, -1, 1):
-        way = _single_way(held, leader, ranking, pick, prefix)
+        way = _single_way(held, leader, ranking, pick, t, prefix)
         tried.setdefault(way, way)
-    judge(dict(enumerate(tried)), settle_way, leader, ranking)
-    way, _ = judge(ways_to_end(held, leader, ranking, declaring, prefix), settle_way, leader, ranking)
+    judge(dict(enumerate(tried)), settle_way, leader, ranking, t)
+    way, _ = judge(ways_to_end(held, leader, ranking, declaring, t, prefix), settle_way, leader, ranking, t)
     return way
 
 
-def _single_way(held, leader: int, ranking: Ranking, pick: int, prefix: Way = ()) -> Way:
+def _single_way(held, leader: int, ranking: Ranking, pick: int, t: Turns, prefix: Way = ()) -> Way:
     """One way to play the rest: each player the legal card at ``pick`` (clamped)."""
     held, way, trick = [list(h) for h in held], list(prefix), list(prefix)
     while any(held):
-        seat = (leader + len(trick)) % SEATS
+        seat = t.at(leader, len(trick))
         legal = legal_cards(held[seat], trick, ranking)
         card = legal[max(-len(legal), min(pick, len(legal) - 1))]
         held[seat].remove(card)
         trick.append(card)
         way.append(card)
-        if len(trick) == SEATS:
-            leader, trick = (leader + winner_index(trick, ranking)) % SEATS, []
+        if len(trick) == PLAYERS:
+            leader, trick = t.at(leader, winner_index(trick, ranking)), []
     return tuple(way)
 
 
 def ways_to_end(held: Sequence[Sequence[str]], leader: int, ranking: Ranking,
-                declaring: Sequence[int], prefix: Way = ()) -> dict[Ending, Way]:
+                declaring: Sequence[int], t: Turns, prefix: Way = ()) -> dict[Ending, Way]:
     """Each ending of the remaining tricks, with one way to it (``prefix``, the cards of the
     trick already on the table, first); the first entry is the way in which every player
     plays the first card the rules allow, in the order of the deal."""
-    search = Search(ranking, frozenset(declaring), {})
+    search = Search(ranking, frozenset(declaring), {}, t)
     found = search.endings(tuple(tuple(h) for h in held), leader, tuple(prefix))
     return {ending: (*prefix, *way) for ending, way in found.items()}
 
 
-def as_tricks(way: Way, leader: int, first_number: int, ranking: Ranking) -> list[dict]:
+def as_tricks(way: Way, leader: int, first_number: int, ranking: Ranking, t: Turns) -> list[dict]:
     """A way to end as trick data (leader, cards, winner, points), numbered on from the last
     trick played."""
     tricks = []
-    for start in range(0, len(way), SEATS):
-        cards = list(way[start:start + SEATS])
-        winner = (leader + winner_index(cards, ranking)) % SEATS
-        tricks.append({"trick": first_number + start // SEATS, "leader": leader, "cards": cards, "winner": winner,
+    for start in range(0, len(way), PLAYERS):
+        cards = list(way[start:start + PLAYERS])
+        winner = t.at(leader, winner_index(cards, ranking))
+        tricks.append({"trick": first_number + start // PLAYERS, "leader": leader, "cards": cards, "winner": winner,
                        "points": sum(POINTS_OF[c] for c in cards)})
         leader = winner
     return tricks
 
 
 def judge(endings: dict[Ending, Way], settle_way: Callable[[Way], object], leader: int,
-          ranking: Ranking) -> tuple[Way, object]:
+          ranking: Ranking, t: Turns) -> tuple[Way, object]:
     """The way to record and its settlement when every ending settles alike; otherwise a
     RuleViolation naming a card after which the result would change."""
     ways = list(endings.values())
@@ -165,8 +167,8 @@ def judge(endings: dict[Ending, Way], settle_way: Callable[[Way], object], leade
             raise Revealing(say("throwing in is refused: the rest of the hand can still end differently. If "
                                 "{one_way}, {said_other}; if {other_way}, "
                                 "{said_first}",
-                                one_way=_move(way, at, leader, ranking), said_other=_said(other),
-                                other_way=_move(ways[0], at, leader, ranking),
+                                one_way=_move(way, at, leader, ranking, t), said_other=_said(other),
+                                other_way=_move(ways[0], at, leader, ranking, t),
                                 said_first=_said(first)), None,
                             say("throwing in is refused: the rest of the hand can still end differently"))
     return ways[0], first
@@ -186,13 +188,13 @@ def _said(s) -> str:
                 outcome=s.outcome, multiplier=s.multiplier, due=due))
 
 
-def _move(way: Way, at: int, leader: int, ranking: Ranking) -> str:
+def _move(way: Way, at: int, leader: int, ranking: Ranking, t: Turns) -> str:
     """The ``at``-th card of a way, as "seat 2 leads AH" or "seat 3 plays QS"."""
-    trick = as_tricks(way, leader, 1, ranking)[at // SEATS]
-    seat = (trick["leader"] + at % SEATS) % SEATS
-    return f"seat {seat} {'leads' if at % SEATS == 0 else 'plays'} {way[at]}"
+    trick = as_tricks(way, leader, 1, ranking, t)[at // PLAYERS]
+    seat = t.at(trick["leader"], at % PLAYERS)
+    return f"seat {seat} {'leads' if at % PLAYERS == 0 else 'plays'} {way[at]}"
 
 
-def unit_terms(bok_runda: bool = False) -> TableTerms:
+def unit_terms(bok_runda: bool = False, seats: int = PLAYERS) -> TableTerms:
     """Terms to compare endings by: every ending is paid at the same stake and seats."""
-    return TableTerms(1, ("",) * SEATS, bok_runda)
+    return TableTerms(1, ("",) * seats, bok_runda)

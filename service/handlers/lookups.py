@@ -83,8 +83,9 @@ def known_game(name: str):
     return GAMES[name]
 
 
-def table_rules(game, raw_rules) -> tuple:
-    """A table's rules as the game parses them, and its ``entry`` (a table rule, not the game's)."""
+def table_rules(game, raw_rules, seats: int | None = None) -> tuple:
+    """A table's rules as the game parses them (at a table of ``seats``, where the rules leave
+    the number unsaid, the game's for that many), and its ``entry`` (a table rule, not the game's)."""
     entry = "scorer"
     if isinstance(raw_rules, Mapping) and "entry" in raw_rules:
         entry = raw_rules["entry"]
@@ -93,6 +94,8 @@ def table_rules(game, raw_rules) -> tuple:
                                  "not {entry}",
                                  entry=repr(entry)), field="rules.entry")
         raw_rules = {k: v for k, v in raw_rules.items() if k != "entry"}
+    if seats is not None:
+        raw_rules = game.seated_rules(raw_rules, seats)
     return _rules(game, raw_rules), entry
 
 

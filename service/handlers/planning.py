@@ -65,7 +65,7 @@ def decide_new_hand(c: NewHand, reader: Reader) -> Decided:
     trow = table_row(reader, c.group, c.table)
     seating.may_deal(c.actor, trow, c.body)
     events, model = plan_hand(reader, c.group, c.table, c.body, new_id("h"))
-    events = _confirmed(reader, c.group, trow, events, c.actor)
+    events = _confirmed(reader, c.group, trow, events, c.actor, model.decider.sitting_out(model.state))
     return Decided(c.group, c.actor, version, tuple(events), model, trow)
 
 
@@ -87,7 +87,7 @@ def decide_play(c: Play, reader: Reader) -> Decided:
         if said == e.detail:
             raise
         raise RuleBroken(said, field=e.field, **e.extra) from None
-    events = _confirmed(reader, c.group, trow, events, c.actor)
+    events = _confirmed(reader, c.group, trow, events, c.actor, model.decider.sitting_out(model.state))
     return Decided(c.group, c.actor, version, tuple(events), after, trow)
 
 
@@ -225,14 +225,16 @@ def appended(w: Writer, group: str, actor: str, version: int, events, model) -> 
                      tuple(envelopes))
 
 
-def _confirmed(reader: Reader, group: str, trow: dict, events: list[NewEvent], actor: str) -> list[NewEvent]:
+def _confirmed(reader: Reader, group: str, trow: dict, events: list[NewEvent], actor: str,
+               sitting_out: frozenset[int]) -> list[NewEvent]:
     """The events with their settlement's confirmation decided (projections/agreement.py): at
     once when nobody but its logger pays, when the group confirms nothing, or when every seat
-    logged and played its own cards; else it waits for each other payer (``"confirmed": false``)."""
+    that plays (``sitting_out`` aside) logged and played its own cards; else it waits for each
+    other payer (``"confirmed": false``)."""
     out = []
     for event in events:
         if event.type == "settlement":
-            why = _confirmed_because(reader, group, trow, events, event, actor)
+            why = _confirmed_because(reader, group, trow, events, event, actor, sitting_out)
             data = {**event.data, "confirmed": why is not None}
             if why is not None:
                 data["confirmed_because"] = why
@@ -242,8 +244,8 @@ def _confirmed(reader: Reader, group: str, trow: dict, events: list[NewEvent], a
 
 
 def _confirmed_because(reader: Reader, group: str, trow: dict, events, settlement: NewEvent,
-                       actor: str) -> str | None:
-    own = agreement.OwnPlay(trow["seats"], seating.entry_of(trow) == "seats")
+                       actor: str, sitting_out: frozenset[int]) -> str | None:
+    own = agreement.OwnPlay(trow["seats"], seating.entry_of(trow) == "seats", sitting_out)
     if own.holds and settlement.hand is not None:
         for env in reader.hand_events(group, settlement.hand):
             own.add(env.type, env.data, env.actor)

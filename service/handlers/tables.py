@@ -18,8 +18,8 @@ def open_table(c: OpenTable, w: Writer) -> dict:
     row, body = group_row(w, c.group), c.body
     name = body["game"]
     game = known_game(name)
-    rules, entry = table_rules(game, body.get("rules"))
     seats = list(body["seats"])
+    rules, entry = table_rules(game, body.get("rules"), len(seats))  # rules that leave the seats' number unsaid
     _check_seats(row, name, seats, game.seat_count(rules), game.seating(rules, len(seats)))
     table = new_id("t")
     data = {"table": table, "game": name, "rules": rules.to_data(), "seats": seats,

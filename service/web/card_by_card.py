@@ -8,6 +8,7 @@ from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
 
 from events.errors import DomainError, NotFound
+from games.engine import table as table_decider
 from projections.groups import member_name
 from projections.hands import game_of
 from .. import handlers
@@ -45,12 +46,14 @@ def deal_page(group, table):
         trow = lookups.table_row(r, group, table)
         if entry_of(trow) == "seats":  # each phone logs its own cards there: no one types a deal
             return redirect(url_for("web.table_page", group=group, table=table))
-        if not game_of(trow["game"]).capabilities.deal_on_page:
+        game = game_of(trow["game"])
+        if not game.capabilities.deal_on_page:
             raise NotFound(_("a %(game)s deal (its stock and table or trump cards too) is logged through the API; "
                              "its tricks can then be tapped in here", game=trow["game"]))
         seats = [member_name(grow, m) for m in trow["seats"]]
         return render_template("deal.html", group=grow, principal=principal, form_token=form_token, table=trow,
-                               seats=seats, values=values, errors=errors, problem=problem, once=once.key())
+                               seats=seats, out=_sitting_out(game, trow), values=values, errors=errors,
+                               problem=problem, once=once.key())
     page = page_of(group, view)
     return (page, 422) if problem and isinstance(page, str) else page
 
@@ -98,34 +101,41 @@ def play_page(group, hand):
         # Who may not see every hand is not told which cards of the address a seat holds.
         on_table = [c["card"] for c in shown.get("current") or []]
         partial = [] if on_table or hidden else [c for c in request.args.get("cards", "").split(",") if c]
-        held, leader = game.held(state), game.turn(state)
-        seats = len(held)
+        held, in_trick = game.held(state), game.trick_seats(state)
         names = [member_name(grow, m) for m in trow["seats"]]
         wrong = _first_illegal(game, state, partial, names)
         if wrong:
             problem_now, partial = wrong, []
         else:
             problem_now = problem
-        seat = (leader + len(partial)) % seats
+        seat = in_trick[len(partial)]
         legal = set(game.legal_cards(state, seat, tuple(on_table + partial)))
         return render_template("play.html", group=grow, principal=principal, form_token=form_token, hand=shown,
                                table=trow, seats=names, seat=seat, partial=partial, on_table=on_table,
                                held=[c for c in held[seat] if c not in partial and c not in hidden], legal=legal,
                                sealed=any(c in hidden for c in held[seat]),
-                               last=len(partial) == seats - 1, problem=problem_now,
+                               last=len(partial) == len(in_trick) - 1, problem=problem_now,
                                calls=[] if on_table else game.calls(state), call_fields=game.call_fields,
                                once=once.key())
     page = page_of(group, view)
     return (page, 422) if problem and isinstance(page, str) else page
 
 
+def _sitting_out(game, trow) -> frozenset[int]:
+    """The seats that sit out the hand the table's next dealer deals (dealt no cards)."""
+    rules = game.parse_rules(trow["rules"])
+    dealt = {**game.parse_deal(rules, {"dealer": trow["next_dealer"]}).data,  # dealt seat by seat: no card yet
+             **table_decider.deal_context(game, rules, trow["match"])}
+    return game.sitting_out(game.initial_state(rules, dealt))
+
+
 def _first_illegal(game, state, partial: list[str], names: list[str]) -> str | None:
     """Why the trick in the address cannot stand (edited by hand, or stale), or None."""
-    seats, leader = len(game.held(state)), game.turn(state)
-    if len(partial) >= seats:
-        return ngettext("a trick has %(num)d card; start it again", "a trick has %(num)d cards; start it again", seats)
-    for i, card in enumerate(partial):
-        seat = (leader + i) % seats
+    in_trick = game.trick_seats(state)
+    if len(partial) >= len(in_trick):
+        return ngettext("a trick has %(num)d card; start it again", "a trick has %(num)d cards; start it again",
+                        len(in_trick))
+    for i, (seat, card) in enumerate(zip(in_trick, partial, strict=False)):
         if card not in game.legal_cards(state, seat, tuple(partial[:i])):
             # Translators: %(card)s is a card's code (AH, 10S); %(player)s the name of who would play it.
             return _("%(card)s cannot be %(player)s's card here; start the trick again", card=card, player=names[seat])

@@ -78,10 +78,12 @@ def seat_view(model, shown: dict, seat: int | None, trow: dict, principal) -> di
     rules = game.parse_rules(trow["rules"]) if trow else None
     owed = game.owed(state) if not model.ended else {}
     mine = {"seat": seat, "owes": 0, "turn": False, "legal": [], "plays": [], "calls": [], "claims": False,
-            "turn_up": None, "instead": [], "pack": []}
+            "turn_up": None, "instead": [], "pack": [], "watching": False}
     in_play = not model.ended and shown["phase"] in ("dealing", "auction", "play")
     if seat is None or not in_play:
         return mine
+    if seat in game.sitting_out(state):  # it watches: it owes, plays, calls and claims nothing
+        return {**mine, "watching": True}
     shown_cards = cards_in({k: v for k, v in shown.items() if k not in ("rules", "settlement")})
     mine["owes"] = owed.get(str(seat), 0)
     # What it may still pick up: a card nobody has seen, and the face-up trump card, which is

@@ -132,7 +132,8 @@ def test_whole_hand_is_atomic_a_bad_third_trick_appends_nothing(kop_table):
 @pytest.mark.parametrize("body, status, detail", [
     ({"game": "whist", "seats": "{four}", "stake": "1.00"}, 422, "not a game bitka knows"),
     ({"game": "kop", "rules": {"ranking": "x"}, "seats": "{four}", "stake": "1.00"}, 422, "ranking must be"),
-    ({"game": "kop", "seats": "{three}", "stake": "1.00"}, 422, "played by 4 players; 3 seats"),
+    ({"game": "kop", "seats": "{three}", "stake": "1.00"}, 422, "a table of four, or of five where the dealer sits "
+                                                                 "each hand out; not of 3"),
     ({"game": "kop", "seats": "{dup}", "stake": "1.00"}, 422, "only one seat"),
     ({"game": "kop", "seats": ["m_ghost"] * 4, "stake": "1.00"}, 422, "not a member"),
     ({"game": "kop", "seats": "{four}", "stake": "0.00"}, 400, "more than zero"),

@@ -50,9 +50,9 @@ def play_round(c: dict, drawn: dict, deals: int, chance: random.Random) -> list[
     hands = []
     for table in drawn["tables"]:
         for _ in range(deals):
-            at = c["admin"].get(f"{c['base']}/tables/{table['id']}").json
+            at = c["admin"].get(f"{c['base']}/tables/{table['id']}").json  # a table of five's rules say so
             r = c["admin"].post(f"{c['base']}/tables/{table['id']}/hands",
-                                hand_at_random(KOP, RULES, chance, at["next_dealer"]))
+                                hand_at_random(KOP, KOP.parse_rules(at["rules"]), chance, at["next_dealer"]))
             assert r.status_code == 201, r.json
             hands.append(r.json)
     return hands

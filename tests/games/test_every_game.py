@@ -144,10 +144,10 @@ class _Hand:
         game, state = self.game, self.state
         if game.capabilities.logged_by == "plays":
             return [Command("play", dict(chance.choice(game.legal_plays(state))))]
-        leader, cards = game.turn(state), []
-        for i in range(self.seats):
-            cards.append(chance.choice(game.legal_cards(state, (leader + i) % self.seats, tuple(cards))))
-        return [Command("play", {"seat": (leader + i) % self.seats, "card": c}) for i, c in enumerate(cards)]
+        seats, cards = game.trick_seats(state), []
+        for seat in seats:
+            cards.append(chance.choice(game.legal_cards(state, seat, tuple(cards))))
+        return [Command("play", {"seat": seat, "card": c}) for seat, c in zip(seats, cards, strict=True)]
 
 
 def _owed_cards(game, whole: _Hand, seats: _Hand, deal: dict) -> list[Command]:
