@@ -43,8 +43,16 @@ class Client:
         headers = {"Content-Type": "application/json"}
         if token or self.token:
             headers["Authorization"] = f"Bearer {token or self.token}"
-        self.conn.request(method, path, json.dumps(body) if body is not None else None, headers)
-        answer = self.conn.getresponse()
+        try:
+            self.conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+            answer = self.conn.getresponse()
+        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+            # the server closed a connection left idle (the organizer's, while a round plays):
+            # nothing was read of the request, so it is sent again on a new one
+            self.conn.close()
+            self.conn = http.client.HTTPConnection("127.0.0.1", self.conn.port, timeout=60)
+            self.conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+            answer = self.conn.getresponse()
         data = json.loads(answer.read() or b"null")
         if answer.status >= 300:
             raise RuntimeError(f"{method} {path}: {answer.status} {data}")
@@ -93,10 +101,11 @@ def main() -> int:
         for number in range(1, args.rounds + 1):
             drawn = admin.call("POST", f"{base}/tournaments/{t['id']}/rounds")
             started = time.perf_counter()
-            with ThreadPoolExecutor(len(drawn["tables"])) as pool_of_tables:
+            tables = [(table["id"], number * 1000 + i) for i, table in enumerate(drawn["tables"])]
+            with ThreadPoolExecutor(len(tables)) as pool_of_tables:
                 took = [s for table_took in pool_of_tables.map(
-                    lambda i: table_plays(port, g["admin_token"], base, drawn["tables"][i]["id"], args.deals, pool,
-                                          number * 1000 + i), range(len(drawn["tables"]))) for s in table_took]
+                    lambda at: table_plays(port, g["admin_token"], base, at[0], args.deals, pool, at[1]), tables)
+                        for s in table_took]
             seconds = time.perf_counter() - started
             every += took
             quantiles = statistics.quantiles(took, n=100)
