@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
+from functools import lru_cache
 from typing import Callable, Hashable, Mapping, Sequence
 
 
@@ -45,6 +46,7 @@ class Standing:
     rounds: list[Placed] = field(default_factory=list)
 
 
+@lru_cache(maxsize=1024)  # a standings read writes a few distinct shares hundreds of times
 def shortest(value: Fraction) -> str:
     """Table points as a decimal string in the shortest form ("4", "0.5", "2.25"); a value
     with no finite decimal rounded half-even to 2 places ("2.67")."""

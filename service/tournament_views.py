@@ -10,7 +10,6 @@ from events.money import format_amount
 from events.store import Reader
 from projections import standings as rank
 from projections import tournaments as fold
-from projections.groups import member_name
 
 FIELDS = ("id", "name", "game", "rules", "players", "rounds", "deals", "places", "stake", "commitment")
 
@@ -43,24 +42,28 @@ def standing_rows(row: Mapping, tables: Iterable[tuple[int, str, dict]]) -> list
 
 def standings_view(reader: Reader, group: str, row: Mapping, grow: Mapping) -> dict:
     tables = tables_of(reader, group, row)
-    digits = grow["digits"]
+    digits, names = grow["digits"], _names(grow)
     return {"tournament": row["id"], "rounds": row["rounds"], "rounds_played": rounds_played(row, tables),
-            "players": [_player(s, grow, digits) | {"rounds": [_placed(p, digits) for p in s.rounds]}
+            "players": [_player(s, names, digits) | {"rounds": [_placed(p, digits) for p in s.rounds]}
                         for s in standing_rows(row, tables)]}
 
 
 def season_view(reader: Reader, group: str, rows: Sequence[Mapping], best: int, grow: Mapping) -> dict:
     results = {row["id"]: standing_rows(row, tables_of(reader, group, row)) for row in rows}
     ranked, counted = rank.season(results, best)
-    digits = grow["digits"]
+    digits, names = grow["digits"], _names(grow)
     return {"tournaments": [row["id"] for row in rows], "best": best,
-            "players": [_player(s, grow, digits) | {"tournaments": [
+            "players": [_player(s, names, digits) | {"tournaments": [
                 {"id": c.id, "points": rank.shortest(c.points), "small": format_amount(c.small, digits),
                  "counted": c.counted} for c in counted[s.member]]} for s in ranked]}
 
 
-def _player(s: rank.Standing, grow: Mapping, digits: int) -> dict:
-    return {"member": s.member, "name": member_name(grow, s.member), "place": s.place,
+def _names(grow: Mapping) -> dict[str, str]:
+    return {m["id"]: m["name"] for m in grow["members"]}
+
+
+def _player(s: rank.Standing, names: Mapping[str, str], digits: int) -> dict:
+    return {"member": s.member, "name": names.get(s.member, s.member), "place": s.place,
             "points": rank.shortest(s.points), "small": format_amount(s.small, digits),
             "first_places": s.first_places}
 
