@@ -1,7 +1,10 @@
 """A tournament to play in tests: a points group with as many players as Kop's tables seat
-(12 at tables of four; 13, seated 4, 4, 5, once a table of five seats its dealer out), and a
-whole legal Kop hand for any table of the round, whoever deals."""
+(13, seated 4, 4, 5: a table of five seats its dealer out), a whole legal Kop hand for any
+table of the round, whoever deals, and the draw as a reader of API.md would write it."""
 from __future__ import annotations
+
+import hashlib
+import struct
 
 from games.registry import GAMES
 
@@ -32,3 +35,16 @@ def whole_hand(seats: int, dealer: int, kontra: bool = False) -> dict:
 def dealt_only(seats: int, dealer: int) -> dict:
     """The same hand dealt and not played: every card still in a hand."""
     return {"deal": whole_hand(seats, dealer)["deal"]}
+
+
+def their_shuffle(players: list[str], secret: bytes, event_hash: str) -> list[str]:
+    """API.md's draw written another way than events/draw.py: the whole stream first,
+    unpacked at once by struct, then the swaps."""
+    seed = hashlib.sha256(secret + bytes.fromhex(event_hash)).digest()
+    stream = b"".join(hashlib.sha256(seed + struct.pack(">Q", i)).digest() for i in range(len(players)))
+    us = struct.unpack(f">{len(stream) // 8}Q", stream)
+    out = list(players)
+    for step, j in enumerate(range(len(out) - 1, 0, -1)):
+        k = us[step] % (j + 1)
+        out[j], out[k] = out[k], out[j]
+    return out

@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-import struct
 from fractions import Fraction
 
 import pytest
@@ -19,6 +18,7 @@ from tests.command import run
 from tests.concurrency import failures_in_threads
 from tests.conftest import agreed
 from tests.tampering import rechained
+from tests.tournaments import their_shuffle
 
 KOP = GAMES["kop"]
 RULES = KOP.parse_rules({})
@@ -59,15 +59,9 @@ def play_round(c: dict, drawn: dict, deals: int, chance: random.Random) -> list[
 
 
 def their_draw(players: list[str], secret: bytes, event_hash: str) -> list[list[str]]:
-    """API.md's draw as a reader would write it: the whole stream first, unpacked at once,
-    then the swaps; cut into fours with the last ones of five."""
-    seed = hashlib.sha256(secret + bytes.fromhex(event_hash)).digest()
-    stream = b"".join(hashlib.sha256(seed + struct.pack(">Q", i)).digest() for i in range(len(players)))
-    us = struct.unpack(f">{len(stream) // 8}Q", stream)
-    order = list(players)
-    for step, j in enumerate(range(len(order) - 1, 0, -1)):
-        k = us[step] % (j + 1)
-        order[j], order[k] = order[k], order[j]
+    """API.md's draw as a reader would write it (tests/tournaments.py), cut into fours with
+    the last ones of five."""
+    order = their_shuffle(players, secret, event_hash)
     fives = next(b for b in range(len(order) // 5 + 1) if (len(order) - 5 * b) % 4 == 0)
     sizes = [4] * ((len(order) - 5 * fives) // 4) + [5] * fives
     return [order[sum(sizes[:i]):sum(sizes[:i + 1])] for i in range(len(sizes))]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-import struct
 from fractions import Fraction
 
 import pytest
@@ -13,20 +12,9 @@ import pytest
 from events import draw
 from projections import standings
 from projections.standings import Table
+from tests.tournaments import their_shuffle
 
 PLACES = [5, 3, 1, 0]
-
-
-def _their_draw(players: list[str], secret: bytes, event_hash: str) -> list[str]:
-    """The draw as a reader of API.md would write it: the whole stream first, then the swaps."""
-    seed = hashlib.sha256(secret + bytes.fromhex(event_hash)).digest()
-    stream = b"".join(hashlib.sha256(seed + struct.pack(">Q", i)).digest() for i in range(len(players)))
-    us = struct.unpack(f">{len(stream) // 8}Q", stream)
-    out = list(players)
-    for step, j in enumerate(range(len(out) - 1, 0, -1)):
-        k = us[step] % (j + 1)
-        out[j], out[k] = out[k], out[j]
-    return out
 
 
 @pytest.mark.parametrize("n", [1, 2, 4, 5, 9, 13, 16, 64, 100])
@@ -37,7 +25,7 @@ def test_the_draw_is_the_contracts_to_the_byte(n):
         secret, event_hash = chance.randbytes(32), chance.randbytes(32).hex()
         seeded = draw.seed(secret, event_hash)
         ours = draw.shuffled(players, seeded)
-        assert ours == _their_draw(players, secret, event_hash)
+        assert ours == their_shuffle(players, secret, event_hash)
         assert sorted(ours) == players
     assert draw.commitment(b"\0" * 32) == hashlib.sha256(b"\0" * 32).hexdigest()
 
