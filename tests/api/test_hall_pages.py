@@ -1,14 +1,21 @@
-"""The hall's network, through the pages (both backends).
+"""The hall's network and the installed app, through the pages (both backends).
 
 - ``bitka serve --lan`` (``BITKA_LAN``): the sign-in cookies go without ``Secure`` there only,
   still ``HttpOnly`` and ``SameSite=Strict``, and every page says in a sentence that only the
   hall's Wi-Fi protects the sign-in; everywhere else they are ``Secure`` and nothing is said.
 - The hall's address as a QR code, under the address the links carry.
+- The manifest, the service worker (at the root, with a policy of its own that lets it fetch
+  from this site only, keeping nothing but the files everyone gets and the page without a
+  network) and that page, which shows nobody's group, even to a browser signed in.
 """
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
+from service import headers
 from service.app import create_app
 from tests.api.test_pages import _signed_in
 from tests.conftest import Client, kop_group
@@ -50,7 +57,7 @@ def test_every_page_on_the_halls_network_says_what_protects_the_sign_in(app, hal
         client = Client(served.test_client())
         t = kop_group(client)
         _signed_in(client, t["members"][0]["token"])
-        for path in ("/?choose=1", "/new", f"/g/{t['group']}", f"/g/{t['group']}/tables/{t['table']}",
+        for path in ("/?choose=1", "/new", f"/g/{t['group']}", f"/g/{t['group']}/tables/{t['table']}", "/offline",
                      "/no/such/page"):
             page = client.http.get(path, headers={"Accept": "text/html"}).get_data(as_text=True)
             assert (NOTE in page) is said, (path, said)
@@ -76,3 +83,43 @@ def test_behind_a_proxy_the_halls_page_shows_the_public_address(app, kop_table):
     _signed_in(client, kop_table["members"][1]["token"])  # any member may show it
     page = client.http.get(f"/g/{kop_table['group']}/hall").get_data(as_text=True)
     assert 'href="https://cards.example.org/"' in page and "Served over plain HTTP" not in page
+
+
+def test_the_manifest_installs_bitka_from_the_sites_root(client):
+    answer = client.http.get("/manifest.webmanifest", headers={"Accept-Language": "pl"})
+    assert answer.status_code == 200 and answer.mimetype == "application/manifest+json"
+    body = json.loads(answer.get_data(as_text=True))
+    assert body["start_url"] == body["scope"] == body["id"] == "/" and body["display"] == "standalone"
+    assert body["lang"] == "pl" and body["name"] == "bitka"
+    for icon in body["icons"]:
+        assert client.http.get(icon["src"]).status_code == 200
+    assert {i["sizes"] for i in body["icons"]} == {"192x192", "512x512"}
+    page = client.http.get("/").get_data(as_text=True)
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page
+    assert "manifest-src 'self'" in headers.PAGES and "worker-src 'self'" in headers.PAGES
+
+
+def test_the_service_worker_keeps_only_what_everyone_gets(client):
+    answer = client.http.get("/sw.js")
+    assert answer.status_code == 200 and answer.mimetype == "text/javascript"
+    policy = answer.headers["Content-Security-Policy"]
+    assert "connect-src 'self'" in policy and "script-src" not in policy and "default-src 'none'" in policy
+    script = answer.get_data(as_text=True)
+    kept = json.loads(re.search(r"const KEPT = (\[.*?\]);", script).group(1))
+    assert kept[:2] == ["/offline", "/manifest.webmanifest"]
+    assert all(re.fullmatch(r"/static/[\w.-]+", path) for path in kept[2:])
+    assert {"/static/install.js", "/static/bitka.css", "/static/words.js"} <= set(kept)
+    assert "sw.js" not in "".join(kept)  # not itself: a browser checks the worker for news on its own
+    version = re.search(r'const VERSION = "([0-9a-f]{16})";', script).group(1)
+    assert client.http.get("/sw.js").get_data(as_text=True).count(version) == 1
+    assert 'request.method !== "GET"' in script  # a form sent goes to the network, never to a cache
+
+
+def test_the_page_without_a_network_shows_nobodys_group_even_signed_in(client, kop_table):
+    _signed_in(client, kop_table["members"][0]["token"])
+    answer = client.http.get("/offline")
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and "No network" in page
+    for private in ("form_token", kop_table["group"], "Czwartek", "Ala", "Signed in as"):
+        assert private not in page, private
+    assert "data-group" not in page
