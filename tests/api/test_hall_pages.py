@@ -108,7 +108,7 @@ def test_the_service_worker_keeps_only_what_everyone_gets(client):
     kept = json.loads(re.search(r"const KEPT = (\[.*?\]);", script).group(1))
     assert kept[:2] == ["/offline", "/manifest.webmanifest"]
     assert all(re.fullmatch(r"/static/[\w.-]+", path) for path in kept[2:])
-    assert {"/static/install.js", "/static/bitka.css", "/static/words.js"} <= set(kept)
+    assert {"/static/taps.js", "/static/bitka.css", "/static/words.js"} <= set(kept)
     assert "sw.js" not in "".join(kept)  # not itself: a browser checks the worker for news on its own
     version = re.search(r'const VERSION = "([0-9a-f]{16})";', script).group(1)
     assert client.http.get("/sw.js").get_data(as_text=True).count(version) == 1
@@ -122,4 +122,4 @@ def test_the_page_without_a_network_shows_nobodys_group_even_signed_in(client, k
     assert answer.status_code == 200 and "No network" in page
     for private in ("form_token", kop_table["group"], "Czwartek", "Ala", "Signed in as"):
         assert private not in page, private
-    assert "data-group" not in page
+    assert 'id="taps"' in page and "data-group" not in page
