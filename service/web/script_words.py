@@ -1,5 +1,5 @@
 """What the pages' scripts say (the witness, the verify button, the taps a phone keeps while
-the network is down), in the reader's language: the page carries them
+the network is down, the screen kept awake), in the reader's language: the page carries them
 as JSON (``base.html``), ``static/words.js`` fills their values. A sentence said of a number
 ("2 not sent yet") is carried in each of the language's plural categories (CLDR's: one, few,
 many, other), each the catalog's form for a number of that category; the script picks the one
@@ -65,6 +65,10 @@ SAID = {
     "other_hash": _l("the page shows another hash for event %(seq)s than the log holds"),
     "bad_hash": _l("event %(seq)s does not hash to its hash"),
     "not_in_log": _l("event %(seq)s is not in the signed log"),
+    # The witness and the verify button where the browser computes no hashes (plain HTTP, not the machine itself).
+    "no_crypto": _l("This phone does not check the group's log at this address: its browser computes hashes only "
+                    "over HTTPS, or on the machine that serves bitka."),
+    "no_crypto_why": _l("this browser computes hashes only over HTTPS, or on the machine that serves bitka"),
     # The taps a phone keeps while the network is down (static/taps.js).
     "taps_kept": _l("Kept on this phone until bitka answers again, then sent."),
     "no_network": _l("This phone has no network now."),
@@ -88,6 +92,11 @@ SAID = {
     "tap_where": _l("%(what)s (%(where)s)"),
     # Translators: a tap and the cards ticked with it: "These are my cards: A♥ 10♥ Q♣ A♦".
     "tap_with": _l("%(what)s: %(cards)s"),
+    # The screen kept awake during a hand (static/awake.js).
+    "awake_needs_https": _l("This phone keeps its screen on for bitka only where bitka is served over HTTPS: set the "
+                            "screen to stay on longer for the evening."),
+    "awake_not_here": _l("This phone's browser does not keep the screen on for bitka: set the screen to stay on longer "
+                         "for the evening."),
 }
 
 PLURAL: dict[str, Callable[[int], str]] = {
