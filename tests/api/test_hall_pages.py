@@ -69,7 +69,7 @@ def test_the_halls_address_as_a_qr_code_under_the_address_the_links_carry(hall_a
     assert client.http.get(f"/g/{t['group']}/hall").status_code == 302  # signed in nowhere: the sign-in page
     _signed_in(client, t["admin"].token)
     page = client.http.get(f"/g/{t['group']}/hall").get_data(as_text=True)
-    assert '<a class="mono link" href="http://192.168.1.20:8000/">http://192.168.1.20:8000/</a>' in page
+    assert '<a class="link" href="http://192.168.1.20:8000/"><kbd>http://192.168.1.20:8000/</kbd></a>' in page
     assert '<svg' in page and 'class="qr"' in page and "Served over plain HTTP" in page
     members = client.http.get(f"/g/{t['group']}/members").get_data(as_text=True)
     assert f'href="/g/{t["group"]}/hall"' in members
