@@ -301,7 +301,7 @@
         const next = waiting(load()).filter(mine)[0];
         if (!next) break;
         if (next.tab !== TAB && alive(next.tab)) break;  // its own tab sends it
-        if (next.lease && next.lease.tab !== TAB && next.lease.until > Date.now()) break;
+        if (next.lease && next.lease.tab !== TAB && next.lease.until > Date.now() && alive(next.lease.tab)) break;
         change(next.id, (t) => {
           t.lease = { tab: TAB, until: Date.now() + LEASE };
           if (t.tab !== TAB) t.fresh = false;
@@ -378,7 +378,12 @@
     if (!timer && !draining && waiting(load()).some(mine)) timer = setTimeout(drain, 1000);
   });
   document.addEventListener("visibilitychange", () => { if (!document.hidden) drain(); });
-  window.addEventListener("pagehide", () => kept.removeItem(ALIVE + TAB));
+  window.addEventListener("pagehide", () => {  // leaving: what this tab was sending is the others' to send
+    kept.removeItem(ALIVE + TAB);
+    const taps = load();
+    taps.forEach((t) => { if (t.lease && t.lease.tab === TAB) t.lease = null; });
+    save(taps);
+  });
   window.addEventListener("pageshow", (event) => {  // back on this page (Back): as it was, its forms usable again
     if (!event.persisted) return;
     beat();
