@@ -138,8 +138,10 @@
       release(form);
       const sent = taps.find((t) => t.key === key && t.state === "done");
       if (!sent || sent.outcome.kind === "refused") continue;
-      if (live && live.contains(form)) {
+      if (live && live.contains(form)) {  // what it was tapped with is done with: the table shows it
         form.reset();
+        const opened = form.closest("details");
+        if (opened) opened.open = false;
         again = true;
       } else {
         anew = true;
