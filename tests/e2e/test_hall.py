@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import bitka_command, call, stop_server, working_tree
 from tests.e2e.test_browser import ARTIFACTS, CHROMIUM, browser  # noqa: F401 - the fixture
@@ -306,6 +307,57 @@ def test_a_tap_kept_offline_is_refused_when_its_card_was_played_from_another_dev
     phone.get_by_text("Bożena's turn.").wait_for(timeout=SLOW)  # and the table as it is
     phone.locator("#taps").get_by_role("button", name="OK, hide this").click()
     phone.locator("#taps .taps-done").wait_for(state="detached")
+
+
+def _seats_hand(e: dict, cards: bool) -> str:
+    """Another Kop table where each phone logs its own cards, Ala dealing (Bożena calls first),
+    and its hand's page; every seat's cards logged, or none yet."""
+    base, gid, admin = e["base"], e["group"], e["admin"]
+    st, table = call(base, "POST", f"/v1/groups/{gid}/tables",
+                     {"game": "kop", "stake": "0.50", "rules": {"entry": "seats"}, "seats": e["members"]}, admin)
+    assert st == 201, table
+    st, hand = call(base, "POST", f"/v1/groups/{gid}/tables/{table['id']}/hands", {"deal": {"dealer": 0}}, admin)
+    assert st == 201, hand
+    for seat, dealt in enumerate(DEAL if cards else ()):
+        st, body = call(base, "POST", f"/v1/groups/{gid}/hands/{hand['id']}/cards", {"seat": seat, "cards": dealt},
+                        admin)
+        assert st == 201, body
+    return hand["id"]
+
+
+def test_a_seats_cards_a_call_and_a_confirmation_are_kept_as_a_card_is(phone_of, hall):
+    e = _evening(hall)
+    base, gid = e["base"], e["group"]
+    code = _link(e, 0).rsplit("/", 1)[1]
+    st, ala = call(base, "POST", f"/v1/invitations/{code}")  # Ala's app: a token of hers
+    assert st == 201, ala
+    st, won = call(base, "POST", f"/v1/groups/{gid}/tables/{e['scopa']}/hands", {"result": {
+        "cards": 0, "coins": 0, "primiera": 0, "settebello": 0, "scopas": [11, 0]}}, ala["token"])
+    assert st == 201 and won["confirmation"]["waiting_for"] == [e["members"][1]], won  # Bożena pays: it waits for her
+    picked, called = _seats_hand(e, cards=False), _seats_hand(e, cards=True)
+    cards = phone_of(e["links"][1], "Bożena")
+    cards.goto(f"{base}/g/{gid}/hands/{picked}")
+    calls, group = cards.context.new_page(), cards.context.new_page()  # her three tabs
+    calls.goto(f"{base}/g/{gid}/hands/{called}")
+    kontra = calls.get_by_text("Kontra: you double what this hand pays")
+    group.goto(f"{base}/g/{gid}")
+    cards.context.set_offline(True)
+    for card in DEAL[1]:
+        cards.locator(f'label.pick:has(input[value="{card}"])').click()
+    cards.get_by_role("button", name="These are my cards").click()
+    cards.locator("#taps").get_by_text("1 not sent yet").wait_for()
+    assert "These are my cards: J♣ A♦ Q♦ 10♦ (Hand 1, Ala dealt)" in _taps(cards)  # the pack's order
+    kontra.click()
+    calls.get_by_role("button", name="Yes, call kontra").click()
+    calls.locator("#taps").get_by_text("2 not sent yet").wait_for()
+    group.get_by_role("button", name="Confirm").click()
+    group.locator("#taps").get_by_text("3 not sent yet").wait_for()
+    cards.context.set_offline(False)
+    expect(group.locator("#taps .taps-done li.logged")).to_have_count(3, timeout=SLOW)
+    bozena = e["members"][1]
+    sent = [(ev["type"], ev.get("hand")) for ev in _events(e) if ev["actor"] == bozena]
+    assert sent == [("seat_cards", picked), ("bid", called), ("confirmation", won["id"])], sent  # each once, in order
+    calls.get_by_text("Bożena: kontra").wait_for(timeout=SLOW)  # her call, on her own table's page
 
 
 def test_taps_made_while_the_server_was_down_go_through_once_it_is_back(phone_of, hall):
