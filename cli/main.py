@@ -17,7 +17,7 @@ from projections import audit as trail_of
 from projections.ledger_views import MONEY_EVENTS, statistics
 from projections.replay import rebuild
 
-from . import output, proofs, server
+from . import hall, output, proofs, server
 from .backup_commands import Duration, Runner, backup, restore
 from .checks import replay_store, verify_store
 from .demo import demo
@@ -72,8 +72,11 @@ def bitka(ctx, db):
 
 
 @bitka.command()
-@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--host", help="The address to listen on (default 127.0.0.1; with --lan, this machine's private address).")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--lan", is_flag=True,
+              help="Serve the phones of a hall's network: listen on this machine's private address (or --host), over "
+                   "plain HTTP, the sign-in cookies without Secure, every page saying so (README: In a hall).")
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64), help="gunicorn worker processes.")
 @click.option("--threads", default=16, show_default=True, type=click.IntRange(1, 64),
               help="Threads in each worker; the writes waiting in a worker share one commit.")
@@ -91,7 +94,7 @@ def bitka(ctx, db):
                    "--every).")
 @store_option
 @click.pass_obj
-def serve(obj: Context, host, port, workers, threads, dev, key_file, backup_dir, backup_every, backup_keep,
+def serve(obj: Context, host, port, lan, workers, threads, dev, key_file, backup_dir, backup_every, backup_keep,
           backup_watch):
     """Run the HTTP service on the store, under gunicorn (or the development server).
 
@@ -104,8 +107,10 @@ def serve(obj: Context, host, port, workers, threads, dev, key_file, backup_dir,
       bitka --db postgresql://bitka@db.example/bitka serve --key /etc/bitka/signing.key
       bitka serve --workers 4 --threads 8
       bitka serve --dev
+      bitka --db club.db serve --lan                       the hall's Wi-Fi, no internet
       bitka --db club.db serve --backup-dir /var/backups/bitka --backup-every 1h --backup-keep 48
     """
+    host = hall.hall_address(host) if lan else host or "127.0.0.1"  # a public address refused before anything starts
     backups = Runner(obj.db, backup_dir, backup_every, backup_keep, key_file, not backup_watch) if backup_dir else None
     if backups is not None:
         backups.check()
@@ -113,11 +118,11 @@ def serve(obj: Context, host, port, workers, threads, dev, key_file, backup_dir,
     load_or_create_key(key_path(obj.db, key_file))  # likewise the key
     damaged = server.checked_before_serving(obj.db)  # every hash and link, once, before serving
     if dev:
-        server.announce(obj.shown, host, port, "the development server")
-        server.run_dev(obj.db, host, port, key_file, damaged, backups)
+        server.announce(obj.shown, host, port, "the development server", lan)
+        server.run_dev(obj.db, host, port, key_file, damaged, backups, lan)
     else:
-        server.announce(obj.shown, host, port, f"gunicorn, {workers} workers x {threads} threads")
-        server.run_gunicorn(obj.db, host, port, workers, threads, key_file, damaged, backups)
+        server.announce(obj.shown, host, port, f"gunicorn, {workers} workers x {threads} threads", lan)
+        server.run_gunicorn(obj.db, host, port, workers, threads, key_file, damaged, backups, lan)
 
 
 @bitka.command()

@@ -20,7 +20,7 @@ import click
 from events.database import open_store
 from events.verify import Fault
 
-from . import output
+from . import hall, output
 from .checks import verify_store
 
 _SAID = {  # what gunicorn refuses before bitka sees the request, said as bitka says it
@@ -64,8 +64,11 @@ def checked_before_serving(db: str) -> list[Fault]:
 
 
 def _app_config(db: str, key: str | None, damaged: list[Fault], backups=None, served_at: str | None = None,
-                notes: str | None = None) -> dict:
+                notes: str | None = None, lan: bool = False) -> dict:
+    """The app's settings from bitka serve's options; ``lan`` (``--lan``): served over plain HTTP
+    on a private network, so the sign-in cookies go without Secure and every page says so."""
     return {"BITKA_DB": db, "BITKA_DAMAGED": damaged, **({"BITKA_KEY": key} if key else {}),
+            **({"BITKA_LAN": True} if lan else {}),
             **({"BITKA_DAMAGE_NOTES": notes} if notes else {}),
             **(backups.config if backups is not None else {}), **({"BITKA_SERVED_AT": served_at} if served_at else {})}
 
@@ -101,7 +104,7 @@ def metrics_across_workers() -> tuple[Callable, Callable]:
 
 
 def run_gunicorn(db: str, host: str, port: int, workers: int, threads: int, key: str | None,
-                 damaged: list[Fault], backups=None) -> None:
+                 damaged: list[Fault], backups=None, lan: bool = False) -> None:
     from gunicorn import util
     from gunicorn.app.base import BaseApplication
 
@@ -131,7 +134,7 @@ def run_gunicorn(db: str, host: str, port: int, workers: int, threads: int, key:
 
         def load(self):
             from service.app import create_app
-            app = create_app(_app_config(db, key, damaged, backups, address(host, port), notes))
+            app = create_app(_app_config(db, key, damaged, backups, address(host, port), notes, lan))
             settled()
             return app
 
@@ -147,7 +150,8 @@ def settled() -> None:
     gc.freeze()
 
 
-def run_dev(db: str, host: str, port: int, key: str | None, damaged: list[Fault], backups=None) -> None:
+def run_dev(db: str, host: str, port: int, key: str | None, damaged: list[Fault], backups=None,
+            lan: bool = False) -> None:
     from werkzeug.serving import WSGIRequestHandler, run_simple
 
     from service.app import create_app
@@ -155,7 +159,7 @@ def run_dev(db: str, host: str, port: int, key: str | None, damaged: list[Fault]
     class KeepAlive(WSGIRequestHandler):
         protocol_version = "HTTP/1.1"  # clients may reuse one connection for many requests
 
-    app = create_app(_app_config(db, key, damaged, backups, address(host, port)))
+    app = create_app(_app_config(db, key, damaged, backups, address(host, port), lan=lan))
     if backups is not None:
         backups.start()
     try:
@@ -165,9 +169,13 @@ def run_dev(db: str, host: str, port: int, key: str | None, damaged: list[Fault]
             backups.stop()
 
 
-def announce(db: str, host: str, port: int, how: str) -> None:
+def announce(db: str, host: str, port: int, how: str, lan: bool = False) -> None:
     """Where the pages and the API are (the space before the comma keeps it out of the link
-    a terminal makes of the address)."""
+    a terminal makes of the address); with ``--lan``, what that means and the address as a QR
+    code to scan off the screen."""
     origin = f"http://{f'[{host}]' if ':' in host else host}:{port}"
     click.echo(f"bitka serving {db} with {how}: pages at {origin}/ , API at {origin}/v1 "
                f"(OpenAPI at {origin}/v1/openapi.json, its reference at {origin}/docs)", err=True)
+    if lan:
+        click.echo(hall.said(host, origin), err=True)
+        click.echo(hall.terminal_code(origin), err=True, nl=False)

@@ -2,8 +2,9 @@
 API, the problems, the static files, /docs and a 404 alike.
 
 - ``Content-Security-Policy``: a page runs only the pages' own script files, loads styles,
-  images and data from this server only, posts its forms here only, and no site may frame
-  it; there is no inline script (base.html's ``bitka-words`` is JSON, data a script reads,
+  images, data, its manifest and its service worker (``/sw.js``, which has a policy of its
+  own: service/web/offline.py) from this server only, posts its forms here only, and no site
+  may frame it; there is no inline script (base.html's ``bitka-words`` is JSON, data a script reads,
   which the policy does not run). Anything that is not a page (JSON, text, CSS, JS, an SVG
   opened alone) may run and load nothing. /docs keeps the policy Swagger UI needs
   (service/docs.py).
@@ -18,7 +19,8 @@ from __future__ import annotations
 from flask import Response
 
 PAGES = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-         "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
+         "manifest-src 'self'; worker-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; "
+         "object-src 'none'")
 NOT_A_PAGE = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 HEADERS = {"X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin"}
 

@@ -53,12 +53,17 @@ def write(group: str, what: str, body, act: Callable[[Writer], str]):
     return redirect(location, 303)
 
 
+_FRAGMENT = re.compile(r"[A-Za-z0-9_-]*")
+
+
 def _went(seen: tuple) -> str:
-    """Where a form sent before with this key went. A key the API used first (an
-    Idempotency-Key written as a form's) was no form's: that is said, and nothing is done."""
+    """Where a form sent before with this key went (a path of this site, with the place on its
+    page a hand's moves go to: ``#live``). A key the API used first (an Idempotency-Key written
+    as a form's) was no form's: that is said, and nothing is done."""
     _fingerprint, status, body = seen
     location = body.get("location") if status == 303 and isinstance(body, dict) else None
-    if not isinstance(location, str) or same_site(location) != location:
+    path, _hash, fragment = location.partition("#") if isinstance(location, str) else ("", "", "")
+    if not isinstance(location, str) or same_site(path) != path or not _FRAGMENT.fullmatch(fragment):
         raise Unprocessable(_("this form's one-time key was used already by another request, so the form was not "
                               "carried out: open the page again and send the form anew"))
     return location

@@ -1,10 +1,23 @@
-"""What the pages' scripts say (the witness, the verify button), in the reader's language:
-the page carries them as JSON (``base.html``), ``static/words.js`` fills their values."""
+"""What the pages' scripts say (the witness, the verify button, the taps a phone keeps while
+the network is down, the screen kept awake), in the reader's language: the page carries them
+as JSON (``base.html``), ``static/words.js`` fills their values. A sentence said of a number
+("2 not sent yet") is carried in each of the language's plural categories (CLDR's: one, few,
+many, other), each the catalog's form for a number of that category; the script picks the one
+``Intl.PluralRules`` names for its number."""
 from __future__ import annotations
 
-from flask_babel import lazy_gettext as _l
+from typing import Callable
 
+from babel import Locale
+from flask_babel import lazy_gettext as _l, ngettext
+
+from ..i18n.languages import current
 from .base import bp
+
+# The placeholders of the plural sentences, kept as they are for the script to fill.
+KEPT = {name: f"%({name})s" for name in ("count", "name", "group")}
+# Numbers enough to meet every plural category of the four languages (Italian's "many" is a million's).
+EXAMPLES = (*range(200), 1_000_000)
 
 SAID = {
     "rewritten": _l("The group's history was rewritten since this phone's last visit."),
@@ -52,10 +65,65 @@ SAID = {
     "other_hash": _l("the page shows another hash for event %(seq)s than the log holds"),
     "bad_hash": _l("event %(seq)s does not hash to its hash"),
     "not_in_log": _l("event %(seq)s is not in the signed log"),
+    # The witness and the verify button where the browser computes no hashes (plain HTTP, not the machine itself).
+    "no_crypto": _l("This phone does not check the group's log at this address: its browser computes hashes only "
+                    "over HTTPS, or on the machine that serves bitka."),
+    "no_crypto_why": _l("this browser computes hashes only over HTTPS, or on the machine that serves bitka"),
+    # The taps a phone keeps while the network is down (static/taps.js).
+    "taps_kept": _l("Kept on this phone until bitka answers again, then sent."),
+    "no_network": _l("This phone has no network now."),
+    "no_answer": _l("bitka did not answer the last try."),
+    # Translators: a button beside a tap that waits to be sent: the player takes it back.
+    "dont_send": _l("Don't send it"),
+    "sign_in_again": _l("bitka asks this phone to sign in again: what waits goes once you do."),
+    # Translators: the heading over what became of the taps this phone sent when the network came back.
+    "sent_heading": _l("Sent from this phone:"),
+    # Translators: %(tap)s is what was tapped ("play the ace of hearts (Hand 3, Ala dealt)").
+    "logged": _l("%(tap)s: logged."),
+    # Translators: %(tap)s is what was tapped; the answer to its first sending was lost on the way back.
+    "logged_before": _l("%(tap)s: logged (it had reached bitka already)."),
+    # Translators: %(tap)s is what was tapped; %(why)s the reason bitka gave ("A♥ was already played, by Ala").
+    "refused": _l("%(tap)s: not logged. %(why)s"),
+    "stale": _l("The page it was tapped on was out of date: nothing was logged from it."),
+    # Translators: a button under what became of the taps sent: hides that list.
+    "seen": _l("OK, hide this"),
+    "needs_network": _l("This needs bitka's answer, and this phone has no network now: try again when it is back."),
+    # Translators: what was tapped and where: "play the ace of hearts (Hand 3, Ala dealt)".
+    "tap_where": _l("%(what)s (%(where)s)"),
+    # Translators: a tap and the cards ticked with it: "These are my cards: A♥ 10♥ Q♣ A♦".
+    "tap_with": _l("%(what)s: %(cards)s"),
+    # The screen kept awake during a hand (static/awake.js).
+    "awake_needs_https": _l("This phone keeps its screen on for bitka only where bitka is served over HTTPS: set the "
+                            "screen to stay on longer for the evening."),
+    "awake_not_here": _l("This phone's browser does not keep the screen on for bitka: set the screen to stay on longer "
+                         "for the evening."),
+}
+
+PLURAL: dict[str, Callable[[int], str]] = {
+    # Translators: how many taps this phone has not sent yet, at the top of the page ("2 not sent yet").
+    "taps_waiting": lambda n: ngettext("%(count)s not sent yet", "%(count)s not sent yet", n, **KEPT),
+    # Translators: taps another member made on this phone (or in another group): %(name)s made them in %(group)s.
+    "taps_held": lambda n: ngettext(
+        "%(count)s tap made on this phone by %(name)s (%(group)s) is not sent yet: it goes only while %(name)s is "
+        "signed in here, from that group's pages.",
+        "%(count)s taps made on this phone by %(name)s (%(group)s) are not sent yet: they go only while %(name)s is "
+        "signed in here, from that group's pages.", n, **KEPT),
+    # Translators: a button that drops taps not sent yet, for good.
+    "forget": lambda n: ngettext("Forget it", "Forget them", n, **KEPT),
 }
 
 
+def forms(said: Callable[[int], str], language: str) -> dict[str, str]:
+    """A sentence said of a number, in each plural category of ``language``: the catalog's form
+    for the first number of that category."""
+    rule, found = Locale.parse(language).plural_form, {}
+    for n in EXAMPLES:
+        found.setdefault(rule(n), said(n))
+    return found
+
+
 @bp.app_template_global("script_words")
-def script_words() -> dict[str, str]:
-    """The scripts' sentences in this request's language."""
-    return {key: str(said) for key, said in SAID.items()}
+def script_words() -> dict[str, str | dict[str, str]]:
+    """The scripts' sentences in this request's language (a plural one by category)."""
+    return {**{key: str(said) for key, said in SAID.items()},
+            **{key: forms(said, current()) for key, said in PLURAL.items()}}

@@ -15,7 +15,10 @@ one session id per group, the page's group picks which one speaks. The cookie is
 ``HttpOnly``, ``Secure`` (browsers accept it over plain HTTP only from localhost: anywhere
 else serve the pages over HTTPS) and ``SameSite=Strict``, so another site cannot send a form
 with it. Every form also carries a token derived from its session's id, checked on each
-POST.
+POST. Served to a hall's private network over plain HTTP (``bitka serve --lan``,
+``BITKA_LAN``), where no browser would keep a ``Secure`` cookie, the cookies go without it,
+still ``HttpOnly`` and ``SameSite=Strict``, and every page says that only the hall's Wi-Fi
+protects the sign-in (README: In a hall).
 """
 from __future__ import annotations
 
@@ -25,7 +28,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from flask import Response, g, request
+from flask import Response, current_app, g, request
 from flask_babel import gettext as _
 
 from events.errors import Refused
@@ -162,13 +165,19 @@ def end(owner: Session, session_id: str) -> bool:
         return w.drop_session_named(owner.principal.group, owner.principal.subject, session_id)
 
 
+def secure() -> bool:
+    """Do the sign-in cookies go ``Secure``? Everywhere but a hall's network served over plain
+    HTTP by explicit choice (``bitka serve --lan``), where a browser would drop them."""
+    return not current_app.config.get("BITKA_LAN")
+
+
 def _keep(response: Response, secrets_kept: list[str]) -> Response:
     """The cookie, keeping these session ids (deleted when there are none)."""
     g.bitka_cookie_set = True
     if not secrets_kept:
-        response.delete_cookie(COOKIE, path="/", httponly=True, secure=True, samesite="Strict")
+        response.delete_cookie(COOKIE, path="/", httponly=True, secure=secure(), samesite="Strict")
         return response
-    response.set_cookie(COOKIE, SEPARATOR.join(secrets_kept), max_age=MAX_AGE, httponly=True, secure=True,
+    response.set_cookie(COOKIE, SEPARATOR.join(secrets_kept), max_age=MAX_AGE, httponly=True, secure=secure(),
                         samesite="Strict", path="/")
     return response
 
@@ -186,7 +195,7 @@ def after_request(response: Response) -> Response:
     if not g.get("bitka_cookie_set") and (used or "bitka_live" in g):
         _keep(response, g.get("bitka_live", _kept()))
     if EARLIER_COOKIE in request.cookies:
-        response.delete_cookie(EARLIER_COOKIE, path="/", httponly=True, secure=True, samesite="Strict")
+        response.delete_cookie(EARLIER_COOKIE, path="/", httponly=True, secure=secure(), samesite="Strict")
     return response
 
 
@@ -214,7 +223,7 @@ def sign_in_token() -> str:
 
 
 def keep_sign_in_token(response: Response, token: str) -> Response:
-    response.set_cookie(SIGN_IN_COOKIE, token, max_age=MAX_AGE, httponly=True, secure=True, samesite="Strict",
+    response.set_cookie(SIGN_IN_COOKIE, token, max_age=MAX_AGE, httponly=True, secure=secure(), samesite="Strict",
                         path="/")
     return response
 

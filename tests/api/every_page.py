@@ -133,7 +133,8 @@ def played(app) -> dict:
         _ok(admin.call("PUT", f"{base}/members/{m['id']}/pay-to", {**PAY_TO, "name": m["name"]}), 200)
     pages.update({"group": f"/g/{gid}", "summary": f"/g/{gid}/summary", "summary picture": f"/g/{gid}/summary.svg",
                   "members": f"/g/{gid}/members", "new table": f"/g/{gid}/tables/new",
-                  "devices": f"/g/{gid}/devices", "start": "/?choose=1", "new group": "/new",
+                  "devices": f"/g/{gid}/devices", "hall": f"/g/{gid}/hall", "no network": "/offline",
+                  "start": "/?choose=1", "new group": "/new",
                   "not found": "/no/such/page"})
     return {"group": gid, "admin": admin, "members": members, "pages": pages, "api": base,
             "browsers": {"admin": _signed_in(app, group["admin_token"]),

@@ -39,3 +39,24 @@ def test_an_api_request_with_a_key_a_form_used_is_a_422(client, kop_table):
                            headers={"Idempotency-Key": form["once"]})
     assert paid.status_code == 422 and paid.mimetype == "application/problem+json"
     assert _events(t) == before
+
+
+def test_a_card_sent_again_with_its_key_lands_where_the_first_went(client, kop_table):
+    """A hand's move goes to the hand's live part (``#live``): the same tap sent again (its
+    answer lost on the way back, a double tap) is told it was sent before, not refused."""
+    t = kop_table
+    seats = t["admin"].post(f"/v1/groups/{t['group']}/tables", {
+        "game": "kop", "stake": "0.50", "rules": {"entry": "seats"}, "seats": [m["id"] for m in t["members"]], "dealer": 3}).json
+    hand = t["admin"].post(f"{t['base']}/tables/{seats['id']}/hands", {"deal": {"dealer": 3}}).json
+    deal = [["QC", "QS", "AH", "10H"], ["JC", "AD", "10D", "QD"], ["JS", "JH", "JD", "AC"], ["10C", "AS", "10S", "QH"]]
+    for seat, cards in enumerate(deal):
+        assert t["admin"].post(f"{t['base']}/hands/{hand['id']}/cards", {"seat": seat, "cards": cards}).status_code == 201
+    _signed_in(client, t["members"][0]["token"])
+    form = _sheet(client, f"/g/{t['group']}/hands/{hand['id']}")
+    move = {**form, "action": "play", "card": "AH", "capture": ""}
+    first = client.http.post(f"/g/{t['group']}/hands/{hand['id']}/move", data=move)
+    assert first.status_code == 303 and first.headers["Location"].endswith("#live")
+    before = _events(t)
+    again = client.http.post(f"/g/{t['group']}/hands/{hand['id']}/move", data=move)
+    assert again.status_code == 303 and again.headers["Location"].endswith("?already=1#live"), again.headers
+    assert _events(t) == before

@@ -63,4 +63,5 @@
   }
   setInterval(refresh, 2000);
   document.addEventListener("visibilitychange", refresh);
+  document.addEventListener("bitka:caught-up", refresh);  // taps kept while offline went (static/taps.js)
 })();

@@ -96,6 +96,10 @@ document.addEventListener("DOMContentLoaded", () => {
   if (!button) return;
   async function check() {
     out.className = "verify";
+    if (!window.crypto || !crypto.subtle) {  // no secure context: nothing can be computed here
+      out.textContent = say("not_verified", { why: say("no_crypto_why") });
+      return;
+    }
     out.textContent = say("checking");
     try {
       const answer = await fetch(button.dataset.evidence, { credentials: "same-origin" });

@@ -13,7 +13,11 @@
 (function () {
   const say = (key, values) => window.bitkaSay(key, values);  // static/words.js
   const box = document.getElementById("witness");
-  if (!box || !window.crypto || !crypto.subtle || !window.localStorage) return;
+  if (!box || !window.localStorage) return;
+  if (!window.crypto || !crypto.subtle) {  // no secure context (a hall's network over plain HTTP): said, not checked
+    box.textContent = say("no_crypto");
+    return;
+  }
   const slot = `bitka-witness:${box.dataset.group}`;
   const GENESIS = "0".repeat(64);
   // What may come sealed: a card event of a hand in play (API.md, "Seats and sealed cards").
