@@ -25,6 +25,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import expect
 
+from tests.conftest import KOP_HANDS, KOP_TRICKS
 from tests.e2e.conftest import bitka_command, call, stop_server, working_tree
 from tests.e2e.test_browser import ARTIFACTS, CHROMIUM, browser  # noqa: F401 - the fixture
 
@@ -93,7 +94,8 @@ def _evening(hall: Hall, dealer: int = 3) -> dict:
         assert invitation["url"].startswith(f"{base}/join/"), invitation  # the address the phones reach
     members = [i["member"] for i in invited]
     st, kop = call(base, "POST", f"/v1/groups/{gid}/tables",
-                   {"game": "kop", "stake": "0.50", "rules": {"entry": "seats"}, "seats": members, "dealer": dealer}, admin)
+                   {"game": "kop", "stake": "0.50", "rules": {"entry": "seats"}, "seats": members, "dealer": dealer},
+                   admin)
     assert st == 201, kop
     st, scopa = call(base, "POST", f"/v1/groups/{gid}/tables", {"game": "scopa", "stake": "1.00", "seats": members[:2]},
                      admin)
@@ -101,7 +103,8 @@ def _evening(hall: Hall, dealer: int = 3) -> dict:
     st, hand = call(base, "POST", f"/v1/groups/{gid}/tables/{kop['id']}/hands", {"deal": {"dealer": dealer}}, admin)
     assert st == 201, hand
     for seat, cards in enumerate(DEAL):
-        st, body = call(base, "POST", f"/v1/groups/{gid}/hands/{hand['id']}/cards", {"seat": seat, "cards": cards}, admin)
+        st, body = call(base, "POST", f"/v1/groups/{gid}/hands/{hand['id']}/cards", {"seat": seat, "cards": cards},
+                        admin)
         assert st == 201, body
     return {"base": base, "group": gid, "admin": admin, "members": members, "links": [i["url"] for i in invited],
             "kop": kop["id"], "scopa": scopa["id"], "hand": hand["id"],
@@ -110,7 +113,8 @@ def _evening(hall: Hall, dealer: int = 3) -> dict:
 
 def _link(e: dict, seat: int) -> str:
     """A new invitation for a member already in the group (another phone of theirs)."""
-    st, made = call(e["base"], "POST", f"/v1/groups/{e['group']}/invitations", {"member": e["members"][seat]}, e["admin"])
+    st, made = call(e["base"], "POST", f"/v1/groups/{e['group']}/invitations", {"member": e["members"][seat]},
+                    e["admin"])
     assert st == 201, made
     return made["url"]
 
@@ -124,11 +128,15 @@ def _join(page, link: str, name: str) -> None:
 @pytest.fixture
 def phone_of(browser):  # noqa: F811 - the fixture
     """A new phone (a browser context of its own), signed in by an invitation link when given
-    one; every phone is put away after the test."""
+    one, with bitka installed (its service worker) if asked; every phone is put away after the
+    test."""
     made = []
 
-    def phone(link: str | None = None, name: str | None = None):
-        context = browser.new_context(viewport=PHONE)
+    def phone(link: str | None = None, name: str | None = None, installed: bool = False):
+        # A phone on the hall's address has no service worker (plain HTTP is no secure context);
+        # 127.0.0.2 is one, so the worker is kept off but where a test installs bitka. (Chromium's
+        # offline emulation also lets a request through a worker's network fallback.)
+        context = browser.new_context(viewport=PHONE, service_workers="allow" if installed else "block")
         made.append(context)
         page = context.new_page()
         if link:
@@ -214,7 +222,7 @@ def test_four_phones_scan_in_and_a_phone_cut_off_mid_hand_loses_and_doubles_noth
     desk.mouse.move(0, 400)  # no button under the pointer in the picture
     _kept_shot(desk, "hall-address", whole=True)
     phones = []
-    for seat, name in enumerate(NAMES):
+    for name in NAMES:
         desk.goto(f"{e['base']}/g/{e['group']}/members")
         desk.get_by_role("button", name=f"New link for {name}").click()
         code = desk.locator("section[aria-labelledby=link-h] svg.qr")
@@ -268,23 +276,6 @@ def test_four_phones_scan_in_and_a_phone_cut_off_mid_hand_loses_and_doubles_noth
     bozena.locator("#taps .taps-done").get_by_text("logged (it had reached bitka already)").wait_for(timeout=SLOW)
     assert _plays(e) == [("AH", e["members"][0]), (card, e["members"][1])]
 
-    # Nothing of a hand, a page or a token was written to any phone's Cache Storage.
-    for seat, page in enumerate(phones):
-        page.locator("html[data-installed]").wait_for(state="attached")
-        kept = _cache_storage(page)
-        assert kept, "the installed files are kept"
-        for entry, text in kept.items():
-            url = entry.split(" ", 1)[1]
-            path = url.removeprefix(e["base"])
-            if re.fullmatch(r"/static/[\w.-]+", path):  # a file the same for anyone who asks, signed in or not
-                with urllib.request.urlopen(url) as anyone:
-                    assert anyone.read() == text.encode() or path.endswith(".png"), url
-                continue
-            assert path in ("/offline", "/manifest.webmanifest"), url
-            for secret in (e["group"], e["hand"], e["admin"], "form_token", "Czwartek", *NAMES, *DEAL[seat], "/v1/"):
-                assert secret not in text, f"{url} holds {secret}"
-        assert not any(cookie["value"] in "".join(kept.values()) for cookie in page.context.cookies())
-
 
 def test_a_tap_kept_offline_is_refused_when_its_card_was_played_from_another_device(phone_of, hall):
     e = _evening(hall)
@@ -301,8 +292,8 @@ def test_a_tap_kept_offline_is_refused_when_its_card_was_played_from_another_dev
     phone.context.set_offline(False)
     refused = phone.locator("#taps .taps-done li.refused")
     refused.wait_for(timeout=SLOW)
-    assert refused.inner_text() == "Play the ace of hearts (Hand 1, Dorota dealt): not logged. A♥ was already played, " \
-                                   "by Ala."
+    assert refused.inner_text() == \
+        "Play the ace of hearts (Hand 1, Dorota dealt): not logged. A♥ was already played, by Ala."
     assert _plays(e) == [("AH", e["members"][0])]
     phone.get_by_text("Bożena's turn.").wait_for(timeout=SLOW)  # and the table as it is
     phone.locator("#taps").get_by_role("button", name="OK, hide this").click()
@@ -400,29 +391,81 @@ def test_a_sign_out_keeps_what_waits_and_never_sends_it_as_another_member(phone_
     assert _plays(e) == [("AH", e["members"][0])]
 
 
-def test_an_installed_bitka_opens_without_a_network_and_says_so(phone_of, hall):
+def _face(card: str) -> str:
+    """A card as its face says it to a screen reader: "ace of hearts"."""
+    words = {"A": "ace", "K": "king", "Q": "queen", "J": "jack"}
+    return f"{words.get(card[:-1], card[:-1])} of {dict(S='spades', C='clubs', H='hearts', D='diamonds')[card[-1]]}"
+
+
+def _assert_kept_nothing_of(page, e: dict, hand: str) -> None:
+    """The phone's Cache Storage holds the files anyone gets (each as the server gives it to a
+    stranger), the manifest and the page without a network, and nothing of the group, its hand,
+    its members, its cards, a session or the API."""
+    kept = _cache_storage(page)
+    assert kept, "the installed files are kept"
+    for entry, text in kept.items():
+        url = entry.split(" ", 1)[1]
+        path = url.removeprefix(e["base"])
+        if re.fullmatch(r"/static/[\w.-]+", path):
+            with urllib.request.urlopen(url) as anyone:
+                assert anyone.read() == text.encode() or path.endswith(".png"), url
+            continue
+        assert path in ("/offline", "/manifest.webmanifest"), url
+        cards = [_face(c) for c in KOP_HANDS[0] + KOP_HANDS[1]]
+        for secret in (e["group"], hand, e["admin"], "form_token", "Czwartek", *NAMES, *cards, "/v1/", "/g/"):
+            assert secret not in text, f"{url} holds {secret}"
+    assert not any(cookie["value"] in "".join(kept.values()) for cookie in page.context.cookies())
+
+
+def test_an_installed_bitka_opens_without_a_network_and_keeps_nothing_of_a_hand(phone_of, hall):
     e = _evening(hall)
-    phone = phone_of(e["links"][0], "Ala")
+    base, gid, admin = e["base"], e["group"], e["admin"]
+    st, table = call(base, "POST", f"/v1/groups/{gid}/tables",
+                     {"game": "kop", "stake": "0.50", "rules": {"entry": "seats"}, "seats": e["members"]}, admin)
+    st, hand = call(base, "POST", f"/v1/groups/{gid}/tables/{table['id']}/hands", {"deal": {"dealer": 0}}, admin)
+    for seat, cards in enumerate(KOP_HANDS):
+        assert call(base, "POST", f"/v1/groups/{gid}/hands/{hand['id']}/cards", {"seat": seat, "cards": cards},
+                    admin)[0] == 201
+    phone = phone_of(e["links"][1], "Bożena", installed=True)  # seat 1: she leads
     assert phone.evaluate("window.isSecureContext")  # a loopback address is one, as HTTPS is
     manifest = json.loads(phone.evaluate("fetch('/manifest.webmanifest').then(r => r.text())"))
     assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
     assert {icon["sizes"] for icon in manifest["icons"]} == {"192x192", "512x512"}
     phone.locator("html[data-installed]").wait_for(state="attached")  # its files kept on the phone
-    phone.goto(e["hand_page"])
+    page = f"{base}/g/{gid}/hands/{hand['id']}"
+    phone.goto(page)
     phone.locator("html[data-installed=serving]").wait_for(state="attached")  # and its worker serves the pages
-    phone.get_by_text("Your turn.", exact=True).wait_for()
     phone.locator("#live[data-awake=on]").wait_for()  # the screen kept on through her hand
-    phone.context.set_offline(True)
-    phone.get_by_role("button", name="play the ace of hearts").click()
-    phone.locator("#taps").get_by_text("1 not sent yet").wait_for()
-    phone.goto(e["base"] + "/")  # bitka opened from the phone's home screen, without a network
-    phone.get_by_role("heading", name="No network").wait_for()
-    assert "kept on this phone and sent as soon as bitka answers again" in phone.locator("main").inner_text()
-    phone.locator("#taps").get_by_text("1 tap made on this phone by Ala (Czwartek) is not sent yet").wait_for()
-    phone.context.set_offline(False)
-    phone.goto(e["hand_page"])
-    phone.locator("#taps .taps-done").get_by_text("logged.").wait_for(timeout=SLOW)
-    assert _plays(e) == [("AH", e["members"][0])]
+    for number, trick in enumerate(KOP_TRICKS):
+        for card in trick:
+            seat = next(s for s, held in enumerate(KOP_HANDS) if card in held)
+            if seat != 1:  # the others play from their own phones (their tokens: here, the admin's)
+                st, body = call(base, "POST", f"/v1/groups/{gid}/hands/{hand['id']}/plays",
+                                {"seat": seat, "card": card}, admin)
+                assert st == 201, body
+                continue
+            phone.get_by_text("Your turn.", exact=True).wait_for(timeout=SLOW)
+            if number == 0:  # her first card, tapped with no network: then bitka opened from the home screen
+                phone.context.set_offline(True)
+                phone.get_by_role("button", name=f"play the {_face(card)}").click()
+                phone.locator("#taps").get_by_text("1 not sent yet").wait_for()
+                phone.goto(base + "/")
+                phone.get_by_role("heading", name="No network").wait_for()
+                said = phone.locator("main").inner_text()
+                assert "kept on this phone and sent as soon as bitka answers again" in said
+                phone.locator("#taps").get_by_text("1 tap made on this phone by Bożena (Czwartek) is not sent yet") \
+                    .wait_for()
+                assert _face(card) not in _taps(phone)  # whose and how many, not which card
+                phone.context.set_offline(False)
+                phone.goto(page)
+                phone.locator("#taps .taps-done li.logged").wait_for(timeout=SLOW)
+            else:
+                phone.get_by_role("button", name=f"play the {_face(card)}").click()
+            phone.locator(f'#live .trick-so-far [aria-label="{_face(card)}"]').wait_for(timeout=SLOW)
+    phone.get_by_text("This hand is over.").wait_for(timeout=SLOW)
+    phone.locator("#live[data-awake=off]").wait_for()  # and the screen let go
+    assert [card for card, _actor in _plays(e)] == [c for trick in KOP_TRICKS for c in trick]  # each once
+    _assert_kept_nothing_of(phone, e, hand["id"])
 
 
 @pytest.fixture

@@ -104,7 +104,7 @@
   // The forms a waiting tap has spent: the one it was tapped on, and every other form of that
   // page's drawing (they share its one-time key, so bitka would refuse them as out of date).
   function mark() {
-    const taps = waiting(load());
+    const taps = waiting(load()).filter(mine);
     const keys = new Set(taps.map((t) => t.key));
     const signs = new Set(taps.map((t) => t.sign));
     for (const form of document.querySelectorAll("form")) {
@@ -210,16 +210,15 @@
     for (const group of whose.values()) {
       const part = element("div", "", { class: "taps-held" });
       const first = group[0];
+      // Whose and how many, never what: a seat's cards or a card not played yet are that member's alone.
       part.append(element("p", say("taps_held", { count: group.length, name: first.name, group: first.groupName })));
-      const list = element("ul");
-      group.forEach((t) => list.append(element("li", capital(t.label))));
       const forget = element("button", say("forget", { count: group.length }), { type: "button", class: "secondary" });
       forget.addEventListener("click", () => {
         const ids = new Set(group.map((t) => t.id));
         save(load().filter((t) => !ids.has(t.id)));
         render();
       });
-      part.append(list, forget);
+      part.append(forget);
       box.append(part);
     }
     if (done.length) {
@@ -265,6 +264,7 @@
     return { kind: "refused", why, page };
   }
   async function send(tap) {
+    if (!tap.action.startsWith(`/g/${me.group}/`)) return { kind: "refused", why: say("answered", { status: 400 }) };
     const body = new URLSearchParams(tap.fields);
     body.append("form_token", me.token);
     const stop = new AbortController();
@@ -371,6 +371,18 @@
     drain();
   });
 
+  // A link opened with no network and no installed worker to answer it would be the browser's
+  // error page: the page says why it stays instead.
+  document.addEventListener("click", (event) => {
+    const link = event.target instanceof Element && event.target.closest("a[href]");
+    if (!link || navigator.onLine || (navigator.serviceWorker && navigator.serviceWorker.controller)) return;
+    if (new URL(link.href, location.href).origin !== location.origin || link.hash && link.pathname === location.pathname) {
+      return;
+    }
+    event.preventDefault();
+    notice = say("needs_network");
+    render();
+  });
   window.addEventListener("online", () => { notice = ""; render(); drain(); });
   window.addEventListener("offline", render);
   window.addEventListener("storage", (event) => {
