@@ -13,6 +13,7 @@ import click
 
 from events import draw
 from events.canonical import GENESIS
+from games.engine.errors import RuleViolation
 from games.registry import GAMES
 from projections.tournaments import table_sizes
 
@@ -38,11 +39,16 @@ def findings(envelopes: Iterable) -> Iterator[tuple[bool, str]]:
             return  # a draw after it is seeded from a hash nobody can trust
         d = env.data
         if env.type == "tournament_created":
-            tournaments[d["tournament"]] = _Tournament(d, d.get("commitment"))
+            tournaments[d.get("tournament")] = _Tournament(d, d.get("commitment"))
         elif env.type == "round_drawn":
-            yield _round(tournaments.get(d.get("tournament")), env, before)
+            try:
+                yield _round(tournaments.get(d.get("tournament")), env, before)
+            except (KeyError, TypeError, AttributeError, ValueError, RuleViolation):
+                # a forged log can rehash anything: what no bitka wrote is a finding, not a traceback
+                yield False, (f"round_drawn at seq {env.seq}: it or its tournament's creation is not as bitka "
+                              "writes them")
         elif env.type == "table_opened" and "tournament" in d:
-            t = tournaments.get(d["tournament"])
+            t = tournaments.get(d.get("tournament"))
             seats = t.tables.get(d.get("table")) if t else None
             yield (seats == d.get("seats"), f"table {d.get('table')} (seq {env.seq}) "
                    + ("opens as round {}'s draw seats it".format(d.get("round")) if seats == d.get("seats")

@@ -72,7 +72,8 @@ def bitka(ctx, db):
 
 
 @bitka.command()
-@click.option("--host", help="The address to listen on (default 127.0.0.1; with --lan, this machine's private address).")
+@click.option("--host", help="The address to listen on (default 127.0.0.1; with --lan, this machine's private "
+                              "address).")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--lan", is_flag=True,
               help="Serve the phones of a hall's network: listen on this machine's private address (or --host), over "

@@ -329,3 +329,12 @@ def test_the_log_of_a_tournament_replays_imports_and_draws_again(client, app, tm
     assert said.exit_code == 1 and "DIFFERS: round 1" in said.output, said.output
     refused = run("--db", str(tmp_path / "forged.db"), "import", str(forged))
     assert refused.exit_code != 0 and "nothing was imported" in refused.output
+
+    # A forger who breaks the tournament's creation itself gets a finding, never a traceback.
+    for env in lines:
+        if env["type"] == "tournament_created":
+            env["data"]["rules"] = "none"
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("\n".join(rechained(lines)) + "\n")
+    said = run("draw", "--check", "--log", str(broken))
+    assert said.exit_code == 1 and "not as bitka writes them" in said.output and "Traceback" not in said.output
