@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Protocol, Sequence
 
 from events.types import EVENT_TYPES, HAND_EVENTS
-from . import balances, groups, hands, tables, tournaments
+from . import balances, groups, hands, standings_row, tables, tournaments
 
 FOLDS = {groups.NAME: groups.apply, tables.NAME: tables.apply, balances.NAME: balances.apply,
          hands.NAME: hands.summarize, tournaments.NAME: tournaments.apply, tournaments.SCORE: tournaments.score}
@@ -26,6 +26,7 @@ ROUTES: dict[str, tuple] = {kind: tuple((name, fold) for name, fold in FOLDS.ite
 # Event types whose data no projection row reads: a replay of the rows may skip parsing it.
 DATA_UNREAD = (EVENT_TYPES - groups.EVENTS - tables.EVENTS - balances.EVENTS - hands.READS_DATA_OF - tournaments.EVENTS
                - tournaments.SCORE_EVENTS)
+DERIVED = (standings_row.NAME,)  # rows made from other rows: replay builds them once the log is folded
 POSITION = "all"
 
 
@@ -66,12 +67,43 @@ def project(rows: Rows, envelopes: Sequence) -> None:
                 after[at] = waiting.fold(after[at], env)
             else:
                 after[at] = fold(after[at], env)
+    _move_standings(rows, before, after)
     for at, data in after.items():
         if data is not None and data is not before[at]:
             rows.put_row(*at, data)
     waiting.store()
     if envelopes:
         rows.mark_position(POSITION, envelopes[-1].position)
+
+
+def _move_standings(rows: Rows, before: dict, after: dict) -> None:
+    """Each tournament table whose small points changed moves its tournament's standings rows
+    (the totals and its round's); a tournament with no totals yet (its first draw, or a store
+    from before they were kept) gets every row made from all its tables."""
+    def seen(name: str, group: str, key: str) -> dict | None:
+        at = (name, group, key)
+        if at not in after:
+            before[at] = after[at] = rows.row(*at)
+        return after[at]
+
+    changed = [(group, table, score) for (name, group, table), score in after.items()
+               if name == tournaments.SCORE and score is not None and score is not before[name, group, table]]
+    for group, table, score in changed:
+        at_table = seen(tables.NAME, group, table) or {}
+        tournament = seen(tournaments.NAME, group, at_table["tournament"]) if "tournament" in at_table else None
+        if tournament is None:
+            continue
+        totals, number = seen(standings_row.NAME, group, tournament["id"]), at_table["round"]
+        if totals is None:
+            kept = standings_row.build(tournament, {t: seen(tournaments.SCORE, group, t)
+                                                    for _, t in standings_row.tables_drawn(tournament)})
+        else:
+            its_round = seen(standings_row.NAME, group, standings_row.round_key(tournament["id"], number))
+            kept = standings_row.update(standings_row.Kept(totals, {number: its_round or standings_row.empty_round()}),
+                                        tournament, table, number, score)
+        for key, row in standings_row.as_rows(tournament, kept).items():
+            seen(standings_row.NAME, group, key)
+            after[standings_row.NAME, group, key] = row
 
 
 class _Waiting:

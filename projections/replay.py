@@ -19,7 +19,8 @@ from events.money import format_amount, minor_digits
 from events.types import HAND_EVENTS
 from games.engine.base import TableTerms
 from games.registry import GAMES
-from . import agreement, balances, corrections, groups, hands, integrity, projector, redecide, tables
+from . import (agreement, balances, corrections, groups, hands, integrity, projector, redecide, standings_row, tables,
+               tournaments)
 from .groups import confirmations
 from .settlements import of_the_game, settled
 
@@ -309,7 +310,8 @@ class GroupRebuild:
         if self.stored is None:
             return
         self._compare_pending(brow)
-        for name in projector.FOLDS:
+        self._derive()
+        for name in (*projector.FOLDS, *projector.DERIVED):
             rebuilt = {k: v for (n, k), v in self.rows.items() if n == name}
             if name == balances.NAME:  # the store keeps what waits apart (projections/projector.py)
                 rebuilt = {k: {f: x for f, x in v.items() if f != "pending"} for k, v in rebuilt.items()}
@@ -324,6 +326,15 @@ class GroupRebuild:
                     what = "missing from the store" if live.get(key) is None else (
                         "not in the log" if key not in rebuilt else "different")
                     self._differ(f"{name} row {key or '-'} is {what}")
+
+    def _derive(self) -> None:
+        """The rows made from other rows (projections/projector.py's DERIVED): each tournament
+        drawn has its standings, made from its tables' scores."""
+        for (name, _key), row in list(self.rows.items()):
+            if name == tournaments.NAME and row is not None and row["drawn_rounds"]:
+                scores = {t: self.rows.get((tournaments.SCORE, t)) for _, t in standings_row.tables_drawn(row)}
+                for at, standing in standings_row.as_rows(row, standings_row.build(row, scores)).items():
+                    self.rows[standings_row.NAME, at] = standing
 
     def _compare_pending(self, brow: dict | None) -> None:
         """The settlements that wait, rebuilt, against the store's rows of them."""

@@ -86,12 +86,25 @@ def placed(table: Table, places: Sequence[int]) -> dict[str, Placed]:
             for m, (place, points) in zip(order, shares, strict=True)}
 
 
+def order_key(points: Fraction | int, small: int, first_places: int) -> tuple:
+    """What orders players overall, best first: points, then small points, then first places."""
+    return (-points, -small, -first_places)
+
+
+def places(keys: Sequence[Hashable]) -> list[int]:
+    """The places of players already in order by their ``keys``: equal ones share the best."""
+    out: list[int] = []
+    for i, key in enumerate(keys):
+        out.append(out[-1] if i and key == keys[i - 1] else i + 1)
+    return out
+
+
 def _ranked(standings: list[Standing]) -> list[Standing]:
     """Best first by points, small points, first places; equal ones share the best place."""
     def key(s: Standing) -> tuple:
-        return (-s.points, -s.small, -s.first_places)
+        return order_key(s.points, s.small, s.first_places)
     ordered = sorted(standings, key=key)
-    for s, (place, _share) in zip(ordered, _shared([key(s) for s in ordered], lambda i: 0), strict=True):
+    for s, place in zip(ordered, places([key(s) for s in ordered]), strict=True):
         s.place = place
     return ordered
 
