@@ -1,14 +1,16 @@
 """A tournament, its draws and its standings, and a season's standings, as API.md answers
-them: the rows folded from the log (projections/tournaments.py), placed and ranked by
-projections/standings.py. Reading them costs one row per table drawn, whatever the hands
-played: each table's small points are folded as its hands are logged."""
+them. The standings are read from the tournament's standings rows (projections/standings_row.py),
+which the projector keeps ranked as each hand is logged: a read costs the totals and a row per
+round drawn, whatever the hands and tables played."""
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from functools import lru_cache
+from typing import Mapping, Sequence
 
 from events.money import format_amount
 from events.store import Reader
 from projections import standings as rank
+from projections import standings_row
 from projections import tournaments as fold
 
 FIELDS = ("id", "name", "game", "rules", "players", "rounds", "deals", "places", "stake", "commitment")
@@ -19,55 +21,57 @@ def tournament_view(row: Mapping) -> dict:
             "drawn_rounds": list(row["drawn_rounds"])}
 
 
-def tables_of(reader: Reader, group: str, row: Mapping) -> list[tuple[int, str, dict]]:
-    """Every table the tournament's draws opened: (round, table id, its score row)."""
-    drawn = [(d["round"], t["id"]) for d in row["drawn_rounds"] for t in d["tables"]]
-    scores = reader.rows_of(fold.SCORE, group, [t for _, t in drawn]) if drawn else {}
-    return [(number, table, scores.get(table)) for number, table in drawn]
+def standings_of(reader: Reader, group: str, row: Mapping) -> standings_row.Kept:
+    """The tournament's standings rows. A tournament not drawn yet has none, nor has one of a
+    store from before they were kept (until its next hand): made here from its tables."""
+    kept = standings_row.from_rows(row, reader.rows_of(standings_row.NAME, group, standings_row.keys(row)))
+    if kept is not None:
+        return kept
+    drawn = [table for _round, table in standings_row.tables_drawn(row)]
+    return standings_row.build(row, reader.rows_of(fold.SCORE, group, drawn) if drawn else {})
 
 
-def rounds_played(row: Mapping, tables: Sequence[tuple[int, str, dict]]) -> int:
+def rounds_played(reader: Reader, group: str, row: Mapping) -> int:
     """The rounds whose tables have all played their deals."""
-    done = {}
-    for number, _table, score in tables:
-        done[number] = done.get(number, True) and fold.played(score) >= row["deals"]
-    return sum(1 for finished in done.values() if finished)
-
-
-def standing_rows(row: Mapping, tables: Iterable[tuple[int, str, dict]]) -> list[rank.Standing]:
-    """The standings over every table that has played a hand (a table not started yet places nobody)."""
-    played = [rank.Table(number, table, fold.small(score)) for number, table, score in tables if fold.played(score)]
-    return rank.tournament(row["players"], played, row["places"])
+    totals = reader.row(standings_row.NAME, group, row["id"])
+    if totals is not None:
+        return len(totals["finished"])
+    return standings_row.rounds_played(standings_of(reader, group, row))
 
 
 def standings_view(reader: Reader, group: str, row: Mapping, grow: Mapping) -> dict:
-    tables = tables_of(reader, group, row)
+    kept = standings_of(reader, group, row)
     digits, names = grow["digits"], _names(grow)
-    return {"tournament": row["id"], "rounds": row["rounds"], "rounds_played": rounds_played(row, tables),
-            "players": [_player(s, names, digits) | {"rounds": [_placed(p, digits) for p in s.rounds]}
-                        for s in standing_rows(row, tables)]}
+
+    def placed(number: int, at: Sequence) -> dict:
+        table, small, place, points = at
+        return {"round": number, "table": table, "small": format_amount(small, digits), "place": place,
+                "points": shown(points)}
+    return {"tournament": row["id"], "rounds": row["rounds"], "rounds_played": standings_row.rounds_played(kept),
+            "players": [{"member": p["member"], "name": names.get(p["member"], p["member"]), "place": p["place"],
+                         "points": shown(p["points"]), "small": format_amount(p["small"], digits),
+                         "first_places": p["first_places"],
+                         "rounds": [placed(n, at) for n, at in standings_row.places_of(kept, p["member"])]}
+                        for p in kept.totals["players"]]}
 
 
 def season_view(reader: Reader, group: str, rows: Sequence[Mapping], best: int, grow: Mapping) -> dict:
-    results = {row["id"]: standing_rows(row, tables_of(reader, group, row)) for row in rows}
+    results = {row["id"]: standings_row.standings(standings_of(reader, group, row)) for row in rows}
     ranked, counted = rank.season(results, best)
     digits, names = grow["digits"], _names(grow)
     return {"tournaments": [row["id"] for row in rows], "best": best,
-            "players": [_player(s, names, digits) | {"tournaments": [
-                {"id": c.id, "points": rank.shortest(c.points), "small": format_amount(c.small, digits),
-                 "counted": c.counted} for c in counted[s.member]]} for s in ranked]}
+            "players": [{"member": s.member, "name": names.get(s.member, s.member), "place": s.place,
+                         "points": rank.shortest(s.points), "small": format_amount(s.small, digits),
+                         "first_places": s.first_places, "tournaments": [
+                             {"id": c.id, "points": rank.shortest(c.points), "small": format_amount(c.small, digits),
+                              "counted": c.counted} for c in counted[s.member]]} for s in ranked]}
+
+
+@lru_cache(maxsize=1024)  # a read writes the same few shares hundreds of times
+def shown(points: str) -> str:
+    """Table points kept as a fraction's text ("9/2") as the API writes them ("4.5")."""
+    return rank.shortest(standings_row.exact(points))
 
 
 def _names(grow: Mapping) -> dict[str, str]:
     return {m["id"]: m["name"] for m in grow["members"]}
-
-
-def _player(s: rank.Standing, names: Mapping[str, str], digits: int) -> dict:
-    return {"member": s.member, "name": names.get(s.member, s.member), "place": s.place,
-            "points": rank.shortest(s.points), "small": format_amount(s.small, digits),
-            "first_places": s.first_places}
-
-
-def _placed(p: rank.Placed, digits: int) -> dict:
-    return {"round": p.round, "table": p.table, "small": format_amount(p.small, digits), "place": p.place,
-            "points": rank.shortest(p.points)}

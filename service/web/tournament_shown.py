@@ -5,8 +5,9 @@ browser made. No routes: the organizer's pages (tournaments.py), the printed one
 (tournament_paper.py), the watch page (watch.py), the group's and a table's pages read
 their tournaments from here.
 
-Everything is read from the rows the API reads (projections/tournaments.py, through
-service/tournament_views.py): a page costs a row per table drawn, whatever the hands played.
+Everything is read from the rows the API reads (projections/tournaments.py and
+projections/standings_row.py, through service/tournament_views.py): a page costs a row per
+table it shows, whatever the hands played.
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from ..i18n.languages import current
 from ..i18n.money import number
 from ..routes.invitations import public_url
 from ..routes.tournaments import watch_digest
-from ..tournament_views import rounds_played, standings_view, tables_of
+from ..tournament_views import rounds_played, standings_view
 
 ENTRY = "entry"  # a table rule, not the game's: who logs the cards
 
@@ -58,8 +59,7 @@ def said_points(points: str) -> str:
 
 def summary(r, group: str, row: dict) -> dict:
     """What the tournament's list and its page say of it."""
-    tables = tables_of(r, group, row)
-    drawn, played = len(row["drawn_rounds"]), rounds_played(row, tables)
+    drawn, played = len(row["drawn_rounds"]), rounds_played(r, group, row)
     return {"row": row, "way": way_of(row), "drawn": drawn, "played": played, "state": _state(row, drawn, played),
             "places": ", ".join(said_points(str(p)) for p in row["places"]),
             "next": drawn + 1 if drawn < row["rounds"] else None}
@@ -146,7 +146,7 @@ def where_i_sit(r, group: str, member: str | None) -> list[dict]:
         drawn = row["drawn_rounds"][-1] if row["drawn_rounds"] else None
         if drawn is None:
             continue
-        if drawn["round"] == row["rounds"] and rounds_played(row, tables_of(r, group, row)) == row["rounds"]:
+        if drawn["round"] == row["rounds"] and rounds_played(r, group, row) == row["rounds"]:
             continue  # the tournament is over
         for i, t in enumerate(drawn["tables"], 1):
             if member in t["seats"]:

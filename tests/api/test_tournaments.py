@@ -8,6 +8,8 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import sqlite3
+from contextlib import closing
 from fractions import Fraction
 
 import pytest
@@ -338,3 +340,43 @@ def test_the_log_of_a_tournament_replays_imports_and_draws_again(client, app, tm
     broken.write_text("\n".join(rechained(lines)) + "\n")
     said = run("draw", "--check", "--log", str(broken))
     assert said.exit_code == 1 and "not as bitka writes them" in said.output and "Traceback" not in said.output
+
+
+def test_the_standings_rows_are_checked_by_replay_and_a_store_without_them_still_answers(client, app):
+    """The standings are kept in rows of their own (projections/standings_row.py): replay builds
+    them from the log and finds one edited behind the server's back; a store that has none (as
+    one from before they were kept) answers the same standings, and --rebuild writes them."""
+    db = app.config["BITKA_DB"]
+    if db.startswith(("postgres", "postgresql")):
+        pytest.skip("the store is edited with SQLite's own tools here")
+    c = club(client, 8)
+    t = create(c, rounds=2, deals=2)
+    drawn = c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds").json
+    play_round(c, drawn, 2, random.Random(11))
+    url = f"{c['base']}/tournaments/{t['id']}/standings"
+    honest = c["admin"].get(url).json
+    assert honest["players"][0]["place"] == 1 and run("--db", db, "replay").exit_code == 0
+
+    conn = sqlite3.connect(db)
+    last = honest["players"][-1]["member"]
+    conn.execute("UPDATE projection_rows SET data = json_set(data, '$.players[0].member', ?) "
+                 "WHERE name = 'standings' AND key = ?", (last, t["id"]))
+    conn.commit()
+    said = run("--db", db, "replay")
+    assert said.exit_code == 1 and f"standings row {t['id']} is different" in said.output, said.output
+
+    conn.execute("DELETE FROM projection_rows WHERE name = 'standings'")
+    conn.commit()
+    conn.close()
+    assert c["admin"].get(url).json == honest  # made from the tables' rows on the spot
+    said = run("--db", db, "replay")
+    assert said.exit_code == 1 and f"standings row {t['id']} is missing from the store" in said.output
+    assert run("--db", db, "replay", "--rebuild").exit_code == 0
+    assert run("--db", db, "replay").exit_code == 0 and c["admin"].get(url).json == honest
+
+    with closing(sqlite3.connect(db)) as conn, conn:
+        conn.execute("DELETE FROM projection_rows WHERE name = 'standings'")
+    # the next change at one of its tables (here: round 2's opened) makes every row anew
+    assert c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds").status_code == 201
+    assert run("--db", db, "replay").exit_code == 0
+    assert c["admin"].get(url).json["players"] == honest["players"]
