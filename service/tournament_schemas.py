@@ -31,8 +31,10 @@ class TournamentCreate(Schema):
     places = fields.List(fields.Integer(strict=True, validate=validate.Range(min=0, max=1000)),
                          validate=validate.Length(min=1, max=8), metadata={
                              "example": [5, 3, 1, 0], "description": "table points by place at a full table, best "
-                                                                     "first (5, 3, 1, 0 when left out); a place "
-                                                                     "beyond them, a fifth at a table of five, gets 0"})
+                                                                     "first (when left out 5, 3, 1, 0, as far as a "
+                                                                     "table has places: 5, 3 at a table of two); a "
+                                                                     "place beyond them, a fifth at a table of five, "
+                                                                     "gets 0"})
     stake = Amount()  # each table's stake: one whole unit when left out ("1" in points)
 
 

@@ -35,7 +35,7 @@ def create_tournament(c: CreateTournament, w: Writer) -> dict:
     if fold.table_sizes(game, rules, len(players)) is None:
         raise Unprocessable(say("{count} players fit no tables of this game: a table seats {size}",
                                 count=len(players), size=_seats_said(game, rules)), field="players")
-    places = list(body.get("places") or PLACES)
+    places = list(body.get("places") or PLACES[:game.seat_count(rules)])  # the usual 5/3/1/0, 5/3 at a table of two
     if places != sorted(places, reverse=True):
         raise Unprocessable(say("places give the first place the most table points, then fewer or as many for each "
                                 "place after"), field="places")

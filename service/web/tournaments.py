@@ -152,8 +152,7 @@ def _body(values: dict) -> dict:
     places = _places(values["places"])
     body = {"name": title, "game": game.name, "rules": rules, "players": players, "rounds": rounds, "deals": deals,
             "places": places, "stake": values["stake"].strip().replace(",", ".") or None}
-    if body["stake"] is None:
-        del body["stake"]
+    body = {k: v for k, v in body.items() if v is not None}
     try:
         return tournament_schemas.TournamentCreate().load(body)
     except ValidationError as e:
@@ -178,13 +177,14 @@ def _fits(game, rules, count: int) -> None:
                                  if len(counts) == 2 else counts[0]), errors={"players": [_("Tick other players.")]})
 
 
-def _places(text: str) -> list[int]:
-    """Table points by place, best first, as typed ("5 3 1 0" or "5, 3, 1, 0"); the usual 5/3/1/0 when empty."""
+def _places(text: str) -> list[int] | None:
+    """Table points by place, best first, as typed ("5 3 1 0" or "5, 3, 1, 0"); None (the usual
+    places, which the tournament takes as far as its tables have places: 5 3 at a table of two)
+    when left empty or as the form first shows it."""
     parts = [p for p in text.replace(",", " ").replace(";", " ").split() if p]
-    if not parts:
-        return list(PLACES)
     # Translators: what a number of the new-tournament form is, in "... must be a whole number, not '5.5'".
-    return [whole(_("the table points of a place"), p) for p in parts]
+    places = [whole(_("the table points of a place"), p) for p in parts]
+    return None if places in ([], list(PLACES)) else places
 
 
 def _created(w, group: str, principal, body: dict) -> str:

@@ -255,3 +255,17 @@ def test_bad_input_is_said_on_the_page_in_words_and_appends_nothing(points):
     forged = phone.http.post(f"/g/{t['group']}/tournaments/{tournament}/draw",
                              data={"form_token": _hidden(page, "form_token"), "once": "web-" + "a" * 22, "round": "2"})
     assert forged.status_code == 403 and "Only the group's admin" in _text(forged) and _version(t) == before
+
+
+def test_a_tournament_of_two_seat_tables_made_on_the_page_keeps_the_usual_places_its_tables_have(points):
+    t = points
+    path, form = _fresh_form(t)  # the places as the form first shows them: 5 3 1 0
+    ticked = [m["id"] for m in t["members"]][:6]
+    made = t["browser"].http.post(path, data={**form, "preset": "scopa:0", "players": ticked, "action": "create"})
+    assert made.status_code == 303, _text(made)
+    tournament = _api(t, made.headers["Location"].rsplit("/", 1)[-1])
+    assert tournament["game"] == "scopa" and tournament["places"] == [5, 3]
+    path, form = _fresh_form(t)
+    typed = t["browser"].http.post(path, data={**form, "preset": "scopa:0", "players": ticked, "places": "3 1 0",
+                                               "action": "create"})
+    assert typed.status_code == 422 and "seats 2" in _text(typed)

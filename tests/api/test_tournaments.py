@@ -380,3 +380,16 @@ def test_the_standings_rows_are_checked_by_replay_and_a_store_without_them_still
     assert c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds").status_code == 201
     assert run("--db", db, "replay").exit_code == 0
     assert c["admin"].get(url).json["players"] == honest["players"]
+
+
+def test_a_tournament_of_two_seat_tables_takes_the_usual_places_as_far_as_its_tables_go(client):
+    c = club(client, 6)
+    body = {"name": "Scopa", "game": "scopa", "players": c["ids"], "rounds": 1, "deals": 1}
+    r = c["admin"].post(f"{c['base']}/tournaments", body)
+    assert r.status_code == 201, r.json
+    assert r.json["places"] == [5, 3]
+    drawn = c["admin"].post(f"{c['base']}/tournaments/{r.json['id']}/rounds").json
+    assert [len(t["seats"]) for t in drawn["tables"]] == [2, 2, 2]
+    before = version(c)
+    refused = c["admin"].post(f"{c['base']}/tournaments", {**body, "places": [5, 3, 1, 0]})
+    assert refused.status_code == 422 and "seats 2" in refused.json["detail"] and version(c) == before
