@@ -31,12 +31,15 @@ def standings_of(reader: Reader, group: str, row: Mapping) -> standings_row.Kept
     return standings_row.build(row, reader.rows_of(fold.SCORE, group, drawn) if drawn else {})
 
 
-def rounds_played(reader: Reader, group: str, row: Mapping) -> int:
-    """The rounds whose tables have all played their deals."""
+def rounds_over(reader: Reader, group: str, row: Mapping) -> list[int]:
+    """The rounds whose tables have all played their deals, by number."""
     totals = reader.row(standings_row.NAME, group, row["id"])
-    if totals is not None:
-        return len(totals["finished"])
-    return standings_row.rounds_played(standings_of(reader, group, row))
+    return (totals or standings_of(reader, group, row).totals)["finished"]
+
+
+def rounds_played(reader: Reader, group: str, row: Mapping) -> int:
+    """How many rounds have had all their tables play their deals."""
+    return len(rounds_over(reader, group, row))
 
 
 def standings_view(reader: Reader, group: str, row: Mapping, grow: Mapping) -> dict:

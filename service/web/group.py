@@ -27,8 +27,10 @@ def group_page(group):
     """Where everyone in the group stands, and what waits for whom."""
     def view(r, grow, principal, form_token):
         brow = r.row("balances", group, "") or {"members": {}}
-        tables = []
+        tables, over = [], tournament_shown.tables_over(r, group)
         for t in grow["tables"]:
+            if t["id"] in over:
+                continue
             trow = r.row("table", group, t["id"])
             seats = [member_name(grow, m) for m in trow["seats"]]
             tables.append({"row": trow, "seats": seats, "title": table_title(trow),
@@ -43,7 +45,8 @@ def group_page(group):
         return render_template("group.html", group=grow, principal=principal, form_token=form_token,
                                balances=balances_view(grow, brow), settle=settle, waiting=_waiting(r, grow, principal),
                                more_waiting=max(0, r.pending_count(group) - SHOWN_WAITING),
-                               tables=tables, chart=chart, series=list(zip(names, series, strict=True)),
+                               tables=tables, tables_over=len(over), chart=chart,
+                               series=list(zip(names, series, strict=True)),
                                legend=legend(names), digits=grow["digits"], admin=principal.is_admin,
                                once=once.key(), pay_form=None if principal.is_admin else
                                pay_shown.form_values(grow, principal.subject), **admin_context(grow),

@@ -30,7 +30,7 @@ from ..i18n.languages import current
 from ..i18n.money import number
 from ..routes.invitations import public_url
 from ..routes.tournaments import watch_digest
-from ..tournament_views import rounds_played, standings_view
+from ..tournament_views import rounds_over, rounds_played, standings_view
 
 ENTRY = "entry"  # a table rule, not the game's: who logs the cards
 
@@ -134,6 +134,16 @@ def standings(r, group: str, grow: dict, row: dict) -> dict:
     view["round_numbers"] = list(range(1, len(row["drawn_rounds"]) + 1))
     view["started"] = any(player["rounds"] for player in view["players"])  # a hand was played somewhere
     return view
+
+
+def tables_over(r, group: str) -> set[str]:
+    """The tables of the tournaments' rounds that are over (every table played its deals): the
+    tournament's page shows them; the group's list of tables leaves them out."""
+    over = set()
+    for row in listed(r, group):
+        done = set(rounds_over(r, group, row))
+        over.update(t["id"] for drawn in row["drawn_rounds"] if drawn["round"] in done for t in drawn["tables"])
+    return over
 
 
 def where_i_sit(r, group: str, member: str | None) -> list[dict]:

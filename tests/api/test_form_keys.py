@@ -46,11 +46,13 @@ def test_a_card_sent_again_with_its_key_lands_where_the_first_went(client, kop_t
     answer lost on the way back, a double tap) is told it was sent before, not refused."""
     t = kop_table
     seats = t["admin"].post(f"/v1/groups/{t['group']}/tables", {
-        "game": "kop", "stake": "0.50", "rules": {"entry": "seats"}, "seats": [m["id"] for m in t["members"]], "dealer": 3}).json
+        "game": "kop", "stake": "0.50", "rules": {"entry": "seats"}, "seats": [m["id"] for m in t["members"]],
+        "dealer": 3}).json
     hand = t["admin"].post(f"{t['base']}/tables/{seats['id']}/hands", {"deal": {"dealer": 3}}).json
     deal = [["QC", "QS", "AH", "10H"], ["JC", "AD", "10D", "QD"], ["JS", "JH", "JD", "AC"], ["10C", "AS", "10S", "QH"]]
     for seat, cards in enumerate(deal):
-        assert t["admin"].post(f"{t['base']}/hands/{hand['id']}/cards", {"seat": seat, "cards": cards}).status_code == 201
+        sent = t["admin"].post(f"{t['base']}/hands/{hand['id']}/cards", {"seat": seat, "cards": cards})
+        assert sent.status_code == 201
     _signed_in(client, t["members"][0]["token"])
     form = _sheet(client, f"/g/{t['group']}/hands/{hand['id']}")
     move = {**form, "action": "play", "card": "AH", "capture": ""}

@@ -178,6 +178,12 @@ def test_the_standings_follow_the_tables_and_the_next_round_is_drawn_once_they_a
     drawn, _form_sent = _draw(t, tournament, 2)
     assert drawn.status_code == 303 and drawn.headers["Location"].endswith("/rounds/2")
     assert "Draw round" not in _text(t["browser"].http.get(f"/g/{t['group']}/tournaments/{tournament}"))
+    # the group's list of tables keeps the round in play and leaves the round played out to the tournament's page
+    group_page = _text(t["browser"].http.get(f"/g/{t['group']}"))
+    assert group_page.count(": round 2, table ") == len(tables) and ": round 1, table " not in group_page
+    assert "The tables of tournament rounds played out are on each tournament’s page." in group_page
+    its_page = _text(t["browser"].http.get(f"/g/{t['group']}/tournaments/{tournament}"))
+    assert all(f"/tables/{table['id']}" in its_page for table in tables)  # still there, on the tournament's page
 
 
 def test_the_watch_page_shows_standings_and_tables_and_no_card_then_410_once_ended(points):
