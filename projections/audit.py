@@ -96,9 +96,12 @@ def money_lines(settlement: dict, trow: dict, grow: dict) -> list[str]:
                  stake=s['stake'], units=s['units'], multiplier=s['multiplier'])]
     for p in s["payouts"]:
         who, amount = _seat(trow, grow, p["seat"]), f"{p['amount'].lstrip('-')} {grow['currency']}"
-        lines.append(say("{who} pays {amount}",
-                         who=who, amount=amount) if p["amount"].startswith("-") else say("{who} receives {amount}",
-                                                                                    who=who, amount=amount))
+        if not _moves(p["amount"]):  # the dealer sitting out at a table of five, say
+            lines.append(say("{who} neither pays nor receives", who=who))
+        elif p["amount"].startswith("-"):
+            lines.append(say("{who} pays {amount}", who=who, amount=amount))
+        else:
+            lines.append(say("{who} receives {amount}", who=who, amount=amount))
     return lines
 
 

@@ -81,6 +81,8 @@ def test_a_table_of_five_opened_with_no_rules_seats_the_dealer_out_and_pays_all_
     assert "seat 0 (Ala) deals. seat 1 (Bob): AH 10H QC AD;" in text and "seat 0 (Ala):" not in text
     assert "seat 2 (Cyd) calls kontra" in text and "seat 1 (Bob) leads; cards AH QH QS JD; seat 1 (Bob) wins" in text
     assert "seats 1 and 3 hold QC and QS (stare) against seats 2 and 4 (młodzi)" in text
+    assert "seat 0 (Ala) neither pays nor receives" in text and "seat 0 (Ala) receives" not in text
+    assert "seat 1 (Bob) receives 3.00 PLN" in text and "seat 2 (Cyd) pays 3.00 PLN" in text
 
 
 def test_a_hand_of_five_card_by_card_each_seat_its_own_and_the_dealer_sees_no_unplayed_card(client, app, tmp_path):
