@@ -92,3 +92,9 @@ def everything_stored(store) -> bytes:
         tables = [t for (t,) in conn.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")]
         return "\n".join(str(row[0]) for t in tables for row in conn.execute(f"SELECT t::text FROM {t} AS t")).encode()
+
+
+# A test whose subject is the cards (what a game decides, what each reader is shown of them)
+# and not the store runs on SQLite alone; the store's and the API's own tests run on both
+# backends. Each one so marked costs seconds per run, and CI has 25 minutes for everything.
+ON_SQLITE = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)

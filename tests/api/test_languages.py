@@ -16,6 +16,7 @@ from games.engine.autoplay import play_out, play_by_plays
 from service.i18n import phrases
 from tests.api import test_corrections as tables
 from tests.api.test_random_hands import _random_baska_hand, _random_hand
+from tests.backends import ON_SQLITE
 
 LANGUAGES = ("pl", "it", "pt_BR")
 # English words of the log's sentences that no translation keeps (the games' terms, card
@@ -90,6 +91,7 @@ def _hands_of_every_kind(client) -> list[tuple[dict, str]]:
     return logged
 
 
+@ON_SQLITE
 def test_every_line_of_every_audit_trail_is_said_in_each_language(client):
     for group, hand in _hands_of_every_kind(client):
         english = group["admin"].get(f"{group['base']}/hands/{hand}/audit").json

@@ -19,6 +19,7 @@ from games.kop import game as kop
 from games.scopa import game as scopa
 from games.engine.base import Command
 from service.web.cards import face
+from tests.backends import ON_SQLITE
 from tests.command import run
 from tests.concurrency import failures_in_threads
 from tests.conftest import KOP_HANDS, KOP_TRICKS
@@ -134,6 +135,7 @@ def _seat_of(hands, card):
     return next(s for s, h in enumerate(hands) if card in h)
 
 
+@ON_SQLITE
 @pytest.mark.parametrize("module", [kop, baska])
 def test_a_kop_or_baska_hand_seat_by_seat_shows_nobody_anothers_cards_and_settles_as_logged_whole(
         kop_table, app, module):
@@ -159,6 +161,7 @@ def _shuffled(pack, seed):
     return deck
 
 
+@ON_SQLITE
 def test_a_four_player_scopa_hand_with_its_stock_seen_round_by_round(kop_table, app):
     t, rules = kop_table, scopa.parse_rules({"players": 4})
     deck = next(d for d in (_shuffled(scopa.PACK, s) for s in range(50))
@@ -187,6 +190,7 @@ def test_a_four_player_scopa_hand_with_its_stock_seen_round_by_round(kop_table, 
     same_money(settlement, whole(t, "scopa", {"players": 4}, 4, {"deal": deal, "plays": plays}))
 
 
+@ON_SQLITE
 def test_a_capixaba_hand_with_each_draw_logged_by_its_drawer(kop_table, app):
     t, rules = kop_table, bisca.parse_rules({"variant": "capixaba"})
     deck = next(d for d in (_shuffled(bisca.PACKS["full"], s) for s in range(50)) if d[-1][:-1] not in ("A", "7"))

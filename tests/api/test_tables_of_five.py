@@ -21,6 +21,7 @@ from tests.api.test_evening_pages import _form, _invite, _join, _open_table, _st
 from tests.api.test_openapi import _fits
 from tests.api.test_pages import _sheet, _signed_in
 from tests.api.test_seats import Seats, same_money, whole
+from tests.backends import ON_SQLITE
 from tests.command import run
 from tests.conftest import KOP_HANDS, KOP_TRICKS, agreed
 
@@ -85,6 +86,7 @@ def test_a_table_of_five_opened_with_no_rules_seats_the_dealer_out_and_pays_all_
     assert "seat 1 (Bob) receives 3.00 PLN" in text and "seat 2 (Cyd) pays 3.00 PLN" in text
 
 
+@ON_SQLITE
 def test_a_hand_of_five_card_by_card_each_seat_its_own_and_the_dealer_sees_no_unplayed_card(client, app, tmp_path):
     t = _five(client)
     table = Seats(t, app, "kop", {}, 5)

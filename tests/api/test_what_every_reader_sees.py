@@ -52,6 +52,7 @@ from games.registry import GAMES
 from games.engine.table import deal_context
 from service.web.cards import in_order
 from tests.api.test_what_a_reader_learns import HEX, ID, TIME, stable
+from tests.backends import ON_SQLITE
 from tests.conftest import Client
 
 ADMIN, OUTSIDER = "admin", "outsider"  # the readers beside the seats (a seat is its number)
@@ -676,6 +677,7 @@ def client(db_url, tmp_path):
     app.extensions["bitka.store"].close()
 
 
+@ON_SQLITE
 @pytest.mark.parametrize("entry", ["seats", "scorer"])
 @pytest.mark.parametrize("setup", SETUPS, ids=str)
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None, phases=[Phase.generate],

@@ -8,6 +8,7 @@ from games.engine.autoplay import play_out
 from games.engine.base import Command
 from games.sueca import game as sueca
 from tests.api.test_seats import Seats, same_money, whole
+from tests.backends import ON_SQLITE
 from tests.conftest import without_confirmations
 from tests.games.sueca import oracle
 from tests.money import minor
@@ -157,6 +158,7 @@ def test_a_deal_whose_trump_card_is_not_the_dealers_is_refused(kop_table):
     assert r.status_code == 422 and "must be one of the dealer's cards, seat 0's" in r.json["detail"], r.json
 
 
+@ON_SQLITE
 def test_a_hand_dealt_seat_by_seat_shows_everyone_the_trump_card_and_nobody_anothers_cards(kop_table, app):
     """The dealer turns up the trump card, then logs the nine others; each seat logs and plays
     its own cards from its own token; every read of every member is searched for a card it
