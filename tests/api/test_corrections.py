@@ -14,7 +14,7 @@ from cli.checks import replay_store
 from tests.conftest import KOP_HANDS, KOP_TRICKS
 from tests.money import minor
 from tests.oracles import tables as oracle
-from tests.oracles.results import bisca_result_possible, kop_result_possible
+from tests.oracles.results import bisca_result_possible, random_kop_result
 
 HANDS = 20
 
@@ -40,27 +40,6 @@ def _balances(group) -> list[int]:
     return [shown[m] for m in group["seats"]]
 
 
-def _kop_result(rng, game):
-    contracts = ["normal", "wesele", "cicha", "zolo", "zolo-du"] + (["gran", "gran-du"] if game == "baska" else [])
-    contract = rng.choice(contracts)
-    seats = rng.sample(range(4), 2)
-    result = {"contract": contract, "doubles": []}
-    if contract == "normal":
-        result["stare"] = sorted(seats)
-    else:
-        result["declarer"] = seats[0]
-    if contract == "wesele":
-        result["partner"] = seats[1]
-    side = set(result.get("stare") or [result["declarer"], result.get("partner", result["declarer"])])
-    opponents = [s for s in range(4) if s not in side]
-    for i in range(rng.choice([0, 0, 1, 2])):  # an opponent doubles first, then the sides answer in turn
-        result["doubles"].append(rng.choice(opponents) if i % 2 == 0 else rng.choice(sorted(side)))
-    while True:
-        points, tricks = rng.choice([52, rng.randint(0, 104)]), rng.randint(0, 4)
-        if kop_result_possible(points, tricks):
-            return {**result, "points": points, "tricks": tricks}
-
-
 def _scopa_result(rng, sides):
     def side_or_tie():
         return rng.choice([*range(sides), None])
@@ -77,8 +56,8 @@ def _bisca_result(rng, variant, tricks_in_hand):
 
 
 GAMES = {  # players, rules, a random result, each hand's payouts per seat by the oracle
-    "kop": (4, {}, lambda rng: _kop_result(rng, "kop"), lambda rs: oracle.kop_table(rs, 100)),
-    "baska": (4, {"variant": "bytow-2005"}, lambda rng: _kop_result(rng, "baska"),
+    "kop": (4, {}, lambda rng: random_kop_result(rng, "kop"), lambda rs: oracle.kop_table(rs, 100)),
+    "baska": (4, {"variant": "bytow-2005"}, lambda rng: random_kop_result(rng, "baska"),
               lambda rs: oracle.baska_table(rs, "bytow-2005", 100)),
     "scopa": (2, {"target": 11}, lambda rng: _scopa_result(rng, 2), lambda rs: oracle.scopa_table(rs, 2, 11, 100)),
     "bisca": (2, {"variant": "nove"}, lambda rng: _bisca_result(rng, "nove", 20),

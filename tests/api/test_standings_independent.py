@@ -33,7 +33,7 @@ from tests.api.test_tournaments import club
 from tests.backends import ON_SQLITE
 from tests.command import run
 from tests.concurrency import failures_in_threads
-from tests.oracles.results import kop_result_possible
+from tests.oracles.results import random_kop_result
 
 PLACES = ([5, 3, 1, 0], [4, 3, 2, 1], [4, 2, 2, 0], [7, 4, 2, 1], [3, 3, 1, 0])
 
@@ -212,24 +212,7 @@ class Play:
         """A score-sheet result for a hand dealt by ``dealer`` at a table of ``seats`` (the four
         who play: every seat, or all but the dealer at a table of five)."""
         active = [(dealer + 1 + k) % seats for k in range(4)] if seats == 5 else list(range(4))
-        contract = self.rng.choice(["normal", "normal", "wesele", "cicha", "zolo", "zolo-du"]
-                                   + (["gran", "gran-du"] if self.game == "baska" else []))
-        two = self.rng.sample(active, 2)
-        result: dict = {"contract": contract, "doubles": []}
-        if contract == "normal":
-            result["stare"] = sorted(two)
-        else:
-            result["declarer"] = two[0]
-        if contract == "wesele":
-            result["partner"] = two[1]
-        side = set(result.get("stare") or [result["declarer"], result.get("partner", result["declarer"])])
-        others = [s for s in active if s not in side]
-        for i in range(self.rng.choice([0, 0, 1, 2])):
-            result["doubles"].append(self.rng.choice(others) if i % 2 == 0 else self.rng.choice(sorted(side)))
-        while True:
-            points, tricks = self.rng.choice([52, self.rng.randint(0, 104)]), self.rng.randint(0, 4)
-            if kop_result_possible(points, tricks):
-                return {**result, "points": points, "tricks": tricks}
+        return random_kop_result(self.rng, self.game, active)
 
     def cards_for(self, at: dict, dealer: int) -> dict:
         """A random legal whole hand; a deal the rules want played otherwise (at Bytów, a cicha

@@ -1,5 +1,6 @@
 """Could a score sheet's result happen? Searched by brute force from the rules files, for
-tests, apart from games/ (which answers the same question with a subset-sum table)."""
+tests, apart from games/ (which answers the same question with a subset-sum table); and a
+random Kop or Baśka result that could, for the tests that log results."""
 from __future__ import annotations
 
 from itertools import product
@@ -64,3 +65,27 @@ def sides_that_may_take(scopas: list[int], sides_in_turn: list[int], table_start
                 nxt.add((True, made[:side] + (made[side] + 1,) + made[side + 1:], now))
         reach = nxt
     return set().union(*(had for _, made, had in reach if made == tuple(scopas)))
+
+
+def random_kop_result(rng, game: str, seats=range(4)) -> dict:
+    """A score-sheet result of Kop or Baśka that some cards give, for the four ``seats`` who
+    play (at a table of five, all but the dealer): a random contract, its side, the doubles
+    (an opponent first, then the sides in turn), card points and tricks."""
+    contracts = ["normal", "wesele", "cicha", "zolo", "zolo-du"] + (["gran", "gran-du"] if game == "baska" else [])
+    contract = rng.choice(contracts)
+    two = rng.sample(seats, 2)
+    result = {"contract": contract, "doubles": []}
+    if contract == "normal":
+        result["stare"] = sorted(two)
+    else:
+        result["declarer"] = two[0]
+    if contract == "wesele":
+        result["partner"] = two[1]
+    side = set(result.get("stare") or [result["declarer"], result.get("partner", result["declarer"])])
+    opponents = [s for s in seats if s not in side]
+    for i in range(rng.choice([0, 0, 1, 2])):
+        result["doubles"].append(rng.choice(opponents) if i % 2 == 0 else rng.choice(sorted(side)))
+    while True:
+        points, tricks = rng.choice([52, rng.randint(0, 104)]), rng.randint(0, 4)
+        if kop_result_possible(points, tricks):
+            return {**result, "points": points, "tricks": tricks}
