@@ -110,7 +110,9 @@ def _ranked(standings: list[Standing]) -> list[Standing]:
 
 
 def tournament(players: Sequence[str], tables: Sequence[Table], places: Sequence[int]) -> list[Standing]:
-    """The standings over the tables played so far: every player, best first."""
+    """The standings over the tables played so far: every player, best first, ranked from
+    scratch. The service reads them from the rows projections/standings_row.py keeps table by
+    table; this is the plain statement of the rules those rows are tested against."""
     by_member = {m: Standing(m) for m in players}
     for table in sorted(tables, key=lambda t: (t.round, t.id)):
         for member, at in placed(table, places).items():
