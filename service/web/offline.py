@@ -38,7 +38,8 @@ THEME = "#153d6b"  # the header's blue (bitka.css)
 def kept() -> list[str]:
     """What the service worker keeps: the page without a network, the manifest, and every
     static file (styles, scripts, icons), which are the same for everyone."""
-    files = sorted(p.name for p in STATIC.iterdir() if p.is_file())
+    files = sorted(p.relative_to(STATIC).as_posix() for p in STATIC.rglob("*") if p.is_file()
+                   and p.suffix in (".js", ".css", ".png"))
     return [url_for("web.offline_page"), url_for("web.manifest"),
             *(url_for("web.static", filename=name) for name in files)]
 
@@ -49,11 +50,11 @@ def version() -> str:
     found = current_app.extensions.get("bitka.offline_version")
     if found is None:
         digest = hashlib.sha256()
-        paths = [*sorted(STATIC.iterdir()), *(HERE / "templates" / name for name in KEPT_BY),
+        paths = [*sorted(STATIC.rglob("*")), *(HERE / "templates" / name for name in KEPT_BY),
                  *sorted(CATALOGS.glob("*/LC_MESSAGES/messages.po"))]
         for path in paths:
             if path.is_file():
-                digest.update(path.name.encode() + b"\0" + path.read_bytes())
+                digest.update(path.as_posix().removeprefix(HERE.as_posix()).encode() + b"\0" + path.read_bytes())
         found = current_app.extensions["bitka.offline_version"] = digest.hexdigest()[:16]
     return found
 
