@@ -13,7 +13,7 @@ from events.checkpoint import load_or_create_key
 from events.errors import DomainError
 from events.migrations import SchemaTooNew
 from events.types import EVENT_TYPES
-from projections import audit as trail_of
+from projections import audit as trail_of, signatures
 from projections.ledger_views import MONEY_EVENTS, statistics
 from projections.replay import rebuild
 
@@ -186,12 +186,13 @@ def verify(obj: Context, group, saved, url, token, key_file):
     problems += [str(fault) for fault in found]
     with store.reading() as r:  # the agreed and the stored balances, checked against the log
         problems += store_faults(r, group)
+        problems += signatures.findings(r.scan(group, unread=EVENT_TYPES - signatures.READS))
     if problems:
         for p in problems:
             click.echo(p)
         sys.exit(1)
     click.echo(f"ok: {total} events in {len(groups)} group(s); the stored balances are the ones the events give; "
-               "every hash and link holds"
+               "every hash, link and member's signature holds"
                + (f", and group {cp['group']} extends the checkpoint of {cp['size']}" if cp else ""))
 
 

@@ -22,7 +22,7 @@ from events.envelope import utc_now
 from events.store import Envelope, RawEvent
 from events.types import EVENT_TYPES
 from events.verify import Fault
-from projections import balances
+from projections import balances, signatures
 
 from .money_checks import remote_faults
 
@@ -226,6 +226,7 @@ def check_remote(remote: Remote, group: str, saved: dict | None) -> tuple[list[s
         if merkle.root(nodes, version).hex() != now["root"]:
             problems.append("the server's signed root is not the root of the events it serves")
         problems += remote_faults(group, kept, served)
+        problems += signatures.findings(kept, frozenset(sealed))
         if saved is not None:
             problems += _check_saved(remote, group, saved, keys, nodes, now)
     except NOT_BITKAS as e:

@@ -42,6 +42,10 @@ class StaleVersion(DomainError):
     """The version the client named (If-Match) is no longer the group's (``version`` says which is)."""
 
 
+class Conflict(DomainError):
+    """What is asked clashes with what stands (an invitation for a member who holds a device key)."""
+
+
 class Gone(DomainError):
     """What was there is no more: an invitation used or expired."""
 

@@ -77,6 +77,9 @@ class RowWrites:
             "ON CONFLICT (name, group_id, key) DO UPDATE SET data = excluded.data",
             (name, group, key, json.dumps(data, sort_keys=True, ensure_ascii=False)))
 
+    def drop_row(self, name: str, group: str, key: str) -> None:
+        self.conn.execute("DELETE FROM projection_rows WHERE name = ? AND group_id = ? AND key = ?", (name, group, key))
+
     def drop_rows(self, group: str | None = None) -> None:
         for table in ("projection_rows", "pending_settlements"):
             if group is None:

@@ -159,6 +159,15 @@ def with_corrections(model: HandModel, entries: Sequence[Mapping] | None) -> Han
                    corrections=tuple(entries))
 
 
+def settled_at(model: HandModel) -> int | None:
+    """The seq of the event that settled the hand as it now stands: the latest correction
+    that settled it again, else its own settlement (None while it is not settled)."""
+    if model.settlement is None:
+        return None
+    again = [e["seq"] for e in model.corrections if "settlement" in e or e["hand"] == model.id]
+    return again[-1] if again else model.seqs[-1]
+
+
 def waiting_for(model: HandModel) -> list[str]:
     """The payers of the hand's settlement who have not agreed to it yet (none once it counts)."""
     if model.settlement is None or model.confirmation == "counted":

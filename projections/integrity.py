@@ -162,7 +162,7 @@ def _table_closed(rows, env, members, dealt) -> str | None:
 
 
 def _pay_details(rows, env, members, dealt) -> str | None:
-    member, details = env.data["member"], {k: v for k, v in env.data.items() if k != "member"}
+    member, details = env.data["member"], {k: v for k, v in env.data.items() if k not in ("member", "signed")}
     if member not in members:
         return f"{member!r} is not a member of the group"
     if env.actor not in ("admin", member):
@@ -182,8 +182,8 @@ def _group_updated(rows, env, members, dealt) -> str | None:
 
 
 def _confirmation(rows, env, members, dealt) -> str | None:
-    if env.data != {}:
-        return "a confirmation says nothing beside who confirmed which hand"
+    if set(env.data) - {"settlement", "signed"}:
+        return "a confirmation says nothing beside who confirmed which hand (and, signed, of which settlement)"
     waiting = (rows.get(("balances", "")) or {}).get("pending", {}).get(env.hand)
     if waiting is None:
         return f"hand {env.hand!r} has no settlement waiting to be confirmed"
@@ -213,6 +213,17 @@ def _correction(rows, env, members, dealt) -> str | None:
     return None
 
 
+def _device(rows, env, members, dealt) -> str | None:
+    """A device added or a member reset names a member of the group (the keys themselves are
+    checked by projections/signatures.py)."""
+    member = env.data["member"]
+    if member not in members:
+        return f"{member!r} is not a member of the group"
+    if env.type == "member_reset" and env.actor != "admin":
+        return "only the admin resets a member's devices"
+    return None
+
+
 def _tournament(check):
     """A tournament's check (projections/tournament_faults.py), given how ids are judged here."""
     def checked(rows, env, members, dealt) -> str | None:
@@ -230,7 +241,7 @@ def _positive(text, digits: int, what: str, limit: int = MAX_MINOR) -> str | Non
 _CHECKS = {"group_updated": _group_updated, "confirmation": _confirmation, "dispute": _dispute,
            "correction": _correction, "member_added": _member_added, "table_opened": _table_opened, "deal": _hand_start,
            "result": _hand_start, "payment": _payment, "assertion": _assertion, "table_closed": _table_closed,
-           "pay_details": _pay_details,
+           "pay_details": _pay_details, "device_added": _device, "member_reset": _device,
            **{kind: _tournament(check) for kind, check in (
                ("tournament_created", tournament_faults.tournament_created),
                ("round_drawn", tournament_faults.round_drawn), ("watch_opened", tournament_faults.watch),

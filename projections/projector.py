@@ -15,17 +15,19 @@ from __future__ import annotations
 from typing import Protocol, Sequence
 
 from events.types import EVENT_TYPES, HAND_EVENTS
-from . import balances, groups, hands, standings_row, tables, tournaments
+from . import balances, devices, groups, hands, standings_row, tables, tournaments
 
 FOLDS = {groups.NAME: groups.apply, tables.NAME: tables.apply, balances.NAME: balances.apply,
-         hands.NAME: hands.summarize, tournaments.NAME: tournaments.apply, tournaments.SCORE: tournaments.score}
+         hands.NAME: hands.summarize, tournaments.NAME: tournaments.apply, tournaments.SCORE: tournaments.score,
+         devices.NAME: devices.apply, devices.NONCES: devices.used}
 _WANTED = {groups.NAME: groups.EVENTS, tables.NAME: tables.EVENTS, balances.NAME: balances.EVENTS,
-           hands.NAME: hands.EVENTS, tournaments.NAME: tournaments.EVENTS, tournaments.SCORE: tournaments.SCORE_EVENTS}
+           hands.NAME: hands.EVENTS, tournaments.NAME: tournaments.EVENTS, tournaments.SCORE: tournaments.SCORE_EVENTS,
+           devices.NAME: devices.EVENTS, devices.NONCES: devices.SIGNABLE}
 ROUTES: dict[str, tuple] = {kind: tuple((name, fold) for name, fold in FOLDS.items() if kind in _WANTED[name])
                             for kind in EVENT_TYPES}
 # Event types whose data no projection row reads: a replay of the rows may skip parsing it.
 DATA_UNREAD = (EVENT_TYPES - groups.EVENTS - tables.EVENTS - balances.EVENTS - hands.READS_DATA_OF - tournaments.EVENTS
-               - tournaments.SCORE_EVENTS)
+               - tournaments.SCORE_EVENTS - devices.EVENTS - devices.SIGNABLE)
 DERIVED = (standings_row.NAME,)  # rows made from other rows: replay builds them once the log is folded
 POSITION = "all"
 
@@ -47,6 +49,10 @@ def row_key(name: str, event) -> str | None:
         return tournaments.key(event)
     if name == hands.NAME:
         return event.hand if event.type in HAND_EVENTS else None
+    if name == devices.NAME:
+        return devices.key_of(event)
+    if name == devices.NONCES:
+        return devices.nonce_of(event)
     return ""
 
 

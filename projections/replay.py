@@ -19,8 +19,8 @@ from events.money import format_amount, minor_digits
 from events.types import HAND_EVENTS
 from games.engine.base import TableTerms
 from games.registry import GAMES
-from . import (agreement, balances, corrections, groups, hands, integrity, projector, redecide, standings_row, tables,
-               tournaments)
+from . import (agreement, balances, corrections, groups, hands, integrity, projector, redecide, signatures,
+               standings_row, tables, tournaments)
 from .groups import confirmations
 from .settlements import of_the_game, settled
 
@@ -101,6 +101,7 @@ class GroupRebuild:
         self.to_compare: dict[str, dict | None] = {}  # finished hands' rows, compared in batches
         self.refused: dict[str, list[str]] = {}  # hand -> its events the game refuses today
         self.own: dict[str, agreement.OwnPlay] = {}  # hand in play -> whether its seats log and play their own
+        self.signed = signatures.Signatures(group, hashes=False)  # every member's act against their keys
 
     def add(self, env) -> None:
         if self.check_rows:
@@ -110,6 +111,9 @@ class GroupRebuild:
                 return
             if env.type in ("deal", "result"):
                 self.dealt.add(env.hand)
+            found = self.signed.add(env)
+            if found is not None:
+                self._differ(found)
         if env.type in ("deal", "result"):  # whichever the part: it is what keeps memory bounded
             if env.table in self.at_table:
                 self._finish_hand(self.at_table[env.table])

@@ -16,7 +16,7 @@ from . import docs, headers, health, openapi, problems, schemas
 from .draws import Keyed
 from .i18n.setup import speak
 from .limits import Limit
-from .routes import events, groups, hands, invitations, money, pay_to, proofs, tables, tournaments
+from .routes import devices, events, groups, hands, invitations, money, pay_to, proofs, tables, tournaments
 from .web import blueprint as pages
 
 DEFAULTS = {
@@ -81,7 +81,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                                 "marshmallow_plugin": openapi.Plugin(), "extra_plugins": [openapi.Operations()]})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     openapi.setup(api.spec)
-    for module in (groups, tables, hands, money, events, proofs, invitations, pay_to, tournaments):
+    for module in (groups, tables, hands, money, events, proofs, invitations, pay_to, devices, tournaments):
         api.register_blueprint(module.blp)
     speak(app)
     app.register_blueprint(pages())  # the pages for people at the table, beside the API

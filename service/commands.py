@@ -14,6 +14,7 @@ class CreateGroup:
     name: str
     currency: str
     confirmations: str = "payers"
+    organizer: Mapping[str, Any] | None = None  # {"name", "key"}: the first member, with its first key
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,7 @@ class NewHand:
     actor: str
     table: str
     body: Mapping[str, Any]  # a deal with its calls, tricks or plays; or a result alone
+    signed: Any = None  # events.acts.Signed, from the request's Bitka-Signature
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class Play:
     hand: str
     kind: str
     body: Mapping[str, Any]
+    signed: Any = None  # events.acts.Signed, from the request's Bitka-Signature
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,7 @@ class Confirm:
     group: str
     actor: str
     hand: str
+    signed: Any = None  # events.acts.Signed, from the request's Bitka-Signature
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,7 @@ class ConfirmTable:
     group: str
     actor: str
     table: str
+    signatures: Mapping[str, Any] = field(default_factory=dict)  # hand -> events.acts.Signed
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,7 @@ class Dispute:
     actor: str
     hand: str
     reason: str
+    signed: Any = None
 
 
 @dataclass(frozen=True)
@@ -110,6 +116,7 @@ class Pay:
     group: str
     actor: str
     body: Mapping[str, Any]  # from, to, amount
+    signed: Any = None  # events.acts.Signed, from the request's Bitka-Signature
 
 
 @dataclass(frozen=True)
@@ -120,6 +127,8 @@ class SetPayDetails:
     actor: str
     member: str
     body: Mapping[str, Any]  # iban, name, pix, blik
+    signed: Any = None  # events.acts.Signed, from the request's Bitka-Signature
+    before_keys: bool = False  # an import of a log from before keys, where the admin could set them
 
 
 @dataclass(frozen=True)
@@ -162,11 +171,48 @@ class Watch:
 
 
 @dataclass(frozen=True)
+class AddDevice:
+    """A device of ``member`` registers its public key (a member's own token or sign-in)."""
+    group: str
+    actor: str
+    member: str
+    key: str
+    via: str = "token"  # how a first key comes: by the member's token, or by an invitation
+
+
+@dataclass(frozen=True)
+class ApproveDevice:
+    """One of the member's devices approves a waiting one (signed ``approve_device``)."""
+    group: str
+    actor: str
+    member: str
+    kid: str
+    signed: Any = None
+
+
+@dataclass(frozen=True)
+class ResetMember:
+    """The admin stops every key of a member who lost their phone."""
+    group: str
+    actor: str
+    member: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class DeviceAdded:
+    member: str
+    kid: str
+    pending: bool
+
+
+@dataclass(frozen=True)
 class GroupCreated:
     id: str
     name: str
     currency: str
     admin_token: str
+    organizer: Credential | None = None
 
 
 @dataclass(frozen=True)

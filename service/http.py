@@ -182,6 +182,13 @@ def read(group: str, view: Callable[[Reader, auth.Principal], Any]) -> Response:
 
 
 @dataclass(frozen=True)
+class Answer:
+    """A write's answer with a status of its own (a device that waits for approval: 202)."""
+    body: Any
+    status: int
+
+
+@dataclass(frozen=True)
 class Later:
     """An answer made once its write is committed, outside the write lock."""
     make: Callable[[], Any]
@@ -258,6 +265,8 @@ def write(group: str, action: Callable[[Writer, auth.Principal], Any] | None = N
             body = ahead(w, principal).carry_out(w)  # decided again, on what the lock holds
         else:
             body = action(w, principal)
+        if isinstance(body, Answer):
+            status, body = body.status, body.body
         if key is not None:
             body = _made(body)
             w.remember(group, key, fingerprint(principal), status, _without_secrets(body))

@@ -22,12 +22,14 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from events.errors import Gone, Invalid, NotFound, Unprocessable
+from events.errors import Conflict, Gone, Invalid, NotFound, Unprocessable
 from events.sentences import say
 from events.store import Writer
 
 from . import auth, handlers
-from .handlers import lookups
+from projections.devices import NAME as DEVICES, current
+
+from .handlers import devices, lookups
 from .commands import AddMember
 
 VALID_FOR = timedelta(days=7)
@@ -46,6 +48,17 @@ class Redeemed:
     group: str
     member: str
     token: str
+    kid: str | None = None
+
+
+def _keyless(r, group: str, member: str) -> None:
+    """An invitation is for a member who holds no key: one who does adds a device by approving
+    it on their own, or asks the admin for a reset (API.md, "Members hold their own keys")."""
+    if member != auth.ADMIN and current(r.row(DEVICES, group, member)):
+        name = next((m["name"] for m in lookups.group_row(r, group)["members"] if m["id"] == member), member)
+        raise Conflict(say("{name} holds a device key already, so no invitation can sign in as them: a new device "
+                           "of theirs is approved on one of their own devices, or, if they lost it, the admin "
+                           "resets their devices first", name=name))
 
 
 def code_hash(code: str) -> str:
@@ -92,6 +105,7 @@ def invite(w: Writer, group: str, actor: str, body: dict, key: str | None = None
         member = body["member"]
         if member not in {m["id"] for m in row["members"]}:
             raise Unprocessable(say("{member} is not a member of this group", member=repr(member)))
+        _keyless(w, group, member)
     code, expires = _code(w, group, member, key)
     w.add_invitation(code_hash(code), group, member, expires)
     return Invitation(group, member, code, expires)
@@ -136,11 +150,17 @@ def found(reader, code: str) -> tuple[str, str]:
     return group, member
 
 
-def redeem(w: Writer, code: str) -> Redeemed:
-    """A token of the invited member, once (the admin's link: each time)."""
+def redeem(w: Writer, code: str, key: str | None = None) -> Redeemed:
+    """A token of the invited member, once (the admin's link: each time); with ``key``, this
+    device's public key registered as the member's first (``device_added``, via invitation)."""
     group, member = found(w, code)
+    if member != auth.ADMIN:
+        _keyless(w, group, member)
+        if key is not None:
+            devices.read_key(key)  # a 400 before the code is used up
     if member != auth.ADMIN and not w.use_invitation(code_hash(code), _stamp(_now())):
         raise Gone(say("this invitation was used already: ask the group's admin for a new one"))
+    kid = devices.first_key(w, group, member, key, "invitation") if key is not None and member != auth.ADMIN else None
     token, digest = auth.mint_token()
     w.add_credential(digest, group, member)
-    return Redeemed(group, member, token)
+    return Redeemed(group, member, token, kid)

@@ -13,7 +13,7 @@ from flask import Response, render_template, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
-from events.errors import (Contention, Damaged, DomainError, Gone, Invalid, NotFound, Refused, RuleBroken,
+from events.errors import (Conflict, Contention, Damaged, DomainError, Gone, Invalid, NotFound, Refused, RuleBroken,
                            StaleVersion, Unprocessable, VersionConflict)
 from events.pgstore import StoreUnavailable
 from games.engine.errors import RuleViolation
@@ -47,6 +47,7 @@ STATUSES: dict[type, tuple[int, str, str]] = {  # most specific first: the first
     NotFound: (404, "Not found", "not-found"),
     Gone: (410, "Gone", "gone"),
     VersionConflict: (409, "Conflict", "conflict"),
+    Conflict: (409, "Conflict", "conflict"),
     Contention: (409, "Conflict", "conflict"),
     StaleVersion: (412, "Precondition failed", "precondition-failed"),
     TooMany: (429, "Too many requests", "too-many-requests"),

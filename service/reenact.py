@@ -29,14 +29,18 @@ from __future__ import annotations
 from collections import deque
 from typing import Iterable, Iterator, Mapping, Sequence
 
+from events import acts
 from events.errors import DomainError, Refused
 from events.store import Envelope, NewEvent, Writer
 from games.engine.seen import names_a_card
 from projections.integrity import well_formed
 from projections.redecide import COMMANDS, RECORDED_BY_THE_TABLE, SALT, every_field
 from . import auth, handlers
-from .commands import (AddMember, AssertBalance, Confirm, Correct, CreateGroup, CreateTournament, Dispute, DrawRound,
-                       NewHand, OpenTable, Pay, Play, SetPayDetails, UpdateGroup, VoidHand, Watch)
+from .commands import (AddDevice, AddMember, ApproveDevice, AssertBalance, Confirm, Correct, CreateGroup,
+                       CreateTournament, Dispute, DrawRound, NewHand, OpenTable, Pay, Play, ResetMember, SetPayDetails,
+                       UpdateGroup, VoidHand, Watch)
+from projections.devices import NAME as DEVICES
+from .handlers.devices import WAITING
 from .draws import Revealed
 
 # What only the admin does: the routes' ``admin=True`` and the admin's pages (service/web/admin.py).
@@ -172,8 +176,10 @@ class Reenactment:
         return tuple(self._made) if self._made else (env,)
 
     def _command(self, env: Envelope):
-        """The request ``env`` answers, as its actor would have sent it."""
-        d, g, actor = env.data, env.group, env.actor
+        """The request ``env`` answers, as its actor would have sent it (signed as it was: a
+        field its signature holds apart is the one the request sent)."""
+        g, actor = env.group, env.actor
+        signed, d = _signed(env)
         if env.type == "group_created":
             if env.seq != 1:
                 raise Fault(env.seq, "the API opens a group's log with group_created, and only there")
@@ -207,24 +213,34 @@ class Reenactment:
             case "watch_opened" | "watch_closed":
                 return Watch(g, actor, d.get("tournament"), d.get("watch"), env.type == "watch_opened")
             case "deal" | "result":
-                return NewHand(g, actor, env.table, _hand_body(env))
+                return NewHand(g, actor, env.table, _hand_body(env._replace(data=d)), signed)
             case "seat_cards" | "bid" | "trick" | "play" | "claim":
                 body = {k: d[k] for k in every_field(env.type) if d.get(k) is not None}
-                return Play(g, actor, env.hand, COMMANDS[env.type][0], body)
+                return Play(g, actor, env.hand, COMMANDS[env.type][0], body, signed)
             case "hand_voided":
                 return VoidHand(g, actor, env.hand, d.get("reason"))
             case "confirmation":
-                return Confirm(g, actor, env.hand)
+                return Confirm(g, actor, env.hand, signed)
             case "dispute":
-                return Dispute(g, actor, env.hand, d.get("reason"))
+                return Dispute(g, actor, env.hand, d.get("reason"), signed)
+            case "device_added" if d.get("via") == "approval":
+                self.w.put_row(WAITING, g, f"{d.get('member')}:{d.get('kid')}",
+                               {"member": d.get("member"), "kid": d.get("kid"), "key": d.get("key"), "asked_at": ""})
+                return ApproveDevice(g, actor, d.get("member"), d.get("kid"), signed)
+            case "device_added":
+                return AddDevice(g, actor, d.get("member"), d.get("key"), d.get("via"))
+            case "member_reset":
+                return ResetMember(g, actor, d.get("member"), d.get("reason"))
             case "correction":
                 return Correct(g, actor, env.hand, d.get("reason"), d.get("result"), d.get("cards"))
             case "payment":
-                return Pay(g, actor, {"from": d.get("from"), "to": d.get("to"), "amount": d.get("amount")})
+                return Pay(g, actor, {"from": d.get("from"), "to": d.get("to"), "amount": d.get("amount")}, signed)
             case "assertion":
                 return AssertBalance(g, actor, {"member": d.get("member"), "balance": d.get("balance")})
             case "pay_details":
-                return SetPayDetails(g, actor, d.get("member"), {k: v for k, v in d.items() if k != "member"})
+                keyed = any(self.w.row(DEVICES, g, m["id"]) is not None for m in group["members"])
+                return SetPayDetails(g, actor, d.get("member"), {k: v for k, v in d.items() if k != "member"}, signed,
+                                     before_keys=not keyed)
             case "settlement":
                 if "confirmed" not in d:
                     raise Fault(env.seq, "the settlement does not say whether it waits for its payers' word "
@@ -278,6 +294,20 @@ class Reenactment:
                                    "and hand an id of its own")
         used.add(given)
         return [_renamed(e, drawn, given) for e in events]
+
+
+def _signed(env: Envelope) -> tuple[acts.Signed | None, Mapping]:
+    """An event's signature, and its data as its request sent it: without ``signed``, each field
+    the signature holds apart put back (the capture asked, where the service chose another)."""
+    block = env.data.get("signed") if isinstance(env.data, Mapping) else None
+    if not isinstance(block, Mapping):
+        return None, env.data
+    try:
+        signed = acts.checked(block)
+    except acts.BadSignature as e:
+        raise Fault(env.seq, f"its signature cannot be read ({e})") from None
+    asked = {k: v for k, v in block.items() if k not in ("kid", "nonce", "sig")}
+    return signed, {**{k: v for k, v in env.data.items() if k != "signed"}, **asked}
 
 
 def _renamed(event: NewEvent, drawn: str, given: str) -> NewEvent:

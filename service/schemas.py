@@ -66,6 +66,11 @@ class Problem(Schema):
                                                       "the 409 of a lost race: the group's current version"})
     actual = fields.String(metadata={"description": "422 of an assertion: the balance the log gives the member",
                                      "example": "-3.50"})
+    statement = fields.Dict(metadata={
+        "description": "403 of a signed act: the statement the service built from the request, the one to sign "
+                       "(its nonce null when the request carried none)"})
+    statements = fields.List(fields.Dict(), metadata={
+        "description": "403 of POST .../tables/{t}/confirm without signatures: the statement of each hand that waits"})
     legal = fields.List(fields.List(fields.String()), metadata={
         "description": "422 of a play whose capture was left out (or wrong) when several are legal: every legal "
                        "capture, each the table cards it takes", "example": [["4C", "5S"], ["2D", "7H"]]})
@@ -73,13 +78,30 @@ class Problem(Schema):
                                                   "not to match its hash chain (nothing that needs it is served)"})
 
 
+class OrganizerIn(Schema):
+    name = Name(metadata={"description": "the organizer's name as a member", "example": "Ala"})
+    key = fields.String(required=True, validate=[validate.Length(min=43, max=44),
+                                                 validate.Regexp(r"^[A-Za-z0-9_-]+=?$")],
+                        metadata={"description": "the organizer's device key: an Ed25519 public key, base64url "
+                                                 "(no padding) of its 32 raw bytes"})
+
+
+class OrganizerOut(Schema):
+    id = fields.String()
+    token = fields.String(metadata={"description": "the organizer's member token, shown once"})
+
+
 class GroupCreate(Schema):
     name = Name()
     currency = fields.String(required=True, validate=validate.OneOf(sorted(MINOR_DIGITS)),
                              metadata={"description": "ISO 4217 code, upper case", "example": "PLN"})
     confirmations = fields.String(load_default="payers", validate=validate.OneOf(["payers", "off"]), metadata={
-        "description": "payers (the default): a settlement counts once a member who pays in it confirms it; off: "
-                       "at once"})
+        "description": "payers (the default): a settlement counts once every member who pays in it has agreed; "
+                       "off: at once. Off is chosen here, when the group is created: a PATCH to off is refused once "
+                       "any member has a device key"})
+    organizer = fields.Nested(OrganizerIn, metadata={
+        "description": "the organizer who plays: the first member, with this device key as their first device; the "
+                       "answer adds `organizer: {id, token}`"})
 
 
 class GroupCreated(Schema):
@@ -87,6 +109,7 @@ class GroupCreated(Schema):
     name = fields.String()
     currency = fields.String()
     admin_token = fields.String()
+    organizer = fields.Nested(OrganizerOut, metadata={"description": "when the request named one"})
 
 
 class Member(Schema):
@@ -399,6 +422,9 @@ class Redeemed(Schema):
     group = fields.String()
     member = fields.String()
     token = fields.String()
+    kid = fields.String(metadata={"description": "the key registered with it, when the request gave one"})
+    confirmations = fields.String(metadata={"description": "the group's setting, which joining agrees to: payers "
+                                                           "(every payer must agree to a result) or off"})
 
 
 class GroupUpdate(Schema):

@@ -42,7 +42,10 @@ def hand_view(model: hand_fold.HandModel, hidden: frozenset[str] = frozenset()) 
 
 
 def group_created(made: GroupCreated) -> dict:
-    return {"id": made.id, "name": made.name, "currency": made.currency, "admin_token": made.admin_token}
+    shown = {"id": made.id, "name": made.name, "currency": made.currency, "admin_token": made.admin_token}
+    if made.organizer is not None:
+        shown["organizer"] = {"id": made.organizer.id, "token": made.organizer.token}
+    return shown
 
 
 def credential(made: Credential) -> dict:

@@ -21,7 +21,9 @@ from events.sentences import say
 from events.store import Writer
 
 from ..commands import (
+    AddDevice,
     AddMember,
+    ApproveDevice,
     AssertBalance,
     Confirm,
     ConfirmTable,
@@ -34,13 +36,14 @@ from ..commands import (
     OpenTable,
     Pay,
     Play,
+    ResetMember,
     RotateToken,
     SetPayDetails,
     UpdateGroup,
     VoidHand,
     Watch,
 )
-from . import groups, hands, money, pay_to, tables, tournaments, verdicts
+from . import devices, groups, hands, money, pay_to, tables, tournaments, verdicts
 
 HANDLERS: dict[type, Callable[[Any, Writer], Any]] = {
     CreateGroup: groups.create_group,
@@ -61,6 +64,9 @@ HANDLERS: dict[type, Callable[[Any, Writer], Any]] = {
     CreateTournament: tournaments.create_tournament,
     DrawRound: tournaments.draw_round,
     Watch: tournaments.watch,
+    AddDevice: devices.add_device,
+    ApproveDevice: devices.approve_device,
+    ResetMember: devices.reset_member,
 }
 
 

@@ -7,10 +7,12 @@ from events.errors import Invalid, NotFound, Unprocessable
 from events.money import MoneyError, minor_digits
 from events.sentences import say
 from events.store import NewEvent, Writer
+from projections.devices import NAME as DEVICES
 from projections.groups import CONFIRMATIONS, confirmations
 
 from .. import auth
 from ..commands import AddMember, CreateGroup, Credential, GroupCreated, RotateToken, UpdateGroup
+from . import devices
 from .lookups import group_row, new_id
 
 
@@ -23,10 +25,16 @@ def create_group(c: CreateGroup, w: Writer) -> GroupCreated:
     data = {"name": name, "currency": c.currency}
     if c.confirmations != "payers":
         data["confirmations"] = c.confirmations
+    if c.organizer is not None:
+        devices.read_key(c.organizer["key"])  # a key that is none is a 400 before anything is written
     w.append(group, [NewEvent("group_created", data)], auth.ADMIN, expected_version=0)
     token, digest = auth.mint_token()
     w.add_credential(digest, group, auth.ADMIN)
-    return GroupCreated(group, name, c.currency, token)
+    organizer = None
+    if c.organizer is not None:
+        organizer = add_member(AddMember(group, auth.ADMIN, c.organizer["name"]), w)
+        devices.first_key(w, group, organizer.id, c.organizer["key"], "token")
+    return GroupCreated(group, name, c.currency, token, organizer)
 
 
 def add_member(c: AddMember, w: Writer) -> Credential:
@@ -79,6 +87,10 @@ def update_group(c: UpdateGroup, w: Writer) -> dict:
     if value not in CONFIRMATIONS:
         raise Invalid(say("confirmations is \"payers\" or \"off\", not {value}", value=repr(value)),
                       errors={"confirmations": [say("Must be one of: payers, off.")]})
+    if value == "off" and value != confirmations(row) and any(
+            w.row(DEVICES, c.group, m["id"]) is not None for m in row["members"]):
+        raise Unprocessable(say("confirmations can no longer be turned off: members hold their own keys now, and "
+                                "\"off\" is chosen only when the group is created, before anyone joins"))
     if value != confirmations(row):
         w.append(c.group, [NewEvent("group_updated", {"confirmations": value})], c.actor,
                  expected_version=w.version(c.group))

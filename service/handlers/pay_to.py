@@ -8,15 +8,18 @@ from events.sentences import say
 from events.store import NewEvent, Writer
 from projections.groups import pay_to
 
-from .. import auth
+from .. import auth, signing
 from ..commands import SetPayDetails
 from .lookups import group_row
 
 
-def may_change(actor: str, member: str) -> None:
-    """Only the member themself, or the admin, says how a member takes money."""
-    if actor != auth.ADMIN and actor != member:
-        raise Refused(say("only the member themself or the group's admin may change how a member takes money"))
+def may_change(actor: str, member: str, before_keys: bool = False) -> None:
+    """Only the member themself says how they take money: not the admin, who could otherwise
+    send a winner's money to another account under the winner's name (``before_keys``: a log
+    from before members held keys, when the admin could, is imported as it was)."""
+    if actor != member and not (before_keys and actor == auth.ADMIN):
+        raise Refused(say("only the member themself may change how they take money (signed by one of their "
+                          "devices); not another member, nor the group's admin"))
 
 
 def details_of(row: dict, member: str) -> dict:
@@ -31,9 +34,12 @@ def set_pay_details(c: SetPayDetails, w: Writer) -> dict:
     clear them (the event then names the member alone)."""
     row = group_row(w, c.group)
     kept = details_of(row, c.member)
-    may_change(c.actor, c.member)
+    may_change(c.actor, c.member, c.before_keys)
     details = pay_details.checked(c.body)
     if details != kept:
-        w.append(c.group, [NewEvent("pay_details", {"member": c.member, **details})], c.actor,
+        asked = {"member": c.member, **{f: c.body.get(f) or None for f in pay_details.FIELDS}}
+        logged = {"member": c.member, **{f: details.get(f) for f in pay_details.FIELDS}}
+        sealed = signing.sealed_by(w, c.group, c.actor, "pay_to", asked, c.signed, logged)
+        w.append(c.group, [NewEvent("pay_details", {"member": c.member, **details, **sealed})], c.actor,
                  expected_version=w.version(c.group))
     return details

@@ -10,12 +10,14 @@ import secrets
 from dataclasses import dataclass, replace
 from typing import Mapping
 
+from events import acts
 from events.errors import Invalid, RuleBroken, Unprocessable
 from events.sentences import say
 from events.store import NewEvent, Reader, Writer
 from games.engine import seen
 from games.engine import table as table_decider
 from games.engine.base import Command
+from games.engine.cards import parse_cards
 from games.engine.errors import Incomplete, Malformed, Revealing, RuleViolation
 from games.registry import GAMES
 from projections import agreement
@@ -25,7 +27,7 @@ from projections.settlements import settled
 from projections.tables import terms as table_terms
 from projections.tournaments import SCORE, played
 
-from .. import seating
+from .. import seating, signing
 from ..commands import HandMoved, NewHand, Play
 from .lookups import group_row, hand_model, new_id, table_row
 
@@ -65,6 +67,8 @@ def decide_new_hand(c: NewHand, reader: Reader) -> Decided:
     trow = table_row(reader, c.group, c.table)
     seating.may_deal(c.actor, trow, c.body)
     events, model = plan_hand(reader, c.group, c.table, c.body, new_id("h"))
+    if "result" in c.body:
+        events = _signed(reader, c.group, c.actor, c.signed, events, "result", c.body)
     events = _confirmed(reader, c.group, trow, events, c.actor, model.decider.sitting_out(model.state))
     return Decided(c.group, c.actor, version, tuple(events), model, trow)
 
@@ -87,8 +91,33 @@ def decide_play(c: Play, reader: Reader) -> Decided:
         if said == e.detail:
             raise
         raise RuleBroken(said, field=e.field, **e.extra) from None
+    if c.kind in SIGNED_MOVES:
+        events = _signed(reader, c.group, c.actor, c.signed, events, c.kind, c.body)
     events = _confirmed(reader, c.group, trow, events, c.actor, model.decider.sitting_out(model.state))
     return Decided(c.group, c.actor, version, tuple(events), after, trow)
+
+
+SIGNED_MOVES = {"cards": "seat_cards", "play": "play"}  # a move of a hand that binds the member who sends it
+
+
+def _signed(reader: Reader, group: str, actor: str, signed, events: list[NewEvent], act: str,
+            asked: Mapping) -> list[NewEvent]:
+    """The events with the act among them (a result, a seat's cards, a card played) carrying its
+    member's signature (service/signing.py): its statement is the request's, the cards in
+    canonical codes, a capture as it was asked (``null`` when none)."""
+    kind = SIGNED_MOVES.get(act, act)
+    at = next(i for i, e in enumerate(events) if e.type == kind)
+    event = events[at]
+    logged = acts.fields_of(act, event.hand, event.table, event.data)
+    fields = dict(logged)
+    if act == "result":
+        fields["result"] = asked.get("result")
+    elif act == "play":
+        fields["capture"] = parse_cards(asked["capture"]) or None if asked.get("capture") is not None else None
+    sealed = signing.sealed_by(reader, group, actor, act, fields, signed, logged)
+    if not sealed:
+        return events
+    return [*events[:at], replace(event, data={**event.data, **sealed}), *events[at + 1:]]
 
 
 def plan_hand(reader: Reader, group: str, table: str, body: Mapping, hand: str):

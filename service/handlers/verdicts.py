@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from events import acts
 from events.errors import Refused, RuleBroken, Unprocessable
 from events.sentences import say
 from events.store import NewEvent, Writer
@@ -14,7 +15,7 @@ from projections import hands as hand_fold
 from projections.groups import member_name
 from projections.tables import stake_of
 
-from .. import auth
+from .. import auth, signing
 from ..commands import Confirm, ConfirmTable, Correct, Dispute, HandMoved
 from .planning import appended, ruled
 from .lookups import group_row, hand_model, table_row
@@ -39,10 +40,21 @@ def confirm(c: Confirm, w: Writer) -> HandMoved:
         raise Refused(say("only a member who pays in hand {hand}, other than the one who logged it, confirms it: "
                           "{names}",
                           hand=c.hand, names=names or say("nobody else")))
+    data = _signed_verdict(w, c.group, c.actor, "confirm", model, c.signed)
     version = w.version(c.group)
     moved = appended(w, c.group, c.actor, version,
-                     [NewEvent("confirmation", {}, hand=c.hand, table=model.table)], model)
+                     [NewEvent("confirmation", data, hand=c.hand, table=model.table)], model)
     return replace(moved, hand=hand_model(w, c.group, c.hand))
+
+
+def _signed_verdict(w: Writer, group: str, actor: str, act: str, model: hand_fold.HandModel, signed,
+                    **more) -> dict:
+    """What a confirmation or dispute records: the settlement it speaks of, and its signature
+    when its member signs (``{}`` for a member before keys)."""
+    settlement = w.hash_at(group, hand_fold.settled_at(model))
+    fields = {"hand": model.id, "settlement": settlement, **more}
+    sealed = signing.sealed_by(w, group, actor, act, fields, signed)
+    return {**more, "settlement": settlement, **sealed} if sealed else dict(more)
 
 
 def confirm_table(c: ConfirmTable, w: Writer) -> list[str]:
@@ -53,9 +65,23 @@ def confirm_table(c: ConfirmTable, w: Writer) -> list[str]:
     table_row(w, c.group, c.table)
     hands = [hand for hand, entry in w.pending_entries(c.group, table=c.table)
              if c.actor in balances.waiting(entry)]
-    if hands:
-        w.append(c.group, [NewEvent("confirmation", {}, hand=h, table=c.table) for h in hands], c.actor,
-                 expected_version=w.version(c.group))
+    if not hands:
+        return hands
+    if signing.needed(w, c.group, c.actor):
+        unsigned = [h for h in hands if h not in c.signatures]
+        if unsigned:
+            statements = [acts.statement("confirm", c.group, None, {
+                "hand": h, "settlement": w.hash_at(c.group, hand_fold.settled_at(hand_model(w, c.group, h)))})
+                for h in unsigned]
+            raise Refused(say("confirming needs your signature for each hand that waits for you: {hands} (one "
+                              "{{\"hand\", \"kid\", \"nonce\", \"sig\"}} each in signatures)",
+                              hands=", ".join(unsigned)), statements=statements)
+        nonces = [c.signatures[h].nonce for h in hands]
+        if len(set(nonces)) < len(nonces):
+            raise Refused(say("each signature needs a nonce of its own"))
+    events = [NewEvent("confirmation", _signed_verdict(w, c.group, c.actor, "confirm", hand_model(w, c.group, h),
+                                                       c.signatures.get(h)), hand=h, table=c.table) for h in hands]
+    w.append(c.group, events, c.actor, expected_version=w.version(c.group))
     return hands
 
 
@@ -70,8 +96,9 @@ def dispute(c: Dispute, w: Writer) -> HandMoved:
     if w.pending_entry(c.group, c.hand) is None:
         raise Unprocessable(say("hand {hand} is confirmed: it can no longer be disputed, only corrected by the admin",
                                 hand=c.hand))
+    data = _signed_verdict(w, c.group, c.actor, "dispute", model, c.signed, reason=c.reason)
     version = w.version(c.group)
-    event = NewEvent("dispute", {"reason": c.reason}, hand=c.hand, table=model.table)
+    event = NewEvent("dispute", data, hand=c.hand, table=model.table)
     moved = appended(w, c.group, c.actor, version, [event], model)
     return replace(moved, hand=hand_model(w, c.group, c.hand))
 

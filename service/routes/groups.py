@@ -32,7 +32,8 @@ def create_group(body):
     if not setup:
         current_app.extensions["bitka.group_limit"].take(request.remote_addr or "")
     with store().writing() as w:
-        created = handlers.handle(CreateGroup(body["name"], body["currency"], body["confirmations"]), w)
+        created = handlers.handle(CreateGroup(body["name"], body["currency"], body["confirmations"],
+                                                  body.get("organizer")), w)
         version = w.version(created.id)
     response = json_response(views.group_created(created), 201, version)
     response.headers["Location"] = f"/v1/groups/{created.id}"

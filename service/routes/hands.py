@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import Response, request
 
 from projections import audit
-from .. import handlers, schemas as s, steady
+from .. import handlers, schemas as s, signing, steady
 from ..handlers import lookups
 from ..evidence import checkpoint, inclusions
 from ..http import READ, WRITE, Blueprint, hand_ahead, json_response, read, write
@@ -33,7 +33,8 @@ def get_hand(group, hand):
 
 def _move(group: str, hand: str, kind: str, body, shown):
     """A write to a hand in play, answered as ``shown(moved, hidden)`` shows it to its writer."""
-    return write(group, ahead=hand_ahead(lambda p: Play(group, p.subject, hand, kind, body), shown))
+    signed = signing.presented() if kind in ("cards", "play") else None
+    return write(group, ahead=hand_ahead(lambda p: Play(group, p.subject, hand, kind, body, signed), shown))
 
 
 @blp.route("/<hand>/cards", methods=["POST"])
@@ -110,7 +111,8 @@ def add_claim(body, group, hand):
 @blp.doc(**writes())
 def confirm_hand(group, hand):
     """A member who pays in the hand's settlement confirms it: from now on it counts in the balances."""
-    return _verdict(group, lambda p: Confirm(group, p.subject, hand))
+    signed = signing.presented()
+    return _verdict(group, lambda p: Confirm(group, p.subject, hand, signed))
 
 
 @blp.route("/<hand>/dispute", methods=["POST"])
@@ -122,7 +124,8 @@ def confirm_hand(group, hand):
 def dispute_hand(body, group, hand):
     """A member seated at the table says the hand is wrong: it stays out of the balances until a payer
     confirms it or the admin corrects it."""
-    return _verdict(group, lambda p: Dispute(group, p.subject, hand, body["reason"]))
+    signed = signing.presented()
+    return _verdict(group, lambda p: Dispute(group, p.subject, hand, body["reason"], signed))
 
 
 def _verdict(group: str, command):

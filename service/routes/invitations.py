@@ -4,7 +4,10 @@ from __future__ import annotations
 from flask import current_app
 
 from .. import invitations, schemas as s
-from ..http import WRITE, Blueprint, json_response, store, write
+from events.errors import Invalid
+from projections.groups import confirmations
+from ..handlers import lookups
+from ..http import WRITE, Blueprint, body_json, json_response, store, write
 from ..openapi import NO_TOKEN, writes
 
 blp = Blueprint("invitations", __name__, url_prefix="/v1", description="Invitations: one-time sign-in links")
@@ -44,14 +47,28 @@ def invite(body, group):
 
 @blp.route("/invitations/<code>", methods=["POST"])
 @blp.response(201, s.Redeemed, description="The member's token, once")
-@blp.problems(404, 409, 410, why={404: "No such invitation", 410: "The invitation was used already or has expired"})
-@blp.doc(security=NO_TOKEN, responses={201: {"headers": {"ETag": "ETag"}}})
+@blp.problems(400, 404, 409, 410, why={
+    400: "key is no Ed25519 public key", 404: "No such invitation",
+    409: "The member holds a device key already: a new device is approved on one of theirs, or the admin resets "
+         "them first", 410: "The invitation was used already or has expired"})
+@blp.doc(security=NO_TOKEN, responses={201: {"headers": {"ETag": "ETag"}}}, requestBody={
+    "required": False, "content": {"application/json": {"schema": {
+        "type": "object", "properties": {"key": {"type": "string", "description": "this device's Ed25519 public "
+                                                 "key, base64url (no padding) of its 32 raw bytes"}}}}}})
 def redeem(code):
     """Redeem an invitation (no token needed): the group, the member and a new token of that
-    member. A code works once; a used or expired one is a 410."""
+    member. With `{"key": "<public key>"}` this device's key becomes the member's first device
+    (`device_added`, `"via": "invitation"`) and the answer adds its `kid`. The answer also says
+    the group's `confirmations` setting, which joining agrees to. A code works once; a used or
+    expired one is a 410."""
+    body = body_json() or {}
+    if not isinstance(body, dict) or set(body) - {"key"} or not isinstance(body.get("key", ""), str):
+        raise Invalid("the body is {} or {\"key\": \"<public key>\"}", errors={"key": ["Not a valid string."]})
     with store().reading() as r:
         group, _ = invitations.found(r, code)
     with store().writing(group) as w:
-        done = invitations.redeem(w, code)
+        done = invitations.redeem(w, code, body.get("key"))
         version = w.version(group)
-    return json_response({"group": done.group, "member": done.member, "token": done.token}, 201, version)
+        setting = confirmations(lookups.group_row(w, group))
+    shown = {"group": done.group, "member": done.member, "token": done.token, "confirmations": setting}
+    return json_response({**shown, "kid": done.kid} if done.kid else shown, 201, version)

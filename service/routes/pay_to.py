@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from events.pay_details import FIELDS, TYPED_LONGEST, pix_kind
-from .. import handlers
+from .. import handlers, signing
 from ..commands import SetPayDetails
 from ..handlers import lookups
 from ..handlers.pay_to import details_of, may_change
@@ -62,15 +62,19 @@ def get_pay_to(group, member):
 @blp.arguments(PayToIn)
 @blp.response(200, PayTo)
 @blp.problems(*WRITE, why={
-    403: "A token of another group, or another member's (only the member or the admin may change it)",
+    403: "A token of another group, another member's or the admin's (only the member changes it); a member with a "
+         "device key without a valid signed `pay_to`",
     404: "No such group, or no such member in it",
     422: "An IBAN whose length or check digits do not hold, a PIX key of none of the Banco Central's forms, a "
          "phone that is not Polish for BLIK (detail says which and why)"})
 @blp.doc(**writes(200))
 def put_pay_to(body, group, member):
-    """Say how a member takes money (the member, or the admin): `{"iban", "name", "pix",
-    "blik"}`, each optional; what is left out, null or empty is cleared. Appends a
+    """Say how you take money (the member only: the admin's PUT is a 403): `{"iban", "name", "pix",
+    "blik"}`, each optional; what is left out, null or empty is cleared. A member with a device
+    key signs `pay_to` `{"member", "iban", "name", "pix", "blik"}` as sent (`null` where empty). Appends a
     `pay_details` event, unless the details are already these (then nothing is appended)."""
     def act(w, p):
-        return pay_to_view(member, handlers.handle(SetPayDetails(group, p.subject, member, body), w))
-    return write(group, act, status=200, permit=lambda p: may_change(p.subject, member))
+        return pay_to_view(member, handlers.handle(SetPayDetails(group, p.subject, member, body, signed), w))
+    signed = signing.presented()
+    # The admin gets as far as the handler, which answers a 404 for no such member before its 403.
+    return write(group, act, status=200, permit=lambda p: p.is_admin or may_change(p.subject, member))

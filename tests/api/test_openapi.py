@@ -22,7 +22,8 @@ OPERATIONS = {
     "create_tournament", "dispute_hand", "draw_round", "events", "get_audit", "get_checkpoint", "get_group",
     "get_hand", "get_pay_to", "get_table", "get_tournament", "inclusion", "invite", "keys", "ledger_csv_export",
     "new_hand", "open_table", "open_watch", "pay", "put_pay_to", "redeem", "rotate_token", "season", "settle_up",
-    "standings", "stats", "update_group", "void_hand"}
+    "standings", "stats", "update_group", "void_hand", "add_device", "approve_device", "list_devices",
+    "reset_member"}
 
 
 @pytest.fixture
