@@ -75,7 +75,7 @@ def _stored_differences(group: str, row: dict | None, stored, waiting: list) -> 
     except UNFOLDABLE as e:
         return [f"group {group}: the stored balances row is not one bitka writes ({type(e).__name__}: {e})"]
     try:
-        pending = balances.listed(waiting, row["digits"])
+        pending = balances.listed(waiting, row["digits"]) + balances.payments_waiting(stored)
     except UNFOLDABLE as e:
         return [f"group {group}: a stored settlement that waits for confirmation is not one bitka writes "
                 f"({type(e).__name__}: {e})"]
@@ -124,13 +124,19 @@ def differences(group: str, row: dict, shown: dict, pending: list, words: Words)
               for m, v in given.items() if m not in shown]
     found += [f"group {group}: {words.shown} give member {m} {v}, but {words.events} never add that member"
               for m, v in shown.items() if m not in given]
-    return found + _pending_differences(group, _pending(balances.pending_view(row)), _pending(pending), words)
+    found += _pending_differences(group, _pending(balances.pending_view(row)), _pending(pending), words)
+    given_payments = {e["payment"]: e for e in balances.payments_waiting(row)}
+    shown_payments = {e["payment"]: e for e in pending if "payment" in e}
+    return found + [f"group {group}: payment {seq} is {'pending' if seq in shown_payments else 'not pending'} in "
+                    f"{words.shown}, but {words.events} make it {'pending' if seq in given_payments else 'counted'}"
+                    for seq in sorted(set(given_payments) | set(shown_payments))
+                    if given_payments.get(seq) != shown_payments.get(seq)]
 
 
 def _pending(entries: list) -> dict[str, tuple]:
     """Pending settlements as compared: hand -> (state, payouts, who is awaited)."""
     return {e["hand"]: (e["state"], [(p["seat"], p["member"], p["amount"]) for p in e["payouts"]],
-                        sorted(e["waiting_for"])) for e in entries}
+                        sorted(e["waiting_for"])) for e in entries if "hand" in e}
 
 
 def _pending_differences(group: str, given: dict, shown: dict, words: Words) -> list[str]:

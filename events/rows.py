@@ -36,6 +36,8 @@ class RowReads:
 
     def rows_of(self, name: str, group: str, keys: Sequence[str]) -> dict[str, dict]:
         """The rows of these keys (up to a few hundred at a time), keyed by key."""
+        if not keys:
+            return {}  # PostgreSQL refuses an empty IN ()
         marks = ",".join("?" * len(keys))
         found = self.conn.execute(
             f"SELECT key, data FROM projection_rows WHERE name = ? AND group_id = ? AND key IN ({marks})",

@@ -20,7 +20,7 @@ from . import agreement
 
 NAME = "balances"
 EVENTS = frozenset({"group_created", "member_added", "settlement", "hand_voided", "confirmation", "dispute",
-                    "correction", "payment", "assertion"})
+                    "correction", "agreement", "payment", "payment_received", "assertion"})
 
 
 def apply(row: dict | None, event) -> dict | None:
@@ -32,6 +32,7 @@ def apply(row: dict | None, event) -> dict | None:
     digits = row["digits"]
     members = dict(row["members"])
     pending = dict(row.get("pending", {}))
+    kept = {k: dict(row.get(k, {})) for k in KEPT}  # payments and corrections that wait for a member's word
     if event.type == "member_added":
         members[d["member"]] = 0
     elif event.type == "settlement":
@@ -55,18 +56,86 @@ def apply(row: dict | None, event) -> dict | None:
                                    confirmed=[m for m in entry.get("confirmed", []) if m != event.actor])
     elif event.type == "hand_voided":
         if pending.pop(event.hand, None) is None:
-            for p in d.get("reversed", []):
-                members[p["member"]] -= parse_amount(p["amount"], digits, allow_negative=True)
+            change = [[p["seat"], p["member"], -parse_amount(p["amount"], digits, allow_negative=True)]
+                      for p in d.get("reversed", [])]
+            _changed(members, kept["corrections"], event, [[event.hand, change]])
     elif event.type == "correction":
-        _corrected(members, pending, d, digits)
+        _changed(members, kept["corrections"], event, _corrected(members, pending, d, digits))
+    elif event.type == "agreement":
+        entry = kept["corrections"][str(d["seq"])]
+        entry = dict(entry, agreed=[*entry["agreed"], event.actor])
+        if [m for m in entry["waiting_for"] if m not in entry["agreed"]]:
+            kept["corrections"][str(d["seq"])] = entry
+        else:
+            del kept["corrections"][str(d["seq"])]
+            for _, change in entry["changes"]:
+                _add(members, change)
     elif event.type == "payment":
         amount = parse_amount(d["amount"], digits, limit=MAX_BALANCE)
-        members[d["from"]] += amount
-        members[d["to"]] -= amount
+        if d.get("pending"):  # it counts once its receiver signs for it
+            kept["payments"][str(event.seq)] = [d["from"], d["to"], amount]
+        else:
+            members[d["from"]] += amount
+            members[d["to"]] -= amount
+    elif event.type == "payment_received":
+        src, dst, amount = kept["payments"].pop(str(d["seq"]))
+        members[src] += amount
+        members[dst] -= amount
     else:
         return row
-    out = {"digits": digits, "members": members}
+    out = {"digits": digits, "members": members, **{k: v for k, v in kept.items() if v}}
     return {**out, "pending": pending} if pending else out
+
+
+KEPT = ("payments", "corrections")
+
+
+def _changed(members: dict, waiting: dict, event, changes: list) -> None:
+    """What a correction or a void changes in the hands that count: at once when it lowers
+    nobody, or when it was logged before members' word was asked for it (no ``waits_for``);
+    else kept aside until each member it lowers agrees (``agreement``)."""
+    if "waits_for" not in event.data or not event.data["waits_for"]:
+        for _, change in changes:
+            _add(members, change)
+        return
+    waiting[str(event.seq)] = {"hand": event.hand, "table": event.table, "changes": changes,
+                               "waiting_for": list(event.data["waits_for"]), "agreed": []}
+
+
+def lowered(row: dict | None, event_type: str, hand: str, d: dict) -> list[str]:
+    """The members a correction (or a void of ``hand``) would lower: each who would pay more or
+    receive less in a hand that counts now. The ledger asks their word before it counts."""
+    pending = (row or {}).get("pending", {})
+    if event_type == "hand_voided":
+        if hand in pending:
+            return []
+        return sorted({p["member"] for p in d.get("reversed", []) if not str(p["amount"]).startswith("-")
+                       and str(p["amount"]).strip("0.") != ""})
+    return sorted({p["member"] for a in d["adjustments"] if a["hand"] not in pending for p in a["payouts"]
+                   if str(p["amount"]).startswith("-")})
+
+
+def corrections_waiting(row: dict | None, hand: str | None = None, table: str | None = None) -> list[dict]:
+    """The corrections and voids that wait for the members they lower (oldest first), each
+    with its ``seq``: all of them, those that change ``hand``, or those at ``table``."""
+    found = []
+    for seq, entry in sorted((row or {}).get("corrections", {}).items(), key=lambda item: int(item[0])):
+        if hand is not None and hand != entry["hand"] and hand not in [h for h, _ in entry["changes"]]:
+            continue
+        if table is not None and table != entry["table"]:
+            continue
+        found.append({**entry, "seq": int(seq)})
+    return found
+
+
+def payments_waiting(row: dict | None) -> list[dict]:
+    """The payments that do not count yet, each waiting for its receiver to sign for it, as
+    API.md lists them under ``pending`` (oldest first)."""
+    if not row:
+        return []
+    return [{"payment": int(seq), "state": "pending", "from": src, "to": dst,
+             "amount": format_amount(amount, row["digits"]), "waiting_for": [dst]}
+            for seq, (src, dst, amount) in sorted(row.get("payments", {}).items(), key=lambda item: int(item[0]))]
 
 
 def hands_named(event) -> tuple[str, ...]:
@@ -83,27 +152,37 @@ def _add(members: dict, payouts) -> None:
         members[member] += amount
 
 
-def _corrected(members: dict, pending: dict, d: dict, digits: int) -> None:
-    """Each hand the correction changed moves by its difference, where it stands (counted,
-    or still pending); the hand corrected counts from now on, whatever it was."""
+def _corrected(members: dict, pending: dict, d: dict, digits: int) -> list:
+    """Each hand the correction changed moves by its difference where it stands: a pending
+    one at once (it counts when its payers agree), and those that count as the returned
+    changes (``_changed`` applies them, or keeps them for the members they lower). The hand
+    corrected, if it was pending, is a new result its payers confirm anew (a correction logged
+    before members' word was asked, without ``waits_for``: it counts at once, as it did)."""
+    changes = []
     for adjustment in d["adjustments"]:
         change = [[p["seat"], p["member"], parse_amount(p["amount"], digits, allow_negative=True)]
                   for p in adjustment["payouts"]]
         held = pending.get(adjustment["hand"])
         if held is None:
-            _add(members, change)
-        else:
-            by_seat = {seat: amount for seat, _, amount in change}
-            now = dict(held, payouts=[[seat, member, amount + by_seat.get(seat, 0)]
-                                      for seat, member, amount in held["payouts"]])
-            if now["state"] == "pending" and not waiting(now):
-                _add(members, now["payouts"])  # nobody is left to agree: it counts
-                del pending[adjustment["hand"]]
-            else:
-                pending[adjustment["hand"]] = now
-    corrected = pending.pop(d["hand"], None)
-    if corrected is not None:
+            changes.append([adjustment["hand"], change])
+            continue
+        by_seat = {seat: amount for seat, _, amount in change}
+        pending[adjustment["hand"]] = dict(held, payouts=[[seat, member, amount + by_seat.get(seat, 0)]
+                                                          for seat, member, amount in held["payouts"]])
+    corrected = pending.get(d["hand"])
+    if corrected is not None and "waits_for" in d and not d.get("void"):
+        pending[d["hand"]] = dict(corrected, state="pending", actor="admin", confirmed=[])
+    elif corrected is not None:
+        del pending[d["hand"]]
         _add(members, corrected["payouts"])
+    for hand in [a["hand"] for a in d["adjustments"] if a["hand"] != d["hand"]]:
+        now = pending.get(hand)
+        if now is not None and now["state"] == "pending" and not waiting(now):
+            _add(members, now["payouts"])  # nobody is left to agree: it counts
+            del pending[hand]
+    if d["hand"] in pending and not waiting(pending[d["hand"]]):
+        _add(members, pending.pop(d["hand"])["payouts"])  # a new result nobody pays in
+    return changes
 
 
 def pending_entry(row: dict | None, hand: str) -> dict | None:

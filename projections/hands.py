@@ -31,6 +31,8 @@ class HandModel:
     disputes: tuple[dict, ...] = ()  # {"seq", "by", "reason"} of each dispute
     corrections: tuple[dict, ...] = ()  # the corrections that changed it (with_corrections), oldest first
     settled_by: str | None = None  # who appended its settlement
+    waits: tuple[dict, ...] = ()  # corrections or voids of it that wait for the members they lower
+    settled_seq: int | None = None  # the seq of its settlement event
 
     @property
     def ended(self) -> bool:
@@ -117,7 +119,7 @@ def apply(model: HandModel | None, envelope) -> HandModel:
     seqs = (*model.seqs, envelope.seq)
     kind, d = envelope.type, envelope.data
     if kind == "settlement":
-        return replace(model, seqs=seqs, settlement=d, settled_by=envelope.actor,
+        return replace(model, seqs=seqs, settlement=d, settled_by=envelope.actor, settled_seq=envelope.seq,
                        confirmation="pending" if d.get("confirmed") is False else "counted")
     if kind == "hand_voided":
         return replace(model, seqs=seqs, voided={**d, "seq": envelope.seq}, confirmation=None)
@@ -129,6 +131,12 @@ def apply(model: HandModel | None, envelope) -> HandModel:
         return replace(model, seqs=seqs, confirmation="disputed", disputes=(*model.disputes, dispute),
                        confirmed_by=tuple(m for m in model.confirmed_by if m != envelope.actor))
     if kind == "correction":  # what it changed is laid over from the hand's row (with_corrections)
+        if d.get("hand") == model.id and "waits_for" in d and not d.get("void") and model.confirmation in (
+                "pending", "disputed"):  # a new result: its payers confirm it anew
+            new = next((s["settlement"] for s in d.get("settlements", []) if s["hand"] == model.id), model.settlement)
+            again = replace(model, seqs=seqs, settlement=new, settled_by="admin", confirmed_by=(),
+                            confirmation="pending")
+            return again if waiting_for(again) else replace(again, confirmation="counted")
         return replace(model, seqs=seqs)
     state = model.decider.evolve(model.state, envelope)  # evolve reads only .type and .data
     ended = model.settlement is not None or model.voided is not None
@@ -149,7 +157,10 @@ def with_corrections(model: HandModel, entries: Sequence[Mapping] | None) -> Han
             continue
         if entry["hand"] == model.id:
             voided = {"reason": entry["reason"], "by_correction": entry["seq"]} if entry.get("void") else None
-            confirmation = None if entry.get("void") else "counted"  # the admin's word settles it
+            if entry.get("void"):
+                confirmation = None
+            elif not entry.get("asks"):
+                confirmation = "counted"  # logged before members' word was asked: the admin's word settled it
         if "settlement" in entry:
             settlement = entry["settlement"]
             if entry["hand"] != model.id and confirmation == "pending" and not waiting_for(
@@ -165,7 +176,7 @@ def settled_at(model: HandModel) -> int | None:
     if model.settlement is None:
         return None
     again = [e["seq"] for e in model.corrections if "settlement" in e or e["hand"] == model.id]
-    return again[-1] if again else model.seqs[-1]
+    return again[-1] if again else model.settled_seq
 
 
 def waiting_for(model: HandModel) -> list[str]:
@@ -195,8 +206,16 @@ def render(model: HandModel) -> dict:
     view.update({"id": model.id, "table": model.table, "game": model.game, "phase": phase,
                  "settlement": model.settlement, "voided": model.voided, "events": list(model.seqs),
                  "confirmation": _confirmation(model),
-                 "corrections": [_correction_shown(c) for c in model.corrections]})
+                 "corrections": [_correction_shown(c) for c in model.corrections],
+                 "correction_waiting": _waiting_shown(model.waits[0]) if model.waits else None})
     return view
+
+
+def _waiting_shown(entry: Mapping) -> dict:
+    """A correction (or void) that changes the hand and waits: until each member it lowers
+    agrees, the hand counts as before."""
+    return {"seq": entry["seq"], "correction": entry.get("hash"), "agreed": list(entry["agreed"]),
+            "waiting_for": [m for m in entry["waiting_for"] if m not in entry["agreed"]]}
 
 
 def _confirmation(model: HandModel) -> dict | None:

@@ -112,7 +112,7 @@ def _hand_play(rows, env, members, dealt) -> str | None:
     if not latest or latest["id"] != env.hand:
         return f"hand {env.hand!r} is not the latest hand of table {env.table!r}"
     if env.type == "hand_voided":
-        return "the hand is voided twice" if latest["status"] == "voided" else None
+        return "the hand is voided twice" if latest["status"] == "voided" else _waits_for(rows, env)
     if latest["status"] != "playing":
         return f"hand {env.hand} is already {latest['status']}"
     if env.actor != "admin":
@@ -205,11 +205,38 @@ def _dispute(rows, env, members, dealt) -> str | None:
 def _correction(rows, env, members, dealt) -> str | None:
     if env.actor != "admin":
         return "only the admin corrects a hand"
+    wrong = _waits_for(rows, env)
+    if wrong:
+        return wrong
     table = rows.get(("table", env.table))
     if env.data["hand"] != env.hand or env.hand not in dealt or table is None:
         return f"hand {env.hand!r} was never dealt at table {env.table!r}"
     if table["latest_hand"]["status"] == "playing":
         return f"a hand is corrected while hand {table['latest_hand']['id']} is still being played at its table"
+    return None
+
+
+def _waits_for(rows, env) -> str | None:
+    """A correction or void logged since members' word is asked names exactly the members it
+    lowers (projections/balances.py ``lowered``), as the ledger decided them."""
+    if "waits_for" not in env.data:
+        return None
+    said = env.data["waits_for"]
+    asks = rows[("group", "")].get("confirmations", "payers") != "off"  # a group that confirms nothing asks nobody
+    given = balances.lowered(rows.get(("balances", "")), env.type, env.hand, env.data) if asks else []
+    if not isinstance(said, list) or sorted(said) != given:
+        return f"it waits for {said!r}, but the members it lowers are {given!r}"
+    return None
+
+
+def _agreement(rows, env, members, dealt) -> str | None:
+    waiting = (rows.get(("balances", "")) or {}).get("corrections", {}).get(str(env.data.get("seq")))
+    if waiting is None:
+        return f"no correction at seq {env.data.get('seq')!r} waits for anyone's word"
+    if env.actor not in waiting["waiting_for"] or env.actor in waiting["agreed"]:
+        return f"{env.actor} agrees to a correction that does not wait for them"
+    if env.hand != waiting["hand"] and env.hand not in [h for h, _ in waiting["changes"]]:
+        return f"the correction at seq {env.data['seq']} does not change hand {env.hand!r}"
     return None
 
 
@@ -241,7 +268,7 @@ def _positive(text, digits: int, what: str, limit: int = MAX_MINOR) -> str | Non
 _CHECKS = {"group_updated": _group_updated, "confirmation": _confirmation, "dispute": _dispute,
            "correction": _correction, "member_added": _member_added, "table_opened": _table_opened, "deal": _hand_start,
            "result": _hand_start, "payment": _payment, "assertion": _assertion, "table_closed": _table_closed,
-           "pay_details": _pay_details, "device_added": _device, "member_reset": _device,
+           "pay_details": _pay_details, "device_added": _device, "member_reset": _device, "agreement": _agreement,
            **{kind: _tournament(check) for kind, check in (
                ("tournament_created", tournament_faults.tournament_created),
                ("round_drawn", tournament_faults.round_drawn), ("watch_opened", tournament_faults.watch),

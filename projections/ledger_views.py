@@ -11,7 +11,8 @@ from events.money import format_amount, parse_amount
 from . import balances
 
 MONEY_EVENTS = frozenset({"group_created", "member_added", "table_opened", "settlement", "hand_voided",
-                          "confirmation", "dispute", "correction", "payment", "assertion", "deal", "result"})
+                          "confirmation", "dispute", "correction", "agreement", "payment", "payment_received",
+                          "assertion", "deal", "result"})
 
 
 def money_faults(envelopes: Iterable) -> list[str]:
@@ -47,7 +48,8 @@ def money_faults(envelopes: Iterable) -> list[str]:
     return found
 
 
-MOVES = ("settlement", "hand_voided", "confirmation", "correction", "payment")  # after which a balance can change
+# after which a balance can change
+MOVES = ("settlement", "hand_voided", "confirmation", "correction", "agreement", "payment", "payment_received")
 
 
 def balance_steps(envelopes: Iterable) -> Iterator[tuple[object, dict]]:
@@ -146,8 +148,9 @@ def ledger_csv(envelopes: Iterable, names: dict[str, str]) -> Iterable[str]:
             games[env.hand] = env.data["game"]
         if env.type not in balances.EVENTS:
             continue
-        lines = _money_lines(row, env, contracts)
-        row = balances.apply(row, env)
+        after = balances.apply(row, env)
+        lines = _money_lines(row, env, contracts, after)
+        row = after
         for kind, hand, member, amount in lines:
             writer.writerow((env.seq, env.recorded_at, kind, hand or "", env.table or "", games.get(hand, ""),
                              contracts.get(hand, ""), member, names.get(member, member), amount,
@@ -156,9 +159,9 @@ def ledger_csv(envelopes: Iterable, names: dict[str, str]) -> Iterable[str]:
             yield flush()
 
 
-def _money_lines(row: dict | None, env, contracts: dict) -> list[tuple[str, str | None, str, str]]:
+def _money_lines(row: dict | None, env, contracts: dict, after: dict | None) -> list[tuple[str, str | None, str, str]]:
     """(kind, hand, member, amount) of each move ``env`` makes to the counted balances, the
-    balances ``row`` being those before it."""
+    balances ``row`` being those before it and ``after`` those after it."""
     d = env.data
     if env.type == "settlement":
         contracts[env.hand] = d.get("contract", "")
@@ -172,40 +175,48 @@ def _money_lines(row: dict | None, env, contracts: dict) -> list[tuple[str, str 
         return [("payout", env.hand, member, format_amount(amount, row["digits"]))
                 for _, member, amount in entry["payouts"]]
     if env.type == "hand_voided":
-        if balances.pending_entry(row, env.hand) is not None:
-            return []
+        if balances.pending_entry(row, env.hand) is not None or d.get("waits_for"):
+            return []  # it was not counted; or it counts once the members it lowers agree
         return [("void", env.hand, p["member"], _negated(p["amount"])) for p in d.get("reversed", [])]
     if env.type == "correction":
         for entry in d["settlements"]:
             if entry["settlement"] is not None:
                 contracts[entry["hand"]] = entry["settlement"].get("contract", "")
-        return _corrected_lines(row, d)
+        return _corrected_lines(row, d, after)
+    if env.type == "agreement":
+        if str(d["seq"]) in after.get("corrections", {}):
+            return []  # another member it lowers has still to agree
+        entry = row["corrections"][str(d["seq"])]
+        return [("correction", hand, member, format_amount(amount, row["digits"]))
+                for hand, change in entry["changes"] for _, member, amount in change]
     if env.type == "payment":
+        if d.get("pending"):
+            return []  # it counts when its receiver signs for it
         return [("payment", None, d["from"], d["amount"]), ("payment", None, d["to"], _negated(d["amount"]))]
+    if env.type == "payment_received":
+        src, dst, amount = row["payments"][str(d["seq"])]
+        said = format_amount(amount, row["digits"])
+        return [("payment", None, src, said), ("payment", None, dst, _negated(said))]
     return []
 
 
-def _corrected_lines(row: dict, d: dict) -> list[tuple[str, str | None, str, str]]:
+def _corrected_lines(row: dict, d: dict, after: dict) -> list[tuple[str, str | None, str, str]]:
     """A correction's moves, as the balances fold makes them: the difference of each hand
-    that counted; the whole payouts of a waiting one that counts from now on (the hand
-    corrected, or one whose payers have all agreed now)."""
-    digits, lines, counted = row["digits"], [], set()
+    that counted (unless it waits for the members it lowers); the whole payouts of a pending
+    one that counts from now on."""
+    digits, lines = row["digits"], []
+    pending, still = row.get("pending", {}), after.get("pending", {})
     moved = {a["hand"]: {p["seat"]: parse_amount(p["amount"], digits, allow_negative=True) for p in a["payouts"]}
              for a in d["adjustments"]}
     for hand, change in moved.items():
-        waiting = balances.pending_entry(row, hand)
-        if waiting is None:
+        if hand not in pending and not d.get("waits_for"):
             lines += [("correction", hand, member, format_amount(change.get(seat, 0), digits))
                       for seat, member in _seats_of(d, hand)]
-            continue
-        now = [(seat, member, amount + change.get(seat, 0)) for seat, member, amount in waiting["payouts"]]
-        if hand == d["hand"] or (waiting["state"] == "pending" and not balances.waiting(dict(waiting, payouts=now))):
-            lines += [("payout", hand, member, format_amount(amount, digits)) for _, member, amount in now]
-            counted.add(hand)
-    waiting = balances.pending_entry(row, d["hand"])
-    if waiting is not None and d["hand"] not in counted:  # corrected without a difference: it counts now
-        lines += [("payout", d["hand"], member, format_amount(amount, digits))
-                  for _, member, amount in waiting["payouts"]]
+    for hand in dict.fromkeys([*moved, d["hand"]]):
+        if hand in pending and hand not in still:  # it counts from now on
+            change = moved.get(hand, {})
+            lines += [("payout", hand, member, format_amount(amount + change.get(seat, 0), digits))
+                      for seat, member, amount in pending[hand]["payouts"]]
     return lines
 
 

@@ -56,6 +56,9 @@ class Signatures:
         data = env.data
         if env.type == "device_added":
             return self._device(env)
+        if (env.type == "payment" and env.actor != data.get("to") and not data.get("pending")
+                and devices.ever_keyed(self.keys.get(data.get("to")))):
+            return f"a payment to {data.get('to')} counts without their word, though they held a key"
         if env.type == "pay_details" and env.actor == "admin" and self.keys:
             return f"the admin changed how {data.get('member')} takes money, once members held keys"
         act = acts.act_of(env.type, data, env.actor)

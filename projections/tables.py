@@ -70,6 +70,8 @@ def _corrected(row: dict, event) -> dict:
     each hand the correction changed, what it says now (``corrections``, by hand)."""
     d = event.data
     entry = {"seq": event.seq, "hand": d["hand"], "reason": d["reason"]}
+    if "waits_for" in d:  # logged since members' word is asked: a pending hand corrected is a new result
+        entry["asks"] = True
     if d.get("void"):
         entry["void"] = True
     else:

@@ -20,7 +20,8 @@ from . import balances
 NAME = "tournament"
 EVENTS = frozenset({"tournament_created", "round_drawn", "watch_opened", "watch_closed"})
 SCORE = "table_score"
-SCORE_EVENTS = frozenset({"table_opened", "settlement", "hand_voided", "confirmation", "dispute", "correction"})
+SCORE_EVENTS = frozenset({"table_opened", "settlement", "hand_voided", "confirmation", "dispute", "correction",
+                          "agreement"})
 FIELDS = ("name", "game", "rules", "players", "rounds", "deals", "places", "stake", "commitment")
 
 

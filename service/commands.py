@@ -101,6 +101,15 @@ class Dispute:
 
 
 @dataclass(frozen=True)
+class Agree:
+    """A member a correction (or a void) lowers agrees to it (signed ``agree``)."""
+    group: str
+    actor: str
+    hand: str
+    signed: Any = None
+
+
+@dataclass(frozen=True)
 class Correct:
     """The admin replaces a past hand's outcome: ``result`` (checked by its game) or a void."""
     group: str
@@ -117,6 +126,15 @@ class Pay:
     actor: str
     body: Mapping[str, Any]  # from, to, amount
     signed: Any = None  # events.acts.Signed, from the request's Bitka-Signature
+
+
+@dataclass(frozen=True)
+class ConfirmPayment:
+    """The receiver of a payment someone else recorded says they got it (signed ``confirm_payment``)."""
+    group: str
+    actor: str
+    payment: int  # its seq
+    signed: Any = None
 
 
 @dataclass(frozen=True)

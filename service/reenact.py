@@ -36,9 +36,9 @@ from games.engine.seen import names_a_card
 from projections.integrity import well_formed
 from projections.redecide import COMMANDS, RECORDED_BY_THE_TABLE, SALT, every_field
 from . import auth, handlers
-from .commands import (AddDevice, AddMember, ApproveDevice, AssertBalance, Confirm, Correct, CreateGroup,
-                       CreateTournament, Dispute, DrawRound, NewHand, OpenTable, Pay, Play, ResetMember, SetPayDetails,
-                       UpdateGroup, VoidHand, Watch)
+from .commands import (AddDevice, AddMember, Agree, ApproveDevice, AssertBalance, Confirm, ConfirmPayment, Correct,
+                       CreateGroup, CreateTournament, Dispute, DrawRound, NewHand, OpenTable, Pay, Play, ResetMember,
+                       SetPayDetails, UpdateGroup, VoidHand, Watch)
 from projections.devices import NAME as DEVICES
 from .handlers.devices import WAITING
 from .draws import Revealed
@@ -235,6 +235,10 @@ class Reenactment:
                 return Correct(g, actor, env.hand, d.get("reason"), d.get("result"), d.get("cards"))
             case "payment":
                 return Pay(g, actor, {"from": d.get("from"), "to": d.get("to"), "amount": d.get("amount")}, signed)
+            case "agreement":
+                return Agree(g, actor, env.hand, signed)
+            case "payment_received":
+                return ConfirmPayment(g, actor, d.get("seq") if isinstance(d.get("seq"), int) else 0, signed)
             case "assertion":
                 return AssertBalance(g, actor, {"member": d.get("member"), "balance": d.get("balance")})
             case "pay_details":

@@ -327,6 +327,10 @@ class Hand(Schema):
     sides = fields.List(fields.Dict())
     tricks = fields.List(fields.Dict())
     settlement = fields.Dict(allow_none=True)
+    correction_waiting = fields.Dict(allow_none=True, metadata={
+        "description": "a correction (or void) of this hand that lowers some members and waits for them: `{\"seq\", "
+                       "\"correction\": its event's hash (what `agree` signs), \"waiting_for\", \"agreed\"}`; "
+                       "until each has agreed the hand counts as before. Null when none waits"})
     voided = fields.Dict(allow_none=True)
     events = fields.List(fields.Integer())
     current = fields.List(fields.Dict(), metadata={"description": "the trick being played a card at a time: "
@@ -445,6 +449,8 @@ class Payment(Schema):
     from_ = fields.String(data_key="from")
     to = fields.String()
     amount = fields.String()
+    pending = fields.Boolean(metadata={"description": "true: it counts once its receiver confirms it"})
+    received = fields.Integer(metadata={"description": "the seq of the receiver's confirmation (its confirm's answer)"})
 
 
 class AssertionIn(Schema):
@@ -480,7 +486,13 @@ class Balance(Schema):
 
 
 class Pending(Schema):
+    """A settlement that does not count yet (``hand``), or a payment that waits for its
+    receiver (``payment``: its seq, with ``from``, ``to`` and ``amount``)."""
     hand = fields.String()
+    payment = fields.Integer(metadata={"description": "a payment's seq: it counts once its receiver confirms it"})
+    from_ = fields.String(data_key="from")
+    to = fields.String()
+    amount = fields.String()
     state = fields.String(metadata={"description": "pending (until a member who pays in it confirms it) or "
                                                    "disputed (until confirmed or corrected)"})
     table = fields.String()
@@ -495,7 +507,9 @@ class Balances(Schema):
     total = fields.String()
     pending = fields.List(fields.Nested(Pending), metadata={
         "description": "settlements that do not count yet, in the order they were logged: the first "
-                       "`pending_limit` (500 unless asked) after `pending_after`"})
+                       "`pending_limit` (500 unless asked) after `pending_after`; then every payment that waits for "
+                       "its receiver (`{\"payment\", \"state\": \"pending\", \"from\", \"to\", \"amount\", "
+                       "\"waiting_for\"}`)"})
     pending_total = fields.Integer(metadata={"description": "how many settlements do not count yet, in all"})
     pending_next = fields.Integer(allow_none=True, metadata={
         "description": "the `pending_after` that lists the next page of `pending`; null on the last page"})

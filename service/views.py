@@ -9,7 +9,7 @@ from games.registry import GAMES
 from games.engine.seen import arranged
 from projections import hands as hand_fold
 from projections.groups import confirmations, member_name
-from projections.balances import listed
+from projections.balances import listed, payments_waiting
 from projections.settle_up import plan
 from projections.tables import TOURNAMENT
 from . import seating
@@ -117,7 +117,7 @@ def balances_view(grow: dict, brow: dict, waiting: "WaitingPage | None" = None) 
         "balances": [{"member": m["id"], "name": m["name"], "balance": format_amount(members.get(m["id"], 0), digits)}
                      for m in grow["members"]],
         "total": format_amount(sum(members.values()), digits),
-        "pending": listed(waiting.entries, digits),
+        "pending": listed(waiting.entries, digits) + payments_waiting(brow),
         "pending_total": waiting.total,
         "pending_next": waiting.next,
     }

@@ -22,10 +22,12 @@ from events.store import Writer
 
 from ..commands import (
     AddDevice,
+    Agree,
     AddMember,
     ApproveDevice,
     AssertBalance,
     Confirm,
+    ConfirmPayment,
     ConfirmTable,
     Correct,
     CreateGroup,
@@ -58,7 +60,9 @@ HANDLERS: dict[type, Callable[[Any, Writer], Any]] = {
     ConfirmTable: verdicts.confirm_table,
     Dispute: verdicts.dispute,
     Correct: verdicts.correct,
+    Agree: verdicts.agree,
     Pay: money.pay,
+    ConfirmPayment: money.confirm_payment,
     AssertBalance: money.assert_balance,
     SetPayDetails: pay_to.set_pay_details,
     CreateTournament: tournaments.create_tournament,

@@ -131,9 +131,9 @@ def listed(r: Reader, group: str, member: str) -> dict:
     at = {reset["seq"]: reset["at"] for reset in row["resets"]}
     shown = [{"kid": k["kid"], "key": k["key"], "via": k["via"], "added_at": k["at"],
               "stopped_at": at.get(k["stopped"]) if k["stopped"] is not None else None} for k in row["keys"]]
+    keys = sorted(k for k in r.row_keys(WAITING, group) if k.startswith(f"{member}:"))
     waiting = [{"kid": v["kid"], "key": v["key"], "asked_at": v["asked_at"]}
-               for v in r.rows_of(WAITING, group, sorted(k for k in r.row_keys(WAITING, group)
-                                                         if k.startswith(f"{member}:"))).values()]
+               for v in (r.rows_of(WAITING, group, keys) if keys else {}).values()]
     return {"member": member, "devices": shown, "waiting": waiting, "resets": row["resets"]}
 
 

@@ -9,9 +9,13 @@ from events.errors import Unprocessable
 from events.sentences import say
 from events.store import NewEvent, Writer
 
+from projections import balances
+from projections.groups import confirmations
+
 from ..commands import HandMoved, NewHand, Play, VoidHand
 from .planning import appended, carry_out, decide_new_hand, decide_play
-from .lookups import hand_model, table_row
+from .lookups import group_row, hand_model, table_row
+from .verdicts import none_waits
 
 
 def new_hand(c: NewHand, w: Writer) -> HandMoved:
@@ -29,12 +33,17 @@ def void_hand(c: VoidHand, w: Writer) -> HandMoved:
     trow = table_row(w, c.group, model.table)
     if model.voided is not None:
         raise Unprocessable(say("hand {hand} is already voided", hand=c.hand))
+    none_waits(w, c.group, model.table)
     if trow["latest_hand"]["id"] != c.hand:
         raise Unprocessable(say("only the table's latest hand ({latest}) may be voided; the admin "
                                 "corrects an earlier one (POST .../hands/{hand}/correct)",
                                 latest=trow['latest_hand']['id'], hand=c.hand))
     data = {"reason": c.reason, "dealer": trow["latest_hand"]["dealer"],
             "reversed": (model.settlement or {}).get("payouts", [])}
+    pending = w.pending_entry(c.group, c.hand)
+    asks = confirmations(group_row(w, c.group)) != "off"  # a group that confirms nothing asks nobody's word
+    data["waits_for"] = balances.lowered({"pending": {c.hand: pending} if pending else {}}, "hand_voided", c.hand,
+                                         data) if asks else []
     version = w.version(c.group)
     return appended(w, c.group, c.actor, version,
                     [NewEvent("hand_voided", data, hand=c.hand, table=model.table)], replace(model, voided=data))

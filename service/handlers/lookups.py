@@ -5,7 +5,7 @@ not one, a 422 for a game or rules bitka does not know)."""
 from __future__ import annotations
 
 import secrets
-
+from dataclasses import replace
 from typing import Mapping
 
 from events.errors import Invalid, NotFound, RuleBroken, Unprocessable
@@ -14,7 +14,7 @@ from events.sentences import say
 from events.store import Reader
 from games.engine.errors import RuleViolation
 from games.registry import GAMES
-from projections import folded
+from projections import balances, folded
 from projections import hands as hand_fold
 from projections.tables import corrections_of
 
@@ -56,7 +56,11 @@ def hand_model(reader: Reader, group: str, hand: str) -> hand_fold.HandModel:
     model = folded.HANDS.model(reader, group, hand)
     if model is None:
         raise NotFound(say("there is no hand {hand} in this group", hand=repr(hand)))
-    return hand_fold.with_corrections(model, corrections_of(reader.row("table", group, model.table), hand))
+    model = hand_fold.with_corrections(model, corrections_of(reader.row("table", group, model.table), hand))
+    waits = balances.corrections_waiting(reader.row(balances.NAME, group, ""), hand=hand)
+    if not waits:
+        return model
+    return replace(model, waits=tuple({**e, "hash": reader.hash_at(group, e["seq"])} for e in waits))
 
 
 def parsed_amount(text, digits: int, field: str, negative: bool = False, limit: int = MAX_MINOR) -> int:

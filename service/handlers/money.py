@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from events.errors import Invalid, Refused, Unprocessable
+from events.errors import Invalid, NotFound, Refused, Unprocessable
 from events.money import MAX_BALANCE, format_amount
 from events.sentences import say
 from events.store import NewEvent, Writer
 from projections import balances
 
-from .. import auth
-from ..commands import AssertBalance, Pay, Recorded
+from .. import auth, signing
+from ..commands import AssertBalance, ConfirmPayment, Pay, Recorded
 from .lookups import group_row, parsed_amount
 
 
@@ -33,10 +33,10 @@ def assert_balance(c: AssertBalance, w: Writer) -> Recorded:
 
 
 def may_record_payment(actor: str, body: Mapping) -> None:
-    """A payment raises the payer's balance, so only the admin or the member who received
-    the money (``to``) may record it."""
-    if actor != auth.ADMIN and actor != body["to"]:
-        raise Refused(say("only the admin or the member who received the money (to) may record a payment"))
+    """A payment is recorded by the admin, its payer or its receiver (``to``); it counts once
+    its receiver has said they got it."""
+    if actor not in (auth.ADMIN, body["to"], body["from"]):
+        raise Refused(say("only the admin or the two members a payment is between may record it"))
 
 
 def pay(c: Pay, w: Writer) -> Recorded:
@@ -54,6 +54,29 @@ def pay(c: Pay, w: Writer) -> Recorded:
     if amount <= 0:
         raise Invalid(say("the amount must be more than zero"), errors={"amount": [say("must be more than zero")]})
     data = {"from": src, "to": dst, "amount": format_amount(amount, row["digits"])}
+    if c.actor == dst:  # the receiver's word: signed, once they hold a key
+        data.update(signing.sealed_by(w, c.group, c.actor, "received", {**data, "amount": body["amount"]}, c.signed,
+                                      data))
+    elif c.actor == src or signing.needed(w, c.group, dst):
+        data["pending"] = True  # it counts once its receiver signs for it
     [env] = w.append(c.group, [NewEvent("payment", data)], c.actor, expected_version=w.version(c.group))
     return Recorded(env.seq, data)
+
+
+def confirm_payment(c: ConfirmPayment, w: Writer) -> Recorded:
+    """The receiver of a payment someone else recorded says they got it: it counts from now on."""
+    group_row(w, c.group)
+    found = next(iter(w.events(c.group, after=c.payment - 1, limit=1)), None) if c.payment > 0 else None
+    if found is None or found.seq != c.payment or found.type != "payment":
+        raise NotFound(say("there is no payment at seq {seq} in this group", seq=c.payment))
+    if c.actor != found.data["to"]:
+        raise Refused(say("only the member who received a payment says they got it"))
+    waiting = (w.row(balances.NAME, c.group, "") or {}).get("payments", {})
+    if str(c.payment) not in waiting:
+        raise Unprocessable(say("the payment at seq {seq} counts already", seq=c.payment))
+    sealed = signing.sealed_by(w, c.group, c.actor, "confirm_payment", {"payment": found.hash}, c.signed)
+    data = {"seq": c.payment, "payment": found.hash, **sealed}
+    [env] = w.append(c.group, [NewEvent("payment_received", data)], c.actor, expected_version=w.version(c.group))
+    shown = {k: v for k, v in found.data.items() if k not in ("pending", "signed")}
+    return Recorded(c.payment, {**shown, "received": env.seq})
 

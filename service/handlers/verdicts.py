@@ -12,11 +12,11 @@ from events.store import NewEvent, Writer
 from games.registry import GAMES
 from projections import balances, corrections
 from projections import hands as hand_fold
-from projections.groups import member_name
+from projections.groups import confirmations, member_name
 from projections.tables import stake_of
 
 from .. import auth, signing
-from ..commands import Confirm, ConfirmTable, Correct, Dispute, HandMoved
+from ..commands import Agree, Confirm, ConfirmTable, Correct, Dispute, HandMoved
 from .planning import appended, ruled
 from .lookups import group_row, hand_model, table_row
 
@@ -135,6 +135,7 @@ def correct(c: Correct, w: Writer) -> HandMoved:
     elif target.settlement is None:
         raise Unprocessable(say("hand {hand} already counts as never played: there is nothing to void",
                                 hand=c.hand))
+    none_waits(w, c.group, model.table)
     decided = corrections.corrected(game, rules, stake_of(trow, grow["digits"]), trow["seats"],
                                     grow["digits"], past, c.hand, result, c.cards)
     if result is not None:
@@ -145,9 +146,50 @@ def correct(c: Correct, w: Writer) -> HandMoved:
             "adjustments": decided.adjustments,
             "settlements": [{"hand": h, "settlement": s} for h, s in decided.settlements.items()],
             "table": decided.table}
+    data["waits_for"] = balances.lowered(_pending_of(w, c.group, [c.hand, *(a["hand"] for a in decided.adjustments)]),
+                                         "correction", c.hand, data) if confirmations(grow) != "off" else []
     version = w.version(c.group)
     moved = appended(w, c.group, c.actor, version, [NewEvent("correction", data, hand=c.hand, table=model.table)],
                      model)
+    return replace(moved, hand=hand_model(w, c.group, c.hand))
+
+
+def _pending_of(w: Writer, group: str, hands) -> dict:
+    """A balances row holding just the named hands' settlements that do not count yet."""
+    return {"pending": {h: e for h in dict.fromkeys(hands) if (e := w.pending_entry(group, h)) is not None}}
+
+
+def none_waits(w: Writer, group: str, table: str) -> None:
+    """A correction of a table where an earlier one waits for members it lowers is refused:
+    each is a difference from the table as the one before left it."""
+    waiting = balances.corrections_waiting(w.row(balances.NAME, group, ""), table=table)
+    if waiting:
+        names = ", ".join(member_name(group_row(w, group), m) for m in waiting[0]["waiting_for"]
+                          if m not in waiting[0]["agreed"])
+        raise Unprocessable(say("a correction at this table waits for {names} to agree (hand {hand}): it counts, or "
+                                "the table takes another correction, once they do",
+                                names=names, hand=waiting[0]["hand"]))
+
+
+def agree(c: Agree, w: Writer) -> HandMoved:
+    """A member a correction (or a void) lowers agrees to it: once each such member has, it
+    counts."""
+    model = hand_model(w, c.group, c.hand)
+    waits = balances.corrections_waiting(w.row(balances.NAME, c.group, ""), hand=c.hand)
+    found = [e for e in waits if c.actor in e["waiting_for"] and c.actor not in e["agreed"]]
+    if not waits:
+        raise Unprocessable(say("no correction of hand {hand} waits for anyone's word", hand=c.hand))
+    if not found:
+        names = ", ".join(member_name(group_row(w, c.group), m) for m in waits[0]["waiting_for"]
+                          if m not in waits[0]["agreed"])
+        raise Refused(say("the correction of hand {hand} does not wait for you: it waits for {names}",
+                          hand=c.hand, names=names))
+    entry = found[0]
+    correction = w.hash_at(c.group, entry["seq"])
+    sealed = signing.sealed_by(w, c.group, c.actor, "agree", {"hand": c.hand, "correction": correction}, c.signed)
+    data = {"correction": correction, "seq": entry["seq"], **sealed}
+    moved = appended(w, c.group, c.actor, w.version(c.group),
+                     [NewEvent("agreement", data, hand=c.hand, table=model.table)], model)
     return replace(moved, hand=hand_model(w, c.group, c.hand))
 
 

@@ -10,7 +10,7 @@ from ..evidence import checkpoint, inclusions
 from ..http import READ, WRITE, Blueprint, hand_ahead, json_response, read, write
 from ..openapi import media, reads, writes
 from ..i18n import languages, phrases
-from ..commands import Confirm, Correct, Dispute, Play, VoidHand
+from ..commands import Agree, Confirm, Correct, Dispute, Play, VoidHand
 from ..sealed import hidden_in, sealed_for, trail_as_seen
 from ..views import appended_result, games_say, hand_view, trick_result
 
@@ -133,6 +133,20 @@ def _verdict(group: str, command):
         moved = handlers.handle(command(p), w)
         return hand_view(moved.hand, sealed_for(w, group, moved.hand, p.subject))
     return write(group, act)
+
+
+@blp.route("/<hand>/agree", methods=["POST"])
+@blp.response(201, s.Hand)
+@blp.problems(*WRITE, why={403: "A member with a device key without a valid signed `agree` `{\"hand\", \"correction\": "
+                                "<the hash of the correction or void event>}` (the answer carries the statement)",
+                           422: "No correction of this hand waits for you"})
+@blp.doc(**writes())
+def agree_to_correction(group, hand):
+    """A member a correction (or a void) lowers agrees to it: it counts once every member it
+    lowers has (the hand's `correction_waiting` says who it waits for). Until then the hand
+    counts as before."""
+    signed = signing.presented()
+    return _verdict(group, lambda p: Agree(group, p.subject, hand, signed))
 
 
 @blp.route("/<hand>/correct", methods=["POST"])

@@ -5,11 +5,11 @@ from flask import Response
 
 from events.types import EVENT_TYPES
 from projections.ledger_views import MONEY_EVENTS, ledger_csv, statistics
-from .. import handlers, schemas as s
+from .. import handlers, schemas as s, signing
 from ..handlers import lookups, money
 from ..http import READ, WRITE, Blueprint, read, write
 from ..openapi import media, reads, writes
-from ..commands import AssertBalance, Pay
+from ..commands import AssertBalance, ConfirmPayment, Pay
 from ..views import balances_view, recorded, settle_up_view
 
 UNREAD = EVENT_TYPES - MONEY_EVENTS  # the money views never look at bids, tricks or plays
@@ -33,13 +33,34 @@ def balances(query, group):
 @blp.route("/payments", methods=["POST"])
 @blp.arguments(s.PaymentIn)
 @blp.response(201, s.Payment)
-@blp.problems(*WRITE, why={403: "Only the admin or the receiving member may record it"})
+@blp.problems(*WRITE, why={403: "Not the admin nor one of the two members; the receiver with a device key without a "
+                                "valid signed `received`"})
 @blp.doc(**writes())
 def pay(body, group):
-    """Cash handed over at the table: `from` pays `to`, raising `from`'s balance."""
+    """Cash handed over at the table: `from` pays `to`, raising `from`'s balance. Recorded by
+    its receiver (signed `received` `{"from", "to", "amount"}` once they hold a key) it counts
+    at once; recorded by its payer, or by the admin for a receiver who holds a key, it is
+    `"pending": true` and counts once the receiver confirms it (`POST .../payments/{seq}/confirm`),
+    listed meanwhile under `pending` in `GET .../balances`."""
     body = {"from": body["from_"], "to": body["to"], "amount": body["amount"]}
-    return write(group, lambda w, p: recorded(handlers.handle(Pay(group, p.subject, body), w)),
+    signed = signing.presented()
+    return write(group, lambda w, p: recorded(handlers.handle(Pay(group, p.subject, body, signed), w)),
                  permit=lambda p: money.may_record_payment(p.subject, body))
+
+
+@blp.route("/payments/<int:seq>/confirm", methods=["POST"], parameters=[
+    {"in": "path", "name": "group", "description": "The group's id"},
+    {"in": "path", "name": "seq", "description": "The payment event's seq"}])
+@blp.response(201, s.Payment)
+@blp.problems(*WRITE, why={403: "Not the payment's receiver; a receiver with a device key without a valid signed "
+                                "`confirm_payment` `{\"payment\": <the payment event's hash>}`",
+                           404: "No payment at that seq", 422: "The payment counts already"})
+@blp.doc(**writes())
+def confirm_payment(group, seq):
+    """The receiver says they got a payment someone else recorded: it counts from now on (a
+    `payment_received` event)."""
+    signed = signing.presented()
+    return write(group, lambda w, p: recorded(handlers.handle(ConfirmPayment(group, p.subject, seq, signed), w)))
 
 
 @blp.route("/assertions", methods=["POST"])

@@ -31,7 +31,8 @@ def _result(t, who, result, table=None):
     return r.json
 
 
-def test_a_result_paying_its_logger_waits_for_a_payer_a_dispute_keeps_it_out_and_the_admin_corrects_it(kop_table):
+def test_a_result_paying_its_logger_waits_for_a_payer_a_dispute_keeps_it_out_and_a_correction_is_a_new_result(
+        kop_table):
     t = kop_table
     bob, ala, cyd = _as(t, 1), _as(t, 0), _as(t, 2)
     hand = _result(t, bob, STARE_WIN)  # Bob logs a result that pays Bob
@@ -56,9 +57,15 @@ def test_a_result_paying_its_logger_waits_for_a_payer_a_dispute_keeps_it_out_and
     [adjustment] = correction["adjustments"]
     assert [minor(p["amount"]) for p in adjustment["payouts"]] == [200, -200, 200, -200]  # from -1 +1 to +1 -1
     assert sum(minor(p["amount"]) for p in adjustment["payouts"]) == 0
-    assert _balances(t) == ([100, -100, 100, -100], [])  # counted as corrected, disputed no more
-    assert fixed.json["hand"]["confirmation"]["state"] == "counted"
+    # A correction of a hand that does not count yet is a new result: its payers (Bob and Dan now) confirm it.
+    assert fixed.json["hand"]["confirmation"]["state"] == "pending"
+    assert fixed.json["hand"]["confirmation"]["waiting_for"] == [t["members"][1]["id"], t["members"][3]["id"]]
     assert [minor(p["amount"]) for p in fixed.json["hand"]["settlement"]["payouts"]] == [100, -100, 100, -100]
+    assert _balances(t)[0] == [0, 0, 0, 0] and _balances(t)[1][0]["state"] == "pending"
+    assert ala.post(f"{path}/confirm").status_code == 403  # Ala no longer pays in it
+    assert bob.post(f"{path}/confirm").status_code == 201
+    assert _as(t, 3).post(f"{path}/confirm").status_code == 201
+    assert _balances(t) == ([100, -100, 100, -100], [])  # counted as corrected, once its payers agreed
     again = cyd.post(f"{path}/dispute", {"reason": "too late"})
     assert again.status_code == 422 and "only corrected" in again.json["detail"]
     trail = t["member"].get(f"{path}/audit", headers={"Accept": "text/plain"}).get_data(as_text=True)
@@ -204,7 +211,8 @@ def test_the_hand_page_says_what_waits_and_shows_the_correction(client, kop_tabl
     assert "Pending: it counts in the balances once every player who pays in it agrees" in page
     t["admin"].post(f"{t['base']}/hands/{hand['id']}/correct", {"reason": "counted again", "result": STARE_LOSE})
     page = client.http.get(f"/g/{t['group']}/hands/{hand['id']}").get_data(as_text=True)
-    assert "Pending:" not in page and "Corrected: counted again" in page
+    assert "Corrected: counted again" in page
+    assert "Pending: it counts in the balances once every player who pays in it agrees" in page  # a new result
     assert "the admin corrects hand" in page  # the correction's own line in the log
 
 
@@ -226,10 +234,11 @@ def test_a_void_after_a_correction_stands_and_a_second_void_is_refused(kop_table
     assert t["admin"].post(f"{path}/correct", {"reason": "x", "void": "yes"}).status_code == 400  # JSON true only
 
 
-def test_a_waiting_result_that_a_correction_makes_pay_its_logger_counts_at_once(kop_table):
+def test_a_waiting_result_that_a_correction_makes_pay_nobody_counts_at_once_and_the_new_payer_agrees(kop_table):
     """Scopa to 11: Ala logs every hand; the fourth, which ends the game against Bob, waits
-    for Bob. A correction of the first makes the game end a hand earlier and the fourth
-    hand pay nobody: it counts at once instead of waiting for ever."""
+    for Bob. A correction of the second makes the game end a hand earlier and the fourth
+    hand pay nobody: it counts at once instead of waiting for ever. The third hand, which
+    counted, now makes Bob pay: that waits for Bob's word."""
     t = kop_table
     ids = [m["id"] for m in t["members"]][:2]
     table = t["admin"].post(f"{t['base']}/tables", {"game": "scopa", "rules": {"target": 11}, "stake": "1.00",
@@ -240,10 +249,17 @@ def test_a_waiting_result_that_a_correction_makes_pay_its_logger_counts_at_once(
     hands = [_result(t, ala, r, table)["id"] for r in (five, one, five, five)]
     balances, pending = _balances(t)
     assert [p["hand"] for p in pending] == [hands[3]] and balances == [0, 0, 0, 0]
-    t["admin"].post(f"{t['base']}/hands/{hands[1]}/correct", {"reason": "side 0 swept", "result": five})
+    fixed = t["admin"].post(f"{t['base']}/hands/{hands[1]}/correct", {"reason": "side 0 swept", "result": five})
+    assert fixed.json["correction"]["waits_for"] == [ids[1]]
     balances, pending = _balances(t)
-    assert pending == [] and balances[:2] == [100, -100]  # the game ended at hand 3, counted as corrected
+    assert pending == [] and balances[:2] == [0, 0]  # the game ended at hand 3: Bob has still to agree
     assert t["member"].get(f"{t['base']}/hands/{hands[3]}").json["confirmation"]["state"] == "counted"
+    waiting = t["member"].get(f"{t['base']}/hands/{hands[2]}").json["correction_waiting"]
+    assert waiting["waiting_for"] == [ids[1]] and waiting["agreed"] == []
+    assert _as(t, 0).post(f"{t['base']}/hands/{hands[2]}/agree").status_code == 403  # it does not lower Ala
+    assert _as(t, 1).post(f"{t['base']}/hands/{hands[2]}/agree").status_code == 201
+    assert _balances(t)[0][:2] == [100, -100]  # counted as corrected
+    assert t["member"].get(f"{t['base']}/hands/{hands[2]}").json["correction_waiting"] is None
 
 
 def test_only_members_seated_at_the_table_log_there(kop_table):
