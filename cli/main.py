@@ -22,6 +22,7 @@ from .backup_commands import Duration, Runner, backup, restore
 from .checks import replay_store, verify_store
 from .demo import demo
 from .draws import draw_command
+from .keys import key, sign
 from .migrate import migrate
 from .money_checks import store_faults
 from .options import store_option
@@ -389,3 +390,5 @@ bitka.add_command(export)
 bitka.add_command(import_)
 bitka.add_command(migrate)
 bitka.add_command(rotate_token)
+bitka.add_command(key)  # bitka key new / show: a device key of your own, for a script (cli/keys.py)
+bitka.add_command(sign)

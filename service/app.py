@@ -12,7 +12,7 @@ from flask import Flask, Response, request
 from events.checkpoint import default_key_path, load_or_create_key
 from events.database import open_store
 from projections.projector import project
-from . import docs, headers, health, openapi, problems, schemas
+from . import docs, headers, health, openapi, problems, schemas, signing_doc
 from .draws import Keyed
 from .i18n.setup import speak
 from .limits import Limit
@@ -76,7 +76,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["bitka.key"] = load_or_create_key(key_path)
     app.extensions["bitka.draws"] = Keyed.of(app.extensions["bitka.key"])  # each draw's secret (service/draws.py)
     app.extensions["bitka.group_limit"] = Limit(app.config["BITKA_GROUPS_PER_HOUR"])
-    api = Api(app, spec_kwargs={"info": {"description": _DESCRIPTION, "license": openapi.license_()},
+    api = Api(app, spec_kwargs={"info": {"description": _DESCRIPTION + signing_doc.description(),
+                                         "license": openapi.license_()},
                                 "servers": openapi.servers(app.config.get("BITKA_PUBLIC_URL")),
                                 "marshmallow_plugin": openapi.Plugin(), "extra_plugins": [openapi.Operations()]})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})

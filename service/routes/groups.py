@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from flask import current_app, request
 
+from events.errors import Refused
+from events.sentences import say
+
 from .. import auth, handlers, schemas as s, views
 from ..handlers import lookups
 from ..commands import AddMember, CreateGroup, RotateToken, UpdateGroup
@@ -76,14 +79,22 @@ def update_group(body, group):
     422: "An Idempotency-Key already used with another request"})
 @blp.doc(**writes())
 def rotate_token(group, member):
-    """Give a member a new token (admin only), for one that was lost or leaked.
+    """Give a member a new token, for one that was lost or leaked: the admin for anyone, a member for
+    themself (with their own token; their device keys are not touched).
 
     `member` is a member's id, or `admin` for the admin's own tokens: every admin token of
     the group (the one that created it and each one an admin link made) stops working with
     this write, the admin's link too, and the answer is `{"id": "admin", "name": "admin",
     "token"}` with the one new admin token. Either way the old tokens get 401 at once, the
     browsers signed in with them are signed out, and nothing is appended to the log."""
-    return write(group, lambda w, p: views.credential(handlers.handle(RotateToken(group, member), w)), admin=True)
+    return write(group, lambda w, p: views.credential(handlers.handle(RotateToken(group, member), w)),
+                 permit=lambda p: _own_or_admin(p, member))
+
+
+def _own_or_admin(principal: auth.Principal, member: str) -> None:
+    """A member rotates their own token (one they fear leaked); the admin anyone's."""
+    if not principal.is_admin and principal.subject != member:
+        raise Refused(say("a member rotates their own token; the admin anyone's"))
 
 
 @blp.route("/<group>/members", methods=["POST"])
