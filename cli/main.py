@@ -360,7 +360,8 @@ def audit(obj: Context, group, hand, as_json):
         events = trail_of.events_of(r, group, hand)
         if not events:
             raise click.UsageError(f"there is no hand {hand!r} in group {group!r}")
-        trail = trail_of.trail(events, r.row("table", group, events[0].table), r.row("group", group, ""))
+        keys = r.rows_of("devices", group, sorted({e.actor for e in events if e.actor != "admin"}))
+        trail = trail_of.trail(events, r.row("table", group, events[0].table), r.row("group", group, ""), keys=keys)
     click.echo(json.dumps(trail, indent=2, ensure_ascii=False) if as_json else trail_of.as_text(trail), nl=False)
 
 

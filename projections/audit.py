@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+from events import acts
 from events.sentences import say
 from games.engine import words
 
@@ -45,6 +46,9 @@ def summary(env, trow: dict, grow: dict) -> str:
                        who_grow_env_actor=_who(grow, env.actor), reason=typed(d['reason']))
         case "correction":
             return _correction_words(env, trow, grow)
+        case "agreement":
+            return say("{who} agrees to the correction at event {seq}, which lowers what they get",
+                       who=_who(grow, env.actor), seq=d.get("seq"))
     return hand_fold.game_of(trow["game"]).describe(env.type, d, lambda seat: _seat(trow, grow, seat))
 
 
@@ -117,10 +121,12 @@ def events_of(reader, group: str, hand: str) -> list:
     return sorted([*own, *found], key=lambda e: e.seq)
 
 
-def trail(events: Sequence, trow: dict, grow: dict, marked: bool = False) -> dict:
+def trail(events: Sequence, trow: dict, grow: dict, marked: bool = False, keys: dict | None = None) -> dict:
     """The trail of a hand from its events (with the corrections of its table that changed
     it, in their place by seq). ``marked``: what members typed (names, reasons) stays marked
-    as typed (projections/typed.py) for a reader that says the trail's words again."""
+    as typed (projections/typed.py) for a reader that says the trail's words again. ``keys``:
+    each member's devices row, to say of each act which key signed it (one added after a reset
+    named as such), or that it was logged before keys."""
     said = (lambda text: text) if marked else plain
     own = [e for e in events if e.hand == events[0].hand]
     model = hand_fold.with_corrections(hand_fold.fold(own), tables.corrections_of(trow, own[0].hand))
@@ -140,11 +146,30 @@ def trail(events: Sequence, trow: dict, grow: dict, marked: bool = False) -> dic
         "hand": model.id, "table": model.table, "game": model.game, "phase": model.phase,
         "events": [{"seq": e.seq, "type": e.type, "actor": e.actor, "by": said(_who(grow, e.actor)),
                     "recorded_at": e.recorded_at, "prev_hash": e.prev_hash, "hash": e.hash,
-                    "summary": said(summary(e, trow, grow))} for e in events],
+                    "summary": said(summary(e, trow, grow)),
+                    **({"signed": said(signed_by(e, grow, keys))} if keys is not None and _is_act(e) else {})}
+                   for e in events],
         "settlement": settlement,
         "voided": model.voided,
         "explanation": [said(line) for line in explanation],
     }
+
+
+def _is_act(env) -> bool:
+    return env.actor != "admin" and acts.act_of(env.type, env.data, env.actor) is not None
+
+
+def signed_by(env, grow: dict, keys: dict) -> str:
+    """Who signed a member's act, in words: the key, and whether a reset came before it was added."""
+    block = env.data.get("signed")
+    if not isinstance(block, dict):
+        return say("not signed (before keys)")
+    who = _who(grow, env.actor)
+    key = next((k for k in (keys.get(env.actor) or {}).get("keys", []) if k["kid"] == block.get("kid")), None)
+    if key is not None and key["via"] == "reset":
+        return say("signed by {who}'s key {kid}, added after the admin reset {who}'s devices",
+                   who=who, kid=block.get("kid"))
+    return say("signed by {who}'s key {kid}", who=who, kid=block.get("kid"))
 
 
 def _what_became_of(entry: dict, model) -> str:
@@ -164,6 +189,8 @@ def as_text(t: dict, speak: Callable[[str], str] = str) -> str:
         out.append(speak(say("#{seq} {type} by {by} at {recorded_at}",
                            seq=e['seq'], type=e['type'], by=e['by'], recorded_at=e['recorded_at'])))
         out.append(f"    {e['summary']}")
+        if "signed" in e:
+            out.append(f"    {e['signed']}")
         out.append(speak(say("    hash {hash} (prev {prev}...)",
                            hash=e['hash'], prev=e['prev_hash'][:16])))
     if t["explanation"]:

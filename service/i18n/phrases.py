@@ -374,5 +374,7 @@ def trail(found: dict, language: str) -> dict:
     for event in found["events"]:
         event["summary"] = say(event["summary"], language)
         event["by"] = restored(*set_aside(event["by"]))
+        if "signed" in event:
+            event["signed"] = say(event["signed"], language)
     found["explanation"] = [say(line, language) for line in found["explanation"]]
     return found

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Response, request
 
-from projections import audit
+from projections import audit, devices
 from .. import handlers, schemas as s, signing, steady
 from ..handlers import lookups
 from ..evidence import checkpoint, inclusions
@@ -193,8 +193,10 @@ def get_audit(group, hand):
         events = audit.events_of(r, group, hand)
         if not events:
             lookups.hand_model(r, group, hand)  # raises the 404
-        trail = audit.trail(events, lookups.table_row(r, group, events[0].table), lookups.group_row(r, group),
-                            marked=True)  # what members typed is kept as typed by phrases.trail
+        grow = lookups.group_row(r, group)
+        keys = r.rows_of(devices.NAME, group, sorted({e.actor for e in events if e.actor != "admin"}))
+        trail = audit.trail(events, lookups.table_row(r, group, events[0].table), grow,
+                            marked=True, keys=keys)  # what members typed is kept as typed by phrases.trail
         trail_as_seen(trail, events, hidden_in(r, group, hand, p.subject))
         # Each event's inclusion proof against the group's signed checkpoint: the hand can be
         # checked on its own, without the rest of the log.

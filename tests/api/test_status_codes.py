@@ -225,12 +225,17 @@ def test_rotating_a_members_token_stops_the_old_one_at_once(kop_table):
     member = t["members"][0]
     old = t["member"]
     assert old.get(t["base"]).status_code == 200
-    assert old.post(f"{t['base']}/members/{member['id']}/token").status_code == 403  # admin only
+    other = old.as_(t["members"][1]["token"])
+    assert other.post(f"{t['base']}/members/{member['id']}/token").status_code == 403  # not another member's
     r = t["admin"].post(f"{t['base']}/members/{member['id']}/token")
     assert r.status_code == 201 and r.json["token"] != member["token"]
     assert old.get(t["base"]).status_code == 401
     assert old.as_(r.json["token"]).get(t["base"]).status_code == 200
     assert t["admin"].post(f"{t['base']}/members/m_nobody/token").status_code == 404
+    # A member rotates their own token (one they fear leaked): the old one stops at once.
+    mine = old.as_(r.json["token"]).post(f"{t['base']}/members/{member['id']}/token")
+    assert mine.status_code == 201 and old.as_(r.json["token"]).get(t["base"]).status_code == 401
+    assert old.as_(mine.json["token"]).get(t["base"]).status_code == 200
 
 
 def test_an_idempotent_member_creation_keeps_no_token(kop_table, app):
