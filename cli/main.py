@@ -193,7 +193,7 @@ def verify(obj: Context, group, saved, url, token, key_file):
             click.echo(p)
         sys.exit(1)
     click.echo(f"ok: {total} events in {len(groups)} group(s); the stored balances are the ones the events give; "
-               "every hash, link and member's signature holds"
+               "every member's signature holds; every hash and link holds"
                + (f", and group {cp['group']} extends the checkpoint of {cp['size']}" if cp else ""))
 
 

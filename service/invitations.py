@@ -29,7 +29,8 @@ from events.store import Writer
 from . import auth, handlers
 from projections.devices import NAME as DEVICES, current
 
-from .handlers import devices, lookups
+from .handlers import lookups
+from .keyring import first_key, read_key
 from .commands import AddMember
 
 VALID_FOR = timedelta(days=7)
@@ -157,10 +158,10 @@ def redeem(w: Writer, code: str, key: str | None = None) -> Redeemed:
     if member != auth.ADMIN:
         _keyless(w, group, member)
         if key is not None:
-            devices.read_key(key)  # a 400 before the code is used up
+            read_key(key)  # a 400 before the code is used up
     if member != auth.ADMIN and not w.use_invitation(code_hash(code), _stamp(_now())):
         raise Gone(say("this invitation was used already: ask the group's admin for a new one"))
-    kid = devices.first_key(w, group, member, key, "invitation") if key is not None and member != auth.ADMIN else None
+    kid = first_key(w, group, member, key, "invitation") if key is not None and member != auth.ADMIN else None
     token, digest = auth.mint_token()
     w.add_credential(digest, group, member)
     return Redeemed(group, member, token, kid)

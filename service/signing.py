@@ -5,8 +5,8 @@ A route reads the ``Bitka-Signature`` header (``presented``); the handler that d
 builds its statement from the request, as the member's device must have (``events/acts.py``),
 and ``sealed_by`` checks it against the actor's current keys and the group's used nonces. What
 it returns goes into the act's event: ``{"signed": {"kid", "nonce", "sig"}}``, plus any field of
-the statement whose signed value is not what the event itself records (a Scopa play whose
-capture the service chose, say), so that anyone holding the log can rebuild the statement.
+the statement whose signed value is not what the event itself records (a capture the
+service chose, say), so that anyone holding the log can rebuild the statement.
 
 The admin token is no member and signs nothing. A member who has never had a key acts as
 before keys (their events read "not signed (before keys)"); from a member's first key on,

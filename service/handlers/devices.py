@@ -11,56 +11,16 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from events import acts
-from events.errors import Invalid, NotFound, Refused, Unprocessable
+from events.errors import NotFound, Refused, Unprocessable
 from events.sentences import say
 from events.store import NewEvent, Reader, Writer
 from projections import devices
 
 from .. import auth, signing
 from ..commands import AddDevice, ApproveDevice, DeviceAdded, ResetMember
-from .lookups import group_row
+from ..keyring import first_key, member_of, read_key, taken
 
 WAITING = "device_waiting"
-
-
-def member_of(r: Reader, group: str, member: str) -> str:
-    """The member's name; a 404 when the group has no such member."""
-    row = group_row(r, group)
-    name = next((m["name"] for m in row["members"] if m["id"] == member), None)
-    if name is None:
-        raise NotFound(say("there is no member {member} in this group", member=repr(member)))
-    return name
-
-
-def read_key(key: str) -> tuple[str, str]:
-    """A public key as bitka writes it, and its kid; a 400 when it is no Ed25519 public key."""
-    try:
-        return acts.canonical_key(key), acts.kid_of(key)
-    except acts.BadSignature as e:
-        raise Invalid(say("key: {why}", why=str(e)), errors={"key": [str(e)]}) from None
-
-
-def _taken(r: Reader, group: str, kid: str) -> str | None:
-    """The member of the group who already has the key ``kid``, if any."""
-    for m in group_row(r, group)["members"]:
-        if any(k["kid"] == kid for k in (r.row(devices.NAME, group, m["id"]) or {}).get("keys", [])):
-            return m["id"]
-    return None
-
-
-def first_key(w: Writer, group: str, member: str, key: str, via: str, actor: str | None = None) -> str:
-    """Register ``member``'s first key (they have no current one): ``device_added``; its kid."""
-    key, kid = read_key(key)
-    if _taken(w, group, kid) is not None:
-        raise Unprocessable(say("this key is registered in this group already: make a new key on this device"))
-    row = w.row(devices.NAME, group, member)
-    if devices.current(row):
-        raise Unprocessable(say("{name} has a device key already: a further device is approved on one of their "
-                                "devices", name=member_of(w, group, member)))
-    via = devices.first_via(row) or via
-    w.append(group, [NewEvent("device_added", {"member": member, "key": key, "kid": kid, "via": via})],
-             actor or member, expected_version=w.version(group))
-    return kid
 
 
 def add_device(c: AddDevice, w: Writer) -> DeviceAdded:
@@ -76,7 +36,7 @@ def add_device(c: AddDevice, w: Writer) -> DeviceAdded:
         return DeviceAdded(c.member, first_key(w, c.group, c.member, key, c.via), pending=False)
     if any(k["kid"] == kid for k in devices.current(row)):
         return DeviceAdded(c.member, kid, pending=False)  # this very device: nothing to add
-    if _taken(w, c.group, kid) is not None:
+    if taken(w, c.group, kid) is not None:
         raise Unprocessable(say("this key is registered in this group already: make a new key on this device"))
     w.put_row(WAITING, c.group, f"{c.member}:{kid}", {"member": c.member, "kid": kid, "key": key,
                                                        "asked_at": _now()})
@@ -91,7 +51,7 @@ def approve_device(c: ApproveDevice, w: Writer) -> DeviceAdded:
     waiting = w.row(WAITING, c.group, f"{c.member}:{c.kid}")
     if waiting is None:
         raise NotFound(say("no device {kid} waits for approval", kid=c.kid))
-    if _taken(w, c.group, c.kid) is not None:
+    if taken(w, c.group, c.kid) is not None:
         raise Unprocessable(say("this key is registered in this group already"))
     fields = {"member": c.member, "key": waiting["key"]}
     if not devices.current(w.row(devices.NAME, c.group, c.member)):

@@ -12,7 +12,7 @@ from projections.groups import CONFIRMATIONS, confirmations
 
 from .. import auth
 from ..commands import AddMember, CreateGroup, Credential, GroupCreated, RotateToken, UpdateGroup
-from . import devices
+from ..keyring import first_key, read_key
 from .lookups import group_row, new_id
 
 
@@ -26,14 +26,14 @@ def create_group(c: CreateGroup, w: Writer) -> GroupCreated:
     if c.confirmations != "payers":
         data["confirmations"] = c.confirmations
     if c.organizer is not None:
-        devices.read_key(c.organizer["key"])  # a key that is none is a 400 before anything is written
+        read_key(c.organizer["key"])  # a key that is none is a 400 before anything is written
     w.append(group, [NewEvent("group_created", data)], auth.ADMIN, expected_version=0)
     token, digest = auth.mint_token()
     w.add_credential(digest, group, auth.ADMIN)
     organizer = None
     if c.organizer is not None:
         organizer = add_member(AddMember(group, auth.ADMIN, c.organizer["name"]), w)
-        devices.first_key(w, group, organizer.id, c.organizer["key"], "token")
+        first_key(w, group, organizer.id, c.organizer["key"], "token")
     return GroupCreated(group, name, c.currency, token, organizer)
 
 
@@ -87,8 +87,7 @@ def update_group(c: UpdateGroup, w: Writer) -> dict:
     if value not in CONFIRMATIONS:
         raise Invalid(say("confirmations is \"payers\" or \"off\", not {value}", value=repr(value)),
                       errors={"confirmations": [say("Must be one of: payers, off.")]})
-    if value == "off" and value != confirmations(row) and any(
-            w.row(DEVICES, c.group, m["id"]) is not None for m in row["members"]):
+    if value == "off" and value != confirmations(row) and w.rows(DEVICES, c.group):
         raise Unprocessable(say("confirmations can no longer be turned off: members hold their own keys now, and "
                                 "\"off\" is chosen only when the group is created, before anyone joins"))
     if value != confirmations(row):

@@ -14,8 +14,7 @@ from projections.groups import confirmations
 
 from ..commands import HandMoved, NewHand, Play, VoidHand
 from .planning import appended, carry_out, decide_new_hand, decide_play
-from .lookups import group_row, hand_model, table_row
-from .verdicts import none_waits
+from .lookups import group_row, hand_model, none_waits, table_row
 
 
 def new_hand(c: NewHand, w: Writer) -> HandMoved:

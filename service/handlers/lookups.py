@@ -15,6 +15,7 @@ from events.store import Reader
 from games.engine.errors import RuleViolation
 from games.registry import GAMES
 from projections import balances, folded
+from projections.groups import member_name
 from projections import hands as hand_fold
 from projections.tables import corrections_of
 
@@ -110,3 +111,15 @@ def _rules(game, raw):
         raise RuleBroken(e.detail, field="rules") from None
     except TypeError:
         raise RuleBroken(say("rules must be an object of rule names and values"), field="rules") from None
+
+
+def none_waits(w: Reader, group: str, table: str) -> None:
+    """A correction of a table where an earlier one waits for members it lowers is refused:
+    each is a difference from the table as the one before left it."""
+    waiting = balances.corrections_waiting(w.row(balances.NAME, group, ""), table=table)
+    if waiting:
+        names = ", ".join(member_name(group_row(w, group), m) for m in waiting[0]["waiting_for"]
+                          if m not in waiting[0]["agreed"])
+        raise Unprocessable(say("a correction at this table waits for {names} to agree (hand {hand}): it counts, or "
+                                "the table takes another correction, once they do",
+                                names=names, hand=waiting[0]["hand"]))

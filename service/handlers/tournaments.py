@@ -7,12 +7,13 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from events import draw
-from events.errors import Gone, NotFound, Unprocessable
+from events.errors import Gone, NotFound, Refused, Unprocessable
 from events.sentences import say
 from events.store import NewEvent, Writer
 from projections import tournaments as fold
 
-from ..commands import CreateTournament, DrawRound, Watch
+from .. import signing
+from ..commands import CheckIn, CreateTournament, DrawRound, Watch
 from .lookups import group_row, known_game, new_id, stake_of, table_rules
 
 PLACES = (5, 3, 1, 0)  # table points by place at a table of four, unless the organizer says
@@ -49,6 +50,8 @@ def create_tournament(c: CreateTournament, w: Writer) -> dict:
             "rules": _with_entry(rules.to_data(), entry), "players": players, "rounds": body["rounds"],
             "deals": body["deals"], "places": places, "stake": stake,
             "commitment": c.secrets.commitment(c.group, tournament, 1)}
+    if c.draw == 2:
+        data["draw"] = 2
     w.append(c.group, [NewEvent("tournament_created", data)], c.actor, expected_version=w.version(c.group))
     return tournament_row(w, c.group, tournament)
 
@@ -71,7 +74,13 @@ def draw_round(c: DrawRound, w: Writer) -> dict:
         raise Unprocessable(say("this server cannot reveal the secret round {number} was committed to (its key is "
                                 "not the one that made the commitment), so it cannot draw it", number=number))
     after, last_hash = w.head(c.group)
-    seeded = draw.seed(secret, last_hash)
+    absent: list[str] = []
+    if fold.by_check_ins(row):
+        absent = _absent(w, c.group, row, c.absent)
+        seeded = draw.seed_of_check_ins(secret, fold.entropies(row))
+        after = max((entry["seq"] for entry in row["check_ins"].values()), default=after)
+    else:
+        seeded = draw.seed(secret, last_hash)
     game = known_game(row["game"])
     rules, entry = table_rules(game, row["rules"])
     sizes = fold.table_sizes(game, rules, len(row["players"]))
@@ -83,6 +92,8 @@ def draw_round(c: DrawRound, w: Writer) -> dict:
               "commitment": c.secrets.commitment(c.group, c.tournament, number + 1) if number < row["rounds"]
               else None,
               "tables": [{"id": t, "seats": s} for t, s in zip(ids, seats, strict=True)]}
+    if fold.by_check_ins(row):
+        answer["absent"] = absent
     opened = [NewEvent("table_opened", {"table": t, "game": game.name,
                                         "rules": game.seated(rules, len(s)).to_data(),
                                         "seats": s, "stake": row["stake"], **_entry(entry),
@@ -91,6 +102,50 @@ def draw_round(c: DrawRound, w: Writer) -> dict:
     w.append(c.group, [NewEvent("round_drawn", {"tournament": c.tournament, **answer}), *opened], c.actor,
              expected_version=w.version(c.group))
     return answer
+
+
+def _absent(w: Writer, group: str, row: dict, named: Sequence[str]) -> list[str]:
+    """The players drawn without their check-in: exactly those the admin named, who must be
+    players who have not checked in; anyone else not checked in is a 422 naming them."""
+    checked = row["check_ins"]
+    strangers = [m for m in named if m not in row["players"]]
+    if strangers:
+        raise Unprocessable(say("absent names {members}, who do not play this tournament",
+                                members=", ".join(map(repr, strangers))), field="absent")
+    here = [m for m in named if m in checked]
+    if here:
+        raise Unprocessable(say("absent names {names}, who checked in", names=_names(w, group, here)), field="absent")
+    missing = [p for p in row["players"] if p not in checked and p not in named]
+    if missing:
+        raise Unprocessable(say("round {number} is drawn once every player has checked in; not yet: {names} (or "
+                                "name them in absent to draw without them)",
+                                number=len(row["drawn_rounds"]) + 1, names=_names(w, group, missing)))
+    return [p for p in row["players"] if p in named]
+
+
+def _names(w: Writer, group: str, members: Sequence[str]) -> str:
+    grow = group_row(w, group)
+    return ", ".join(next((m["name"] for m in grow["members"] if m["id"] == member), member) for member in members)
+
+
+def check_in(c: CheckIn, w: Writer) -> dict:
+    """A player's device is here for the next round: its entropy goes into that round's seed."""
+    row = tournament_row(w, c.group, c.tournament)
+    if not fold.by_check_ins(row):
+        raise Unprocessable(say("this tournament's rounds are drawn without check-ins (it was created before them)"))
+    if c.actor not in row["players"]:
+        raise Refused(say("only a player of the tournament checks in, from their own device"))
+    number = len(row["drawn_rounds"]) + 1
+    if c.round != number or number > row["rounds"]:
+        raise Unprocessable(say("the round to check in for is round {number}, not {round}", number=number,
+                                round=c.round) if number <= row["rounds"] else say("every round is drawn already"))
+    if c.actor in row["check_ins"]:
+        raise Unprocessable(say("you have checked in for round {number} already", number=number))
+    fields = {"tournament": c.tournament, "round": c.round, "entropy": c.entropy}
+    sealed = signing.sealed_by(w, c.group, c.actor, "check_in", fields, c.signed)
+    data = {"member": c.actor, **fields, **sealed}
+    [env] = w.append(c.group, [NewEvent("check_in", data)], c.actor, expected_version=w.version(c.group))
+    return {"seq": env.seq, **{k: v for k, v in data.items() if k != "signed"}}
 
 
 def still_playing(reader, group: str, row: dict, round_drawn: Mapping) -> list[str]:

@@ -18,7 +18,7 @@ from projections.tables import stake_of
 from .. import auth, signing
 from ..commands import Agree, Confirm, ConfirmTable, Correct, Dispute, HandMoved
 from .planning import appended, ruled
-from .lookups import group_row, hand_model, table_row
+from .lookups import group_row, hand_model, none_waits, table_row
 
 
 def confirm(c: Confirm, w: Writer) -> HandMoved:
@@ -157,18 +157,6 @@ def correct(c: Correct, w: Writer) -> HandMoved:
 def _pending_of(w: Writer, group: str, hands) -> dict:
     """A balances row holding just the named hands' settlements that do not count yet."""
     return {"pending": {h: e for h in dict.fromkeys(hands) if (e := w.pending_entry(group, h)) is not None}}
-
-
-def none_waits(w: Writer, group: str, table: str) -> None:
-    """A correction of a table where an earlier one waits for members it lowers is refused:
-    each is a difference from the table as the one before left it."""
-    waiting = balances.corrections_waiting(w.row(balances.NAME, group, ""), table=table)
-    if waiting:
-        names = ", ".join(member_name(group_row(w, group), m) for m in waiting[0]["waiting_for"]
-                          if m not in waiting[0]["agreed"])
-        raise Unprocessable(say("a correction at this table waits for {names} to agree (hand {hand}): it counts, or "
-                                "the table takes another correction, once they do",
-                                names=names, hand=waiting[0]["hand"]))
 
 
 def agree(c: Agree, w: Writer) -> HandMoved:

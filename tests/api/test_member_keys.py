@@ -7,15 +7,14 @@ exactly the statement API.md describes, built here from API.md's words alone
 (tests/keys/devices.py). Members who never had a key act as before.
 
 Payments count once their receiver signs (``received``, ``confirm_payment``), and ``bitka
-verify``/``replay`` name an act written into the store without its member's signature. The
-parts of the issue not built yet (corrections waiting for ``agree``, tournament check-ins)
-are here too, as strict xfails. The attacker's tests are in
+verify``/``replay`` name an act written into the store without its member's signature; a
+correction that lowers members counts once each of them signs ``agree``, and a tournament
+round is drawn from its players' signed check-ins. The attacker's tests are in
 test_keys_attacks.py."""
 from __future__ import annotations
 
 import hashlib
 
-import pytest
 
 from events.store import NewEvent
 from tests.backends import ON_SQLITE
@@ -574,7 +573,7 @@ def test_verify_replay_and_import_name_an_unsigned_or_forged_act_written_into_th
 
 
 # ---------------------------------------------------------------------------------------
-# Not built yet: strict xfails, each the behaviour API.md promises.
+# Corrections that wait for the members they lower, and draws from the players' check-ins.
 
 def test_a_correction_that_lowers_members_amounts_counts_only_once_each_of_them_signs_agree(client):
     t = keyed_group(client)
@@ -608,7 +607,6 @@ def test_a_correction_that_lowers_members_amounts_counts_only_once_each_of_them_
     assert balances(t) == now and now[0] > 0
 
 
-@pytest.mark.xfail(strict=True, reason="not built yet: tournament check-ins (draw 2)")
 def test_a_tournament_round_is_drawn_from_every_players_signed_check_in_entropy(client):
     t = keyed_group(client)
     g = t["group"]
