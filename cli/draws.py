@@ -1,6 +1,7 @@
 """``bitka draw --check``: every round of every tournament drawn again from the log alone, as
 anyone can (API.md "Drawing a round"): each revealed secret against the commitment published
-before it, each seed against the secret and the hash of the event before the draw, each
+before it, each seed against the secret and the hash of the event before the draw (or, in a
+tournament drawn from its players' check-ins, each checked-in player's entropy), each
 round's tables against the players shuffled by that seed, and each table the draw opened
 against the draw. It reads a store's group, or an exported log (what a player was given)."""
 from __future__ import annotations
@@ -27,6 +28,7 @@ class _Tournament:
     commitment: str | None
     drawn: int = 0
     tables: dict[str, list[str]] = field(default_factory=dict)  # of the last draw, each table's seats
+    check_ins: dict[str, tuple[str, int]] = field(default_factory=dict)  # "draw": 2: member -> (entropy, seq)
 
 
 def findings(envelopes: Iterable) -> Iterator[tuple[bool, str]]:
@@ -47,6 +49,8 @@ def findings(envelopes: Iterable) -> Iterator[tuple[bool, str]]:
                 # a forged log can rehash anything: what no bitka wrote is a finding, not a traceback
                 yield False, (f"round_drawn at seq {env.seq}: it or its tournament's creation is not as bitka "
                               "writes them")
+        elif env.type == "check_in" and d.get("tournament") in tournaments:
+            tournaments[d["tournament"]].check_ins[d.get("member")] = (d.get("entropy"), env.seq)
         elif env.type == "table_opened" and "tournament" in d:
             t = tournaments.get(d.get("tournament"))
             seats = t.tables.get(d.get("table")) if t else None
@@ -62,13 +66,19 @@ def _round(t: _Tournament | None, env, before: str | None) -> tuple[bool, str]:
     if t is None:
         return False, f"{said}: the tournament was never created in this log"
     t.drawn += 1
-    if d.get("round") != t.drawn or before is None or d.get("after") != env.seq - 1:
-        return False, f"{said}: it is not drawn right after the event before it, as round {t.drawn}"
+    players = t.created["players"]
+    by_check_ins = t.created.get("draw") == 2
+    after = max((seq for _, seq in t.check_ins.values()), default=env.seq - 1) if by_check_ins else env.seq - 1
+    if d.get("round") != t.drawn or before is None or d.get("after") != after:
+        return False, f"{said}: it is not drawn right after the event it names (seq {after}), as round {t.drawn}"
+    if by_check_ins and d.get("absent") != [p for p in players if p not in t.check_ins]:
+        return False, f"{said}: the players it draws without a check-in are not those who had none"
     game = GAMES.get(t.created["game"])
     rules = game.parse_rules({k: v for k, v in t.created["rules"].items() if k != "entry"}) if game else None
-    sizes = table_sizes(game, rules, len(t.created["players"])) if game else None
-    why = draw.fault(d, t.created["players"], t.commitment, before, sizes)
-    t.commitment = d.get("commitment")
+    sizes = table_sizes(game, rules, len(players)) if game else None
+    entropies = [t.check_ins[p][0] for p in players if p in t.check_ins] if by_check_ins else None
+    why = draw.fault(d, players, t.commitment, before, sizes, entropies)
+    t.commitment, t.check_ins = d.get("commitment"), {}
     if why:
         return False, f"{said}: {why}"
     t.tables = {table["id"]: table["seats"] for table in d["tables"]}

@@ -30,6 +30,14 @@ def seed(secret: bytes, event_hash: str) -> bytes:
     return hashlib.sha256(secret + bytes.fromhex(event_hash)).digest()
 
 
+def seed_of_check_ins(secret: bytes, entropies: Sequence[str]) -> bytes:
+    """A round's seed in a tournament drawn from its players' check-ins (``"draw": 2``):
+    SHA-256 of the secret's bytes, then each checked-in player's 32 entropy bytes (hex), in
+    the tournament's player order. Whoever knows the secret early cannot choose it: the
+    entropy comes from the players' devices after the commitment was published."""
+    return hashlib.sha256(secret + b"".join(bytes.fromhex(e) for e in entropies)).digest()
+
+
 def numbers(seeded: bytes) -> Iterator[int]:
     """The draw's numbers: SHA-256(seed || i), i as 8 bytes big-endian, concatenated and read
     8 bytes at a time as big-endian unsigned integers."""
@@ -74,7 +82,7 @@ def tables(order: Sequence[T], sizes: Sequence[int]) -> list[list[T]]:
 
 
 def fault(drawn: Mapping, players: Sequence[str], committed: str | None, last_hash: str | None,
-          sizes: Sequence[int] | None) -> str | None:
+          sizes: Sequence[int] | None, entropies: Sequence[str] | None = None) -> str | None:
     """Why a recorded draw (``drawn``: its ``secret``, ``seed`` and ``tables``) is not the
     draw the rules make (None when it is): its secret must hash to the commitment published
     before it, its seed must come from that secret and ``last_hash`` (the hash of the event
@@ -86,9 +94,14 @@ def fault(drawn: Mapping, players: Sequence[str], committed: str | None, last_ha
         return "its secret and seed are not 64 lowercase hex digits each"
     if committed is None or commitment(bytes.fromhex(secret)) != committed:
         return f"its secret does not hash to the commitment published before it ({committed})"
-    seeded = seed(bytes.fromhex(secret), last_hash) if last_hash is not None else bytes.fromhex(recorded_seed)
-    if seeded.hex() != recorded_seed:
-        return f"its seed is not SHA-256(secret || the hash of the event before it): that gives {seeded.hex()}"
+    if entropies is not None:  # drawn from the players' check-ins
+        seeded = seed_of_check_ins(bytes.fromhex(secret), entropies)
+        if seeded.hex() != recorded_seed:
+            return f"its seed is not SHA-256(secret || each check-in's entropy): that gives {seeded.hex()}"
+    else:
+        seeded = seed(bytes.fromhex(secret), last_hash) if last_hash is not None else bytes.fromhex(recorded_seed)
+        if seeded.hex() != recorded_seed:
+            return f"its seed is not SHA-256(secret || the hash of the event before it): that gives {seeded.hex()}"
     if sizes is None:
         return f"{len(players)} players fit no tables"
     expected = tables(shuffled(players, seeded), sizes)

@@ -272,5 +272,6 @@ _CHECKS = {"group_updated": _group_updated, "confirmation": _confirmation, "disp
            **{kind: _tournament(check) for kind, check in (
                ("tournament_created", tournament_faults.tournament_created),
                ("round_drawn", tournament_faults.round_drawn), ("watch_opened", tournament_faults.watch),
+               ("check_in", tournament_faults.check_in),
                ("watch_closed", tournament_faults.watch))},
            **{kind: _hand_play for kind in HAND_PLAY}}

@@ -65,8 +65,12 @@ def round_drawn(rows, env, members, well_formed) -> str | None:
     number = len(row["drawn_rounds"]) + 1
     if d["round"] != number or number > row["rounds"]:
         return f"the draw is of round {d['round']!r}, but the tournament's next round is {number} of {row['rounds']}"
-    if d["after"] != env.seq - 1:
-        return f"the draw says it came after seq {d['after']!r}, but the event before it is seq {env.seq - 1}"
+    by_check_ins = fold.by_check_ins(row)
+    after = max((c["seq"] for c in row["check_ins"].values()), default=env.seq - 1) if by_check_ins else env.seq - 1
+    if d["after"] != after:
+        return f"the draw says it came after seq {d['after']!r}, but it comes after seq {after}"
+    if by_check_ins and d.get("absent") != [p for p in row["players"] if p not in row["check_ins"]]:
+        return "the draw's absent players are not exactly those who had not checked in"
     if row["drawn_rounds"]:
         playing = [t["id"] for t in row["drawn_rounds"][-1]["tables"]
                    if fold.played(rows.get((fold.SCORE, t["id"]))) < row["deals"]]
@@ -77,13 +81,29 @@ def round_drawn(rows, env, members, well_formed) -> str | None:
     # A log read without its hashes (replay's fold) leaves the seed's link to them to the
     # readers of hashes: verify's chain, an import's draw decided again, bitka draw --check.
     why = draw.fault(d, row["players"], row["commitment"], env.prev_hash or None,
-                     fold.table_sizes(game, rules, len(row["players"])))
+                     fold.table_sizes(game, rules, len(row["players"])),
+                     fold.entropies(row) if by_check_ins else None)
     if why:
         return f"the draw of round {number} is not the one its secret makes: {why}"
     last = number == row["rounds"]
     if (d["commitment"] is None) != last or (not last and not HEX32.fullmatch(str(d["commitment"]))):
         return "the draw's commitment to the next round is not 64 lowercase hex digits (null after the last round)"
     return None
+
+
+def check_in(rows, env, members, well_formed) -> str | None:
+    """A player of a tournament drawn by check-ins, once for its next round, with 32 bytes of entropy."""
+    d = env.data
+    row = rows.get((fold.NAME, d["tournament"]))
+    if row is None or not fold.by_check_ins(row):
+        return f"a check-in for tournament {d['tournament']!r}, which is not drawn by check-ins"
+    if env.actor != d["member"] or d["member"] not in row["players"]:
+        return f"{env.actor} checks in for {d['member']!r}, who must be a player checking in for themself"
+    if d["round"] != len(row["drawn_rounds"]) + 1 or d["round"] > row["rounds"]:
+        return f"a check-in for round {d['round']!r}, which is not the tournament's next round"
+    if d["member"] in row["check_ins"]:
+        return f"{d['member']} checks in twice for round {d['round']}"
+    return None if HEX32.fullmatch(str(d["entropy"])) else "a check-in's entropy is not 64 lowercase hex digits"
 
 
 def table_of_a_round(rows, env) -> str | None:

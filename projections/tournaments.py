@@ -18,7 +18,7 @@ from events import draw
 from . import balances
 
 NAME = "tournament"
-EVENTS = frozenset({"tournament_created", "round_drawn", "watch_opened", "watch_closed"})
+EVENTS = frozenset({"tournament_created", "round_drawn", "watch_opened", "watch_closed", "check_in"})
 SCORE = "table_score"
 SCORE_EVENTS = frozenset({"table_opened", "settlement", "hand_voided", "confirmation", "dispute", "correction",
                           "agreement"})
@@ -28,14 +28,18 @@ FIELDS = ("name", "game", "rules", "players", "rounds", "deals", "places", "stak
 def apply(row: dict | None, event) -> dict | None:
     d = event.data
     if event.type == "tournament_created":
-        return {"id": d["tournament"], **{k: d[k] for k in FIELDS}, "drawn_rounds": [], "watches": [],
+        made = {"id": d["tournament"], **{k: d[k] for k in FIELDS}, "drawn_rounds": [], "watches": [],
                 "published": [d["commitment"]]}
+        return {**made, "draw": 2, "check_ins": {}} if d.get("draw") == 2 else made
     if row is None:
         return None
     if event.type == "round_drawn":
         drawn = {k: v for k, v in d.items() if k != "tournament"}
         published = [*row.get("published", []), *([d["commitment"]] if d["commitment"] else [])]
-        return dict(row, drawn_rounds=[*row["drawn_rounds"], drawn], commitment=d["commitment"], published=published)
+        row = dict(row, drawn_rounds=[*row["drawn_rounds"], drawn], commitment=d["commitment"], published=published)
+        return dict(row, check_ins={}) if "check_ins" in row else row
+    if event.type == "check_in":  # a player's device is here for the next round, with entropy of its own
+        return dict(row, check_ins={**row["check_ins"], d["member"]: {"entropy": d["entropy"], "seq": event.seq}})
     if event.type == "watch_opened":
         return dict(row, watches=[*row["watches"], d["watch"]])
     if event.type == "watch_closed":
@@ -74,6 +78,16 @@ def score(row: dict | None, event) -> dict | None:
 def small(row: dict | None) -> dict[str, int]:
     """What counts of each member's payouts at the table (minor units, or whole points)."""
     return dict(row["money"]["members"]) if row else {}
+
+
+def by_check_ins(row: dict) -> bool:
+    """Whether the tournament's rounds are drawn from its players' check-ins (``"draw": 2``)."""
+    return row.get("draw") == 2
+
+
+def entropies(row: dict) -> list[str]:
+    """The entropy of each player checked in for the next round, in the tournament's player order."""
+    return [row["check_ins"][p]["entropy"] for p in row["players"] if p in row["check_ins"]]
 
 
 def played(row: dict | None) -> int:

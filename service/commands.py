@@ -165,6 +165,7 @@ class CreateTournament:
     body: Mapping[str, Any]  # name, game, rules, players, rounds, deals, places, stake
     secrets: Any  # service/draws.py Secrets
     tournament: str | None = None
+    draw: int = 2  # how its rounds are drawn: 2, from the players' check-ins (an import gives the log's)
 
 
 @dataclass(frozen=True)
@@ -175,6 +176,18 @@ class DrawRound:
     tournament: str
     secrets: Any  # service/draws.py Secrets
     tables: tuple[str, ...] = ()
+    absent: tuple[str, ...] = ()  # players the admin draws without their check-in ("draw": 2)
+
+
+@dataclass(frozen=True)
+class CheckIn:
+    """A player's device checks in for a tournament's next round with fresh entropy (signed ``check_in``)."""
+    group: str
+    actor: str
+    tournament: str
+    round: int
+    entropy: str  # 64 lowercase hex digits
+    signed: Any = None
 
 
 @dataclass(frozen=True)

@@ -33,13 +33,13 @@ from events import acts
 from events.errors import DomainError, Refused
 from events.store import Envelope, NewEvent, Writer
 from games.engine.seen import names_a_card
+from projections.devices import NAME as DEVICES
 from projections.integrity import well_formed
 from projections.redecide import COMMANDS, RECORDED_BY_THE_TABLE, SALT, every_field
 from . import auth, handlers
-from .commands import (AddDevice, AddMember, Agree, ApproveDevice, AssertBalance, Confirm, ConfirmPayment, Correct,
-                       CreateGroup, CreateTournament, Dispute, DrawRound, NewHand, OpenTable, Pay, Play, ResetMember,
-                       SetPayDetails, UpdateGroup, VoidHand, Watch)
-from projections.devices import NAME as DEVICES
+from .commands import (AddDevice, AddMember, Agree, ApproveDevice, AssertBalance, CheckIn, Confirm, ConfirmPayment,
+                       Correct, CreateGroup, CreateTournament, Dispute, DrawRound, NewHand, OpenTable, Pay, Play,
+                       ResetMember, SetPayDetails, UpdateGroup, VoidHand, Watch)
 from .handlers.devices import WAITING
 from .draws import Revealed
 
@@ -205,11 +205,15 @@ class Reenactment:
                 body = {k: d.get(k) for k in ("name", "game", "rules", "players", "rounds", "deals", "places",
                                               "stake")}
                 return CreateTournament(g, actor, body, Revealed(commitments={1: d.get("commitment")}),
-                                        tournament=d.get("tournament"))
+                                        tournament=d.get("tournament"), draw=2 if d.get("draw") == 2 else 1)
             case "round_drawn":
                 tables = d.get("tables") if isinstance(d.get("tables"), list) else []
+                absent = d.get("absent") if isinstance(d.get("absent"), list) else []
                 return DrawRound(g, actor, d.get("tournament"), _revealed(d),
-                                 tables=tuple(t.get("id") for t in tables if isinstance(t, Mapping)))
+                                 tables=tuple(t.get("id") for t in tables if isinstance(t, Mapping)),
+                                 absent=tuple(absent))
+            case "check_in":
+                return CheckIn(g, actor, d.get("tournament"), d.get("round"), d.get("entropy"), signed)
             case "watch_opened" | "watch_closed":
                 return Watch(g, actor, d.get("tournament"), d.get("watch"), env.type == "watch_opened")
             case "deal" | "result":
@@ -242,9 +246,8 @@ class Reenactment:
             case "assertion":
                 return AssertBalance(g, actor, {"member": d.get("member"), "balance": d.get("balance")})
             case "pay_details":
-                keyed = any(self.w.row(DEVICES, g, m["id"]) is not None for m in group["members"])
                 return SetPayDetails(g, actor, d.get("member"), {k: v for k, v in d.items() if k != "member"}, signed,
-                                     before_keys=not keyed)
+                                     before_keys=not self.w.rows(DEVICES, g))
             case "settlement":
                 if "confirmed" not in d:
                     raise Fault(env.seq, "the settlement does not say whether it waits for its payers' word "

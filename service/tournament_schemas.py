@@ -53,6 +53,28 @@ class Drawn(Schema):
     commitment = fields.String(allow_none=True, metadata={"description": "the next round's commitment (null after "
                                                                          "the last round)"})
     tables = fields.List(fields.Nested(TableDrawn))
+    absent = fields.List(fields.String(), metadata={
+        "description": "`\"draw\": 2`: the players drawn without their check-in (the admin named them)"})
+
+
+class DrawIn(Schema):
+    absent = fields.List(Id(), load_default=list, validate=validate.Length(max=MAX_PLAYERS), metadata={
+        "description": "players to draw without their check-in (`\"draw\": 2`): they are still seated, and the "
+                       "draw's answer and the seat plan say so"})
+
+
+class CheckInIn(Schema):
+    entropy = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"), metadata={
+        "description": "64 lowercase hex digits of fresh random bytes from the player's device",
+        "example": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"})
+
+
+class CheckedIn(Schema):
+    seq = fields.Integer()
+    member = fields.String()
+    tournament = fields.String()
+    round = fields.Integer()
+    entropy = fields.String()
 
 
 class Tournament(Schema):
@@ -70,6 +92,11 @@ class Tournament(Schema):
                        "every round is drawn"})
     drawn = fields.Integer(metadata={"description": "how many rounds are drawn"})
     drawn_rounds = fields.List(fields.Nested(Drawn), metadata={"description": "each draw's answer, in order"})
+    draw = fields.Integer(metadata={"description": "2: each round is drawn from the secret and every checked-in "
+                                                   "player's entropy (tournaments created since members hold keys); "
+                                                   "1: from the secret and the last event's hash"})
+    checked_in = fields.List(fields.String(), metadata={"description": "`\"draw\": 2`: the players checked in for "
+                                                                       "the next round"})
 
 
 class Placed(Schema):

@@ -17,8 +17,11 @@ FIELDS = ("id", "name", "game", "rules", "players", "rounds", "deals", "places",
 
 
 def tournament_view(row: Mapping) -> dict:
-    return {**{k: row[k] for k in FIELDS}, "drawn": len(row["drawn_rounds"]),
-            "drawn_rounds": list(row["drawn_rounds"])}
+    shown = {**{k: row[k] for k in FIELDS}, "drawn": len(row["drawn_rounds"]),
+             "drawn_rounds": list(row["drawn_rounds"]), "draw": row.get("draw", 1)}
+    if fold.by_check_ins(row):
+        shown["checked_in"] = [p for p in row["players"] if p in row["check_ins"]]
+    return shown
 
 
 def standings_of(reader: Reader, group: str, row: Mapping) -> standings_row.Kept:

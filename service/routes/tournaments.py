@@ -7,12 +7,15 @@ import hashlib
 import secrets
 
 from flask import current_app
+from marshmallow import ValidationError
 
-from .. import handlers, tournament_schemas as s
-from ..commands import CreateTournament, DrawRound, Watch
+from events.errors import Invalid
+
+from .. import handlers, signing, tournament_schemas as s
+from ..commands import CheckIn, CreateTournament, DrawRound, Watch
 from ..handlers import lookups
 from ..handlers.tournaments import tournament_row
-from ..http import READ, WRITE, Blueprint, read, write
+from ..http import READ, WRITE, Blueprint, body_json, read, write
 from ..openapi import reads, writes
 from ..tournament_views import season_view, standings_view, tournament_view
 from .invitations import public_url
@@ -62,16 +65,43 @@ def get_tournament(group, tournament):
 
 @blp.route("/tournaments/<tournament>/rounds", methods=["POST"])
 @blp.response(201, s.Drawn)
-@blp.problems(*WRITE, why={422: "Every round is drawn already, or the last round's tables are still playing "
-                                "(detail names each by its id)"})
-@blp.doc(**writes())
+@blp.problems(*WRITE, why={422: "Every round is drawn already, the last round's tables are still playing "
+                                "(detail names each by its id), or (`\"draw\": 2`) a player has not checked in "
+                                "and is not named in `absent` (detail names each)"})
+@blp.doc(**writes(), requestBody={"required": False, "content": {"application/json": {"schema": "DrawIn"}}})
 def draw_round(group, tournament):
-    """Draw the next round (admin only): the secret committed to is revealed, the seed is SHA-256(secret ||
-    the hash of the group's last event), the players are shuffled by it (Fisher-Yates over the SHA-256 counter
-    stream) and cut into tables of the round, each opened as an ordinary table with `tournament`, `round` and
-    `deals`. Anyone can draw it again from this answer and the log (`bitka draw --check`)."""
-    return write(group, lambda w, p: handlers.handle(DrawRound(group, p.subject, tournament, draw_secrets()), w),
-                 admin=True)
+    """Draw the next round (admin only): the secret committed to is revealed, the players are shuffled by the
+    seed (Fisher-Yates over the SHA-256 counter stream) and cut into tables of the round, each opened as an
+    ordinary table with `tournament`, `round` and `deals`. A tournament with `"draw": 2` (every one created since
+    members hold keys) is drawn once every player has checked in, or without those named in `{"absent": [...]}`:
+    the seed is SHA-256(secret || each checked-in player's entropy, in player order) and `after` the seq of the
+    round's last check-in. One created before: SHA-256(secret || the hash of the group's last event). Anyone can
+    draw it again from this answer and the log (`bitka draw --check`)."""
+    raw = body_json()
+    try:
+        absent = tuple(s.DrawIn().load(raw if raw is not None else {})["absent"])
+    except ValidationError as e:
+        raise Invalid("the body is {} or {\"absent\": [member ids]}", errors=e.normalized_messages()) from None
+    return write(group, lambda w, p: handlers.handle(DrawRound(group, p.subject, tournament, draw_secrets(),
+                                                               absent=absent), w), admin=True)
+
+
+@blp.route("/tournaments/<tournament>/rounds/<int:number>/check-in", methods=["POST"], parameters=[
+    {"in": "path", "name": "group", "description": "The group's id"},
+    {"in": "path", "name": "tournament", "description": "The tournament's id"},
+    {"in": "path", "name": "number", "description": "The round to check in for: the next one to draw"}])
+@blp.arguments(s.CheckInIn)
+@blp.response(201, s.CheckedIn)
+@blp.problems(*WRITE, why={403: "Not a player of the tournament; a player with a device key without a valid "
+                                "signed `check_in` `{\"tournament\", \"round\", \"entropy\"}`",
+                           422: "Not the next round, checked in already, or a tournament drawn without check-ins"})
+@blp.doc(**writes())
+def check_in(body, group, tournament, number):
+    """I am here (a player, from their own device): fresh entropy for the next round's seed, signed `check_in`.
+    Once per player and round; the round is drawn once every player has."""
+    signed = signing.presented()
+    return write(group, lambda w, p: handlers.handle(CheckIn(group, p.subject, tournament, number, body["entropy"],
+                                                             signed), w))
 
 
 @blp.route("/tournaments/<tournament>/standings", methods=["GET"])

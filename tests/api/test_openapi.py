@@ -23,7 +23,7 @@ OPERATIONS = {
     "get_hand", "get_pay_to", "get_table", "get_tournament", "inclusion", "invite", "keys", "ledger_csv_export",
     "new_hand", "open_table", "open_watch", "pay", "put_pay_to", "redeem", "rotate_token", "season", "settle_up",
     "standings", "stats", "update_group", "void_hand", "add_device", "approve_device", "list_devices",
-    "agree_to_correction", "confirm_payment", "reset_member"}
+    "agree_to_correction", "confirm_payment", "reset_member", "check_in"}
 
 
 @pytest.fixture
