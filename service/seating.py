@@ -76,14 +76,13 @@ def seated(actor: str, trow: Mapping) -> None:
 def may_deal(actor: str, trow: Mapping, body: Mapping) -> None:
     """A hand is opened by a member seated at the table (or the admin). At a table where
     each seat logs its own cards, a member opens it with the dealer alone (the cards come
-    seat by seat); a whole deal, and a result from the score sheet, are the admin's."""
+    seat by seat), or logs it by its result (signed, and it waits for its payers as any
+    result does); a whole deal is the admin's."""
     if actor == auth.ADMIN:
         return
     seated(actor, trow)
     if entry_of(trow) != "seats":
         return
-    if "result" in body:
-        raise Refused("at this table each seat logs its own cards; a result from the score sheet is the admin's")
     if "deal" not in body:
         return
     if names_a_card(body.get("deal")) or any(body.get(k) for k in ("bids", "tricks", "plays")):

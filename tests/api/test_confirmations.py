@@ -276,12 +276,15 @@ def test_only_members_seated_at_the_table_log_there(kop_table):
     assert t["member"].get(t["base"]).json["version"] == before + 1  # only Ala's deal
 
 
-def test_at_a_seats_table_a_result_is_the_admins_and_waits_for_every_payer(kop_table):
+def test_at_a_seats_table_a_seated_members_result_waits_for_every_other_payer(kop_table):
     t = kop_table
     table = t["admin"].post(f"{t['base']}/tables", {"game": "kop", "rules": {"entry": "seats"}, "stake": "1.00",
                                                      "seats": [m["id"] for m in t["members"]]}).json["id"]
-    r = _as(t, 1).post(f"{t['base']}/tables/{table}/hands", {"result": STARE_WIN})
-    assert r.status_code == 403 and "admin" in r.json["detail"]
+    by_bob = _as(t, 1).post(f"{t['base']}/tables/{table}/hands", {"result": STARE_WIN})
+    assert by_bob.status_code == 201, by_bob.json
+    assert by_bob.json["confirmation"]["waiting_for"] == [t["members"][0]["id"], t["members"][2]["id"]]
+    _as(t, 0).post(f"{t['base']}/hands/{by_bob.json['id']}/confirm")
+    _as(t, 2).post(f"{t['base']}/hands/{by_bob.json['id']}/confirm")
     hand = _result(t, t["admin"], STARE_WIN, table)
     assert hand["confirmation"]["waiting_for"] == [t["members"][0]["id"], t["members"][2]["id"]]
 
