@@ -333,8 +333,8 @@ def _shown_leaf(e: dict, group: str, seals: Seals, kept: list[Envelope] | None) 
     if hashlib.sha256(content).hexdigest() != e["hash"]:
         return Fault(group, e["seq"], "its contents do not match its hash (the event was changed after it was "
                                       "written)"), b""
-    if kept is not None and env.type in balances.EVENTS:
-        kept.append(env)
+    if kept is not None and (env.type in balances.EVENTS or env.type in signatures.READS):
+        kept.append(env)  # what the money and the members' signatures are checked from
     return seals.shown(e), merkle.leaf_hash(content)
 
 

@@ -319,3 +319,37 @@ def test_verify_reads_every_page_of_what_waits_and_again_when_the_group_moved_on
     restless = _Pages([(v, {"pending": [], "pending_next": 1}) for v in range(1, 7)])
     with pytest.raises(click.ClickException, match="moved on while its balances were read, 3 times"):
         restless.balances("g")
+
+
+def test_a_server_that_serves_a_confirmation_its_payer_never_signed_is_found(serve):
+    """The server's own log, every hash and its checkpoint honest: Bea registered a key, then
+    a confirmation in her name without her signature (what an operator with the store writes).
+    A member's `verify --url` names it; the same confirmation signed by Bea's key passes."""
+    from tests.keys.devices import Device
+    bea = Device()
+
+    def log(confirmation: dict) -> tuple[list[dict], list[bytes]]:
+        kinds = [*EVENING[:3], ("device_added", None, {"member": "m_2", "key": bea.key, "kid": bea.kid,
+                                                        "via": "token"}),
+                 *EVENING[3:8], ("settlement", "h_2", {"outcome": "x", "payouts": PAYS, "confirmed": False})]
+        events, leaves, prev = [], [], GENESIS
+        for seq, (kind, hand, data) in enumerate([*kinds, ("confirmation", "h_2", confirmation)], 1):
+            actor = "m_2" if kind in ("device_added", "confirmation") else "m_1"
+            env = Envelope(0, "g_1", seq, kind, hand, "t_1" if hand else None, data, actor, AT, prev, "")
+            prev = hashlib.sha256(env.canonical()).hexdigest()
+            leaves.append(merkle.leaf_hash(env.canonical()))
+            events.append({**env.public(), "hash": prev})
+        return events, leaves
+
+    counted = {**HONEST_BALANCES, "pending": [],
+               "balances": [{"member": "m_1", "name": "Ana", "balance": "1.50"},
+                            {"member": "m_2", "name": "Bea", "balance": "-1.50"}]}
+    unsigned, leaves = log({})
+    result = verify(serve(Fake(unsigned, leaves, counted)))
+    assert result.exit_code == 1, result.output
+    assert f"seq {len(unsigned)} (confirmation)" in result.output and "carries no signature" in result.output
+    settled = next(e["hash"] for e in unsigned if e["type"] == "settlement" and e["hand"] == "h_2")
+    signed, leaves = log({"settlement": settled, "signed": bea.signature("confirm", "g_1", hand="h_2",
+                                                                         settlement=settled)})
+    result = verify(serve(Fake(signed, leaves, counted)))
+    assert result.exit_code == 0, result.output
