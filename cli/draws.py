@@ -49,8 +49,8 @@ def findings(envelopes: Iterable) -> Iterator[tuple[bool, str]]:
                 # a forged log can rehash anything: what no bitka wrote is a finding, not a traceback
                 yield False, (f"round_drawn at seq {env.seq}: it or its tournament's creation is not as bitka "
                               "writes them")
-        elif env.type == "check_in" and d.get("tournament") in tournaments:
-            tournaments[d["tournament"]].check_ins[d.get("member")] = (d.get("entropy"), env.seq)
+        elif env.type == "check_in":
+            yield from _checked_in(tournaments.get(d.get("tournament")), env)
         elif env.type == "table_opened" and "tournament" in d:
             t = tournaments.get(d.get("tournament"))
             seats = t.tables.get(d.get("table")) if t else None
@@ -58,6 +58,21 @@ def findings(envelopes: Iterable) -> Iterator[tuple[bool, str]]:
                    + ("opens as round {}'s draw seats it".format(d.get("round")) if seats == d.get("seats")
                       else "is not one the draw before it seats so"))
         before = env.hash
+
+
+def _checked_in(t: _Tournament | None, env) -> Iterator[tuple[bool, str]]:
+    """A check-in is kept for its round's draw when a player checks in for themself, once, for
+    the round to draw next; anything else is a finding (and kept out of the seed)."""
+    d = env.data
+    said = f"check-in at seq {env.seq}"
+    if t is None or t.created.get("draw") != 2:
+        yield False, f"{said}: for a tournament that is not drawn from check-ins"
+    elif env.actor != d.get("member") or d.get("member") not in t.created["players"]:
+        yield False, f"{said}: {env.actor} checks in for {d.get('member')!r}, not a player checking in for themself"
+    elif d.get("round") != t.drawn + 1 or d.get("member") in t.check_ins:
+        yield False, f"{said}: not the first check-in of {d.get('member')} for the round to draw next"
+    else:
+        t.check_ins[d["member"]] = (d.get("entropy"), env.seq)
 
 
 def _round(t: _Tournament | None, env, before: str | None) -> tuple[bool, str]:

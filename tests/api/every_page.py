@@ -12,6 +12,7 @@ from games.engine.errors import RuleViolation
 from games.engine.table import deal_context
 from games.registry import GAMES
 from tests.conftest import Client
+from tests.tournaments import entropy
 
 MEMBERS = ("Ala", "Bartek", "Celina", "Darek", "Ela", "Filip")  # names no language reads as a word of its own
 TYPED = ("Źle policzone", "Pomyłka w kartach", "Rozdanie od nowa")  # the admin's reasons for corrections
@@ -62,6 +63,14 @@ def _ok(answer, status=201) -> dict:
     return answer.json
 
 
+def _agreed(admin: Client, base: str, members: list, corrected: dict) -> None:
+    """Each member a correction lowers agrees to it (it counts once they all have)."""
+    tokens = {m["id"]: m["token"] for m in members}
+    hand = corrected["correction"]["hand"]
+    for member in corrected["correction"]["waits_for"]:
+        _ok(admin.as_(tokens[member]).post(f"{base}/hands/{hand}/agree"))
+
+
 def _play_preset(admin: Client, member: Client, gid: str, members: list, name: str, number: int) -> dict[str, str]:
     """A table of one preset with a hand of each kind (whole, later, by its score sheet and
     corrected, by its cards and corrected, voided, in play): its pages by name."""
@@ -77,11 +86,14 @@ def _play_preset(admin: Client, member: Client, gid: str, members: list, name: s
     sheet_dealer = _dealer(member, at)
     sheet = _ok(member.post(f"{at}/hands", _score_sheet(game, rules, chance, sheet_dealer)))
     again = _score_sheet(game, rules, chance, sheet_dealer)["result"]
-    _ok(admin.post(f"{base}/hands/{sheet['id']}/correct", {"reason": TYPED[0], "result": again}))
+    _agreed(admin, base, members, _ok(admin.post(f"{base}/hands/{sheet['id']}/correct",
+                                                 {"reason": TYPED[0], "result": again})))
     cards = _random_hand(game, rules, chance, first)
-    _ok(admin.post(f"{base}/hands/{whole['id']}/correct", {"reason": TYPED[1], "cards": cards}))
+    _agreed(admin, base, members, _ok(admin.post(f"{base}/hands/{whole['id']}/correct",
+                                                 {"reason": TYPED[1], "cards": cards})))
     voided = _ok(admin.post(f"{at}/hands", _random_hand(game, rules, chance, _dealer(member, at))))
-    _ok(admin.post(f"{base}/hands/{voided['id']}/correct", {"reason": TYPED[2], "void": True}))
+    _agreed(admin, base, members, _ok(admin.post(f"{base}/hands/{voided['id']}/correct",
+                                                 {"reason": TYPED[2], "void": True})))
     deal = _random_hand(game, rules, chance, _dealer(member, at))["deal"]
     opened = _ok(member.post(f"{at}/hands", {"deal": deal}))
     return {f"{tag} table": f"{page}/tables/{table['id']}", f"{tag} score sheet": f"{page}/tables/{table['id']}/result",
@@ -95,14 +107,19 @@ def _play_preset(admin: Client, member: Client, gid: str, members: list, name: s
 
 def _tournament(admin: Client, gid: str, members: list) -> dict[str, str]:
     """A tournament of every member at the first way of playing for two (three tables of two),
-    round 1 drawn, a hand played at its first table and one in play at its second: its pages
-    by name, and its watch page."""
+    round 1 drawn from every player's check-in but the last one's (drawn without it), a hand
+    played at its first table and one in play at its second, and Ala checked in for round 2
+    already (Bartek, whose pages are read, not yet): its pages by name, and its watch page."""
     game, preset = next((g, p) for g in GAMES.values() for p in g.presets if p.players == 2)
     base, page = f"/v1/groups/{gid}", f"/g/{gid}/tournaments"
     made = _ok(admin.post(f"{base}/tournaments", {"name": "Noc kart", "game": game.name, "rules": dict(preset.rules),
                                                   "players": [m["id"] for m in members], "rounds": 2, "deals": 3,
                                                   "places": [2, 0], "stake": "0.50"}))
-    tables = _ok(admin.post(f"{base}/tournaments/{made['id']}/rounds"))["tables"]
+    rounds = f"{base}/tournaments/{made['id']}/rounds"
+    for m in members[:-1]:
+        _ok(admin.as_(m["token"]).post(f"{rounds}/1/check-in", {"entropy": entropy(m["id"], 1)}))
+    tables = _ok(admin.post(rounds, {"absent": [members[-1]["id"]]}))["tables"]
+    _ok(admin.as_(members[0]["token"]).post(f"{rounds}/2/check-in", {"entropy": entropy(members[0]["id"], 2)}))
     rules, chance = game.parse_rules(preset.rules), random.Random("tournament")
     at = [f"{base}/tables/{t['id']}" for t in tables]
     _ok(admin.post(f"{at[0]}/hands", _random_hand(game, rules, chance, _dealer(admin, at[0]))))
@@ -130,7 +147,8 @@ def played(app) -> dict:
     pages.update(_tournament(admin, gid, members))
     _ok(admin.post(f"{base}/payments", {"from": members[0]["id"], "to": members[2]["id"], "amount": "1.50"}))
     for m in members:  # how each takes money: settle-up shows the codes to pay them with
-        _ok(admin.call("PUT", f"{base}/members/{m['id']}/pay-to", {**PAY_TO, "name": m["name"]}), 200)
+        _ok(admin.as_(m["token"]).call("PUT", f"{base}/members/{m['id']}/pay-to", {**PAY_TO, "name": m["name"]}),
+            200)
     pages.update({"group": f"/g/{gid}", "summary": f"/g/{gid}/summary", "summary picture": f"/g/{gid}/summary.svg",
                   "members": f"/g/{gid}/members", "new table": f"/g/{gid}/tables/new",
                   "devices": f"/g/{gid}/devices", "hall": f"/g/{gid}/hall", "no network": "/offline",

@@ -135,15 +135,17 @@ def test_an_idempotency_key_retried_with_a_body_bitka_cannot_read_is_4xx(kop_tab
 
 
 def test_a_keyed_replay_is_authorized_before_it_answers(kop_table):
-    """The admin records a payment a -> b with key K; member a, sending the same body with
-    K, is refused as a would be without it (a may not record a payment it made)."""
+    """The admin records a payment b -> c with key K; member a, sending the same body with
+    K, is refused as a would be without it (a payment is recorded by the admin or one of the
+    two members it is between)."""
     t = kop_table
-    a, b = t["members"][0], t["members"][1]
-    body = {"from": a["id"], "to": b["id"], "amount": "5.00"}
+    a, b, c = t["members"][0], t["members"][1], t["members"][2]
+    body = {"from": c["id"], "to": b["id"], "amount": "5.00"}
+    assert a["token"] == t["member"].token
     assert t["admin"].post(f"{t['base']}/payments", body, headers={"Idempotency-Key": "K"}).status_code == 201
     before = _version(t)
     replayed = t["member"].post(f"{t['base']}/payments", body, headers={"Idempotency-Key": "K"})
-    assert replayed.status_code == 403 and "received the money" in replayed.json["detail"]
+    assert replayed.status_code == 403 and "two members a payment is between" in replayed.json["detail"]
     receiver = t["member"].as_(b["token"]).post(f"{t['base']}/payments", body, headers={"Idempotency-Key": "K"})
     assert receiver.status_code == 422 and "another request" in receiver.json["detail"]  # the key was the admin's
     assert _version(t) == before
