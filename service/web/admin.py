@@ -1,6 +1,11 @@
-"""The admin's pages: the members and their invitation links, opening a table, the group's
-settings, and the controls every hand has for the admin (void, correct, abandon). Payments
-("mark as paid") are recorded here too, by the admin or by the member who received them.
+"""The admin's pages: the members and their invitation links (and their devices reset after a
+lost phone: keys_pages.py), opening a table, the group's settings, and the controls every hand
+has for the admin (void, correct, abandon). Payments ("mark as paid") are recorded here too, by
+the admin or by the member who received them.
+
+A member who holds a key of their own gets no invitation link: a link would sign someone in as
+them on a phone they never held (API.md, "Members hold their own keys"); the page says the two
+ways instead: they approve a new phone on one of their own, or the admin resets their devices.
 
 Each form goes through the same ledger functions as the API, carried out once (once.py).
 """
@@ -9,11 +14,12 @@ from __future__ import annotations
 from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
 
-from events.errors import DomainError, Invalid, Refused
+from events.errors import Conflict, DomainError, Invalid, Refused
 from events.money import MoneyError
 from games.registry import GAMES
+from projections import devices
 from projections.groups import member_name
-from .. import handlers, invitations
+from .. import auth, handlers, invitations
 from ..handlers import lookups, money
 from ..commands import Correct, OpenTable, Pay, UpdateGroup, VoidHand
 from ..http import store
@@ -22,6 +28,7 @@ from ..routes.invitations import public_url
 from . import once, qr, session
 from .base import bp, page_of, writer_of
 from .result_form import result_body, result_fields
+from .signed_form import in_words, signed_of
 
 
 def _admin_only(principal) -> None:
@@ -43,6 +50,7 @@ def members_page(group):
             {"member": request.form.get("member", "")}
         try:
             with store().writing(group) as w:
+                _keyless(w, group, body.get("member"))
                 made = invitations.invite(w, group, principal.subject, body, _invitation_key(w, group))
         except DomainError as e:
             problem, status = e.detail, status_of(e)[0]
@@ -51,11 +59,27 @@ def members_page(group):
         _admin_only(principal)
         key = _invitation_key(r, group)
         waiting = invitations.pending(r, group, key) if key else []
+        reset = request.args.get("reset", "")
         return render_template("members.html", group=grow, problem=problem,
-                               made=_link_shown(grow, made) if made else None,
+                               made=_link_shown(grow, made) if made else None, keyed=_keyed(r, grow),
+                               reset=member_name(grow, reset) if reset else None, once=once.key(),
                                waiting=[_link_shown(grow, i) for i in waiting if made is None or i.code != made.code])
     page = page_of(group, view)
     return (page, status) if isinstance(page, str) else page
+
+
+def _keyed(r, grow: dict) -> set[str]:
+    """The members who hold a key of their own now."""
+    return {m["id"] for m in grow["members"] if devices.current(r.row(devices.NAME, grow["id"], m["id"]))}
+
+
+def _keyless(r, group: str, member: str | None) -> None:
+    """A new link is for a member who holds no key: refused, in words, for one who does."""
+    if member and devices.current(r.row(devices.NAME, group, member)):
+        name = member_name(lookups.group_row(r, group), member)
+        raise Conflict(_("%(name)s holds a key on their own phone, so no link can sign anyone in as them: %(name)s "
+                         "approves a new phone on one of their own phones, or, if they lost them all, you reset "
+                         "%(name)s's devices first (below).", name=name))
 
 
 def _invitation_key(reader, group: str) -> str | None:
@@ -170,12 +194,25 @@ def mark_paid(group):
         return redirect(url_for("web.sign_in_page"))
     body = {"from": request.form.get("from", ""), "to": request.form.get("to", ""),
             "amount": request.form.get("amount", "")}
+    principal = _payment_recorder(group, principal, body)
     money.may_record_payment(principal.subject, body)
+    signed = signed_of(request.form)  # the receiver's "received", signed on their phone
 
     def pay(w):
-        handlers.handle(Pay(group, principal.subject, body), w)
+        with in_words(signed is not None):
+            handlers.handle(Pay(group, principal.subject, body, signed), w)
         return url_for("web.group_page", group=group)
     return once.write(group, "payment", body, pay)
+
+
+def _payment_recorder(group: str, principal, body: dict):
+    """Who records a payment marked paid: the member signed in, when it is theirs (the receiver
+    signs for it); else the admin, for a member who holds the admin's rights too."""
+    with store().reading() as r:
+        who = session.signed_in(r, group)
+    if who is None or who.member is None or who.admin is None or who.member in (body["from"], body["to"]):
+        return principal
+    return auth.Principal(group, auth.ADMIN)
 
 
 @bp.route("/g/<group>/hands/<hand>/admin", methods=["POST"])

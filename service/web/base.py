@@ -27,7 +27,7 @@ from ..http import store
 from ..i18n import money, phrases
 from ..i18n.languages import current
 from ..problems import status_of
-from . import session
+from . import key_state, session
 from .cards import face, faces, suit_words
 from .words import said
 
@@ -138,10 +138,15 @@ def viewer(reader, grow: dict, who: session.Session) -> dict:
             if orow is not None:
                 others.append({"id": other.group, "name": orow["name"]})
     # Translators: who is signed in, when it is the group's admin ("Signed in as the admin").
-    name = _("the admin") if principal.is_admin else member_name(grow, principal.subject)
+    name = _("the admin") if who.member is None else member_name(grow, who.member)
+    if who.member is not None and who.admin is not None:
+        # Translators: who is signed in, a member who is the group's admin too ("Signed in as Ola, the admin").
+        name = _("%(name)s, the admin", name=name)
     return {"group": grow["id"], "group_name": grow["name"], "name": name, "admin": principal.is_admin,
-            "member": None if principal.is_admin else principal.subject, "others": others,
-            "form_token": session.form_token(who)}
+            "member": who.member, "others": others, "form_token": session.form_token(who),
+            # The organizer's two rights (session.py), and the keys and resets every page shows (key_state.py).
+            "admin_too": who.member is not None and who.admin is not None,
+            "key_state": key_state.seen(reader, grow, who)}
 
 
 def writer_of(group: str):

@@ -1,6 +1,7 @@
-"""Where sign-ins are seen and ended: each member's (and the admin's) signed-in devices, each
-one signed out with a tap, and the admin's tokens replaced, which signs the admin out
-everywhere.
+"""Where sign-ins and keys are seen: each member's (and the admin's) signed-in devices, each
+one signed out with a tap; the member's keys (this phone's marked by its script), the phones
+of theirs that wait for approval, each approved with a tap, and the admin's resets of them;
+and the admin's tokens replaced, which signs the admin out everywhere.
 
 A device is a session (session.py): when it was made, when it was last used, and which
 browser on which system its user agent says it is. Replacing the admin's tokens is the
@@ -17,9 +18,10 @@ from flask_babel import gettext as _
 from events.errors import Refused
 from .. import auth, handlers, invitations
 from ..commands import RotateToken
+from ..handlers import devices as member_devices
 from ..http import store
 from ..routes.invitations import public_url
-from . import qr, session
+from . import once, qr, session
 from .base import bp, page_of
 
 # (what a user agent says, the name people know), the first found naming it; the order matters:
@@ -59,12 +61,27 @@ def devices_page(group):
     button that signs it out."""
     def view(r, grow, principal, form_token):
         this = session.signed_in(r, group)
+        mine = {this.id, *([this.admin.id] if this.admin else [])}
         rows = [{"id": row.id, "device": device(row.user_agent), "created_at": row.created_at,
-                 "last_used_at": row.last_used_at, "this": row.id == this.id}
+                 "last_used_at": row.last_used_at, "this": row.id in mine}
                 for row in session.devices(r, this)]
+        keys = member_devices.listed(r, group, principal.subject) if not principal.is_admin else None
         return render_template("devices.html", group=grow, devices=rows, idle_days=session.IDLE.days,
-                               ended=bool(request.args.get("ended")))
+                               ended=bool(request.args.get("ended")), keys=keys, said=_said_after(),
+                               form_token=form_token, once=once.key())
     return page_of(group, view)
+
+
+def _said_after() -> str | None:
+    """What the page says after one of its key forms: a phone added, or waiting, or approved."""
+    if request.args.get("asked"):
+        return _("This phone waits for approval: approve it on one of your other phones, on their page of devices. "
+                 "It signs nothing until then.")
+    if request.args.get("added"):
+        return _("This phone's key is yours now: it signs what you agree to.")
+    if request.args.get("approved"):
+        return _("Approved: that phone's key is yours now.")
+    return None
 
 
 @bp.post("/g/<group>/devices")

@@ -19,6 +19,18 @@ POST. Served to a hall's private network over plain HTTP (``bitka serve --lan``,
 ``BITKA_LAN``), where no browser would keep a ``Secure`` cookie, the cookies go without it,
 still ``HttpOnly`` and ``SameSite=Strict``, and every page says that only the hall's Wi-Fi
 protects the sign-in (README: In a hall).
+
+An organizer who plays is a member and the admin on one phone, with one sign-in (API.md, "The
+organizer is a member"): the session's row is the member's, and the admin's rights are a second
+row linked to it, whose id's hash is derived from the same cookie id (``_linked``), made from
+an admin credential and ended with it (a rotation of the admin's tokens, a sign-out). The
+cookie still holds one id per group. Who acts is decided by the page, never by the form:
+the admin's pages (``ADMIN_PAGES``: members, tables, settings, corrections, tournaments'
+draws) act as the admin; every other page acts as the member (confirm, play, pay-to), unless
+the page is asked for in the admin's view (``?as=admin``), whose forms act as the admin too.
+A session never turns into another member: an invitation for someone else is refused on a
+phone signed in to that group (start.py), and an admin's sign-in taken on a member's phone
+adds the admin's rights to it, the member staying signed in.
 """
 from __future__ import annotations
 
@@ -27,8 +39,9 @@ import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from urllib.parse import parse_qs, urlsplit
 
-from flask import Response, current_app, g, request
+from flask import Response, current_app, g, has_request_context, request
 from flask_babel import gettext as _
 
 from events.errors import Refused
@@ -45,17 +58,52 @@ MAX_AGE = int(IDLE.total_seconds())  # the cookie's, renewed as the session is u
 MOST_GROUPS = 8  # sessions kept in the cookie (43 characters each): the oldest goes beyond
 SEPARATOR = "."  # never in a session id (base64url)
 AGENT_KEPT = 300  # characters of the user agent kept, to name the device on the page
+LINKED = ".admin"  # the admin's rights linked to a member's session: its row's id is the member row's and this
+AS_ADMIN = "as"  # the query of a page asked for in the admin's view: ?as=admin
+# The pages that act as the admin for a session that is a member and holds the admin's rights too.
+# A page of the admin's not named here acts as the member, and refuses as it refuses a member.
+ADMIN_PAGES = frozenset({
+    "web.members_page", "web.new_admin_link", "web.new_table_page", "web.settings", "web.hand_admin",
+    "web.correct_page", "web.admin_token_page", "web.replace_admin_token", "web.welcome_page",
+    "web.new_tournament_page", "web.draw_page", "web.watch_form", "web.reset_devices"})
 
 
 @dataclass(frozen=True)
 class Session:
-    principal: auth.Principal
+    own: auth.Principal  # whom the sign-in is: a member, or the admin (an admin's link, a token)
     secret: str  # the id this browser's cookie holds (only its hash is stored)
     row: SessionRow
+    admin: SessionRow | None = None  # the admin's rights linked to a member's session (an organizer's)
 
     @property
     def id(self) -> str:
         return self.row.id
+
+    @property
+    def member(self) -> str | None:
+        return None if self.own.is_admin else self.own.subject
+
+    @property
+    def principal(self) -> auth.Principal:
+        """Who acts on this request: the member, or the admin on the admin's pages (and in the
+        admin's view of a page) for a member who holds the admin's rights too."""
+        if self.admin is not None and as_admin_here():
+            return auth.Principal(self.own.group, auth.ADMIN)
+        return self.own
+
+
+def as_admin_here() -> bool:
+    """Does this request act as the admin, for a session that may act as either? On the
+    admin's pages; on a page asked for in the admin's view (``?as=admin``); and for a form
+    sent from such a page (its address, in the Referer this site's pages send to it)."""
+    if not has_request_context():
+        return False
+    if request.endpoint in ADMIN_PAGES or request.args.get(AS_ADMIN) == auth.ADMIN:
+        return True
+    if request.method == "GET":
+        return False
+    came_from = urlsplit(request.headers.get("Referer", ""))
+    return came_from.netloc == request.host and parse_qs(came_from.query).get(AS_ADMIN) == [auth.ADMIN]
 
 
 def _now() -> datetime:
@@ -70,6 +118,11 @@ def session_hash(secret: str) -> str:
     return hashlib.sha256(b"bitka session\n" + secret.encode("utf-8")).hexdigest()
 
 
+def _linked(secret: str) -> str:
+    """The hash of the admin's rights linked to the session whose cookie id is ``secret``."""
+    return hashlib.sha256(b"bitka admin rights\n" + secret.encode("utf-8")).hexdigest()
+
+
 def _kept() -> list[str]:
     return [s for s in request.cookies.get(COOKIE, "").split(SEPARATOR) if 16 <= len(s) <= 64][:MOST_GROUPS]
 
@@ -82,12 +135,15 @@ def sessions(reader) -> list[Session]:
     idle_since, touch_before = _stamp(now - IDLE), _stamp(now - TOUCHED_EVERY)
     found, ended = [], False
     for secret in _kept():
-        row = reader.session(session_hash(secret))
-        if row is None or row.last_used_at < idle_since:
+        row, linked = reader.session(session_hash(secret)), reader.session(_linked(secret))
+        row, linked = (r if r is not None and r.last_used_at >= idle_since else None for r in (row, linked))
+        if row is None and linked is not None:  # the member's sign-in ended (a reset): the admin's rights remain
+            row, linked = linked, None
+        if row is None:
             ended = True
             continue
-        found.append(Session(auth.Principal(row.group, row.subject), secret, row))
-        if row.last_used_at < touch_before:
+        found.append(Session(auth.Principal(row.group, row.subject), secret, row, linked))
+        if min(row.last_used_at, linked.last_used_at if linked else row.last_used_at) < touch_before:
             g.setdefault("bitka_used", set()).add(secret)
     if ended:
         g.bitka_live = [s.secret for s in found]
@@ -110,10 +166,14 @@ def signed_in(reader, group: str | None = None) -> Session | None:
     return None
 
 
-def start(response: Response, token: str) -> Response:
+def start(response: Response, token: str, admin_hash: str | None = None) -> Response:
     """Sign this browser in with ``token``: a new session of the token's member (or admin), in
     place of any session this browser had in that group (which ends). ``Unauthenticated``
-    when the token is not known."""
+    when the token is not known.
+
+    The admin's rights this browser held in that group stay with the new member session (and
+    ``admin_hash``, an admin credential's hash, gives them: a new group's organizer). The
+    admin's token taken on a member's session adds the admin's rights to it: the member stays."""
     digest = auth.token_hash(token)
     secret, now = secrets.token_urlsafe(32), _now()
     agent = request.headers.get("User-Agent", "")[:AGENT_KEPT]
@@ -124,28 +184,53 @@ def start(response: Response, token: str) -> Response:
                                          "gave you."))
         group, subject = found[0], found[1]
         w.drop_idle_sessions(_stamp(now - IDLE))
+        mine = next((s for s in sessions(w) if s.own.group == group), None)
+        if subject == auth.ADMIN and mine is not None and not mine.own.is_admin:
+            _link_admin(w, mine, digest)
+            return response
+        if mine is not None and subject != auth.ADMIN:
+            admin_hash = admin_hash or (mine.row.token_hash if mine.own.is_admin else
+                                        mine.admin.token_hash if mine.admin else None)
         others = []
         for kept in _kept():
-            row = w.session(session_hash(kept))
+            row = w.session(session_hash(kept)) or w.session(_linked(kept))
             if row is not None and row.group != group and len(others) < MOST_GROUPS - 1:
                 others.append(kept)
             else:  # this group's earlier session, or one the cookie has no room for: it ends
                 w.drop_session(session_hash(kept))
-        w.add_session(session_hash(secret), SessionRow("s_" + secrets.token_hex(8), group, subject, digest,
-                                                       _stamp(now), _stamp(now), agent))
+                w.drop_session(_linked(kept))
+        made = SessionRow("s_" + secrets.token_hex(8), group, subject, digest, _stamp(now), _stamp(now), agent)
+        w.add_session(session_hash(secret), made)
+        if admin_hash is not None and subject != auth.ADMIN:
+            w.add_session(_linked(secret), made._replace(id=made.id + LINKED, subject=auth.ADMIN,
+                                                         token_hash=admin_hash))
     return _keep(response, [secret, *others])
+
+
+def _link_admin(w, mine: Session, digest: str) -> None:
+    """The admin's rights (the admin credential ``digest``) linked to this browser's member
+    session ``mine``, in place of any it had."""
+    now = _stamp(_now())
+    w.drop_session(_linked(mine.secret))
+    w.add_session(_linked(mine.secret), mine.row._replace(id=mine.row.id + LINKED, subject=auth.ADMIN,
+                                                          token_hash=digest, created_at=now, last_used_at=now))
 
 
 def live(w, found: Session) -> bool:
     """Is this browser's session still there, in the write ``w`` (not ended meanwhile)?"""
-    return w.session(session_hash(found.secret)) is not None
+    return w.session(session_hash(found.secret)) is not None or w.session(_linked(found.secret)) is not None
 
 
 def rebound(w, found: Session, token: str) -> None:
     """In the write that rotated ``found``'s tokens away (which ended its sessions), this
     browser's session again, the same id in its cookie, made from the new ``token``: the
-    browser that rotated stays signed in, even when a double tap sends the form twice."""
-    w.add_session(session_hash(found.secret), found.row._replace(token_hash=auth.token_hash(token)))
+    browser that rotated stays signed in, even when a double tap sends the form twice. A
+    member's session that held the admin's rights holds them again, from the new token."""
+    if found.own.is_admin:
+        w.add_session(session_hash(found.secret), found.row._replace(token_hash=auth.token_hash(token)))
+    elif found.admin is not None:
+        w.drop_session(_linked(found.secret))
+        w.add_session(_linked(found.secret), found.admin._replace(token_hash=auth.token_hash(token)))
 
 
 def forget(response: Response, reader, group: str) -> Response:
@@ -155,14 +240,20 @@ def forget(response: Response, reader, group: str) -> Response:
     if mine is not None:
         with store().writing() as w:
             w.drop_session(session_hash(mine.secret))
+            w.drop_session(_linked(mine.secret))
     return _keep(response, left)
 
 
 def end(owner: Session, session_id: str) -> bool:
     """End one of ``owner``'s sessions (its own member's or admin's, in its group) by its
-    name on the page of signed-in devices; False when it has none by that name."""
+    name on the page of signed-in devices; False when it has none by that name. A member's
+    session ends with the admin's rights linked to it."""
+    group, subject = owner.principal.group, owner.principal.subject
     with store().writing() as w:
-        return w.drop_session_named(owner.principal.group, owner.principal.subject, session_id)
+        ended = w.drop_session_named(group, subject, session_id)
+        if ended and subject != auth.ADMIN:
+            w.drop_session_named(group, auth.ADMIN, session_id + LINKED)
+        return ended
 
 
 def secure() -> bool:
@@ -192,6 +283,7 @@ def after_request(response: Response) -> Response:
             now = _stamp(_now())
             for secret in used:
                 w.touch_session(session_hash(secret), now)
+                w.touch_session(_linked(secret), now)
     if not g.get("bitka_cookie_set") and (used or "bitka_live" in g):
         _keep(response, g.get("bitka_live", _kept()))
     if EARLIER_COOKIE in request.cookies:

@@ -20,14 +20,21 @@ def sign_in_page():
     """Where a browser starts: its groups to choose from, or how to get into one."""
     with store().reading() as r:
         mine = session.sessions(r)
-        # Translators: a group this browser is signed in to as its admin ("Thursday cards, as admin").
-        admin = _("admin")
-        groups = [{"id": p.group, "name": (r.row("group", p.group, "") or {}).get("name", p.group),
-                   "as": admin if p.is_admin else member_name(r.row("group", p.group, ""), p.subject)}
-                  for p in (s.principal for s in mine)]
+        groups = [{"id": s.own.group, "name": (r.row("group", s.own.group, "") or {}).get("name", s.own.group),
+                   "as": _as(r.row("group", s.own.group, "") or {"members": []}, s)} for s in mine]
     if len(groups) == 1 and not request.args.get("choose"):
         return redirect(url_for("web.group_page", group=groups[0]["id"]))
     return _sign_in_form(None, request.args.get("next", ""), 200, groups)
+
+
+def _as(grow: dict, found: session.Session) -> str:
+    """Who this browser is in a group, as its list of groups says it."""
+    if found.member is None:
+        # Translators: a group this browser is signed in to as its admin ("Thursday cards, as admin").
+        return _("admin")
+    name = member_name(grow, found.member)
+    # Translators: who this browser is in a group, a member who is its admin too ("Thursday cards, as Ola, the admin").
+    return _("%(name)s, the admin", name=name) if found.admin is not None else name
 
 
 def _sign_in_form(error: str | None, after: str, status: int, groups=()):
