@@ -19,6 +19,7 @@ from ..seating import entry_of
 from ..views import hand_view
 from . import once
 from .base import bp, field_errors, game_fields, page_of, whole, writer_of
+from .signed_form import in_words, signed_of, signer, unsigned
 
 
 @bp.route("/g/<group>/tables/<table>/deal", methods=["GET", "POST"])
@@ -66,6 +67,8 @@ def play_page(group, hand):
         principal = writer_of(group)
         if principal is None:
             return redirect(url_for("web.sign_in_page"))
+        signed = signed_of(request.form)  # a card played binds the one who logs it: signed on their phone
+
         def play(w):
             if "call" in request.form:  # a call of the auction, before the first trick
                 bid = {"seat": whole("seat", request.form.get("seat", "")), "call": request.form["call"],
@@ -73,15 +76,16 @@ def play_page(group, hand):
                 handlers.handle(Play(group, principal.subject, hand, "bid", bid), w)
                 return url_for("web.play_page", group=group, hand=hand)
             if "card" in request.form:  # one card of a trick already being played a card at a time
-                after = handlers.handle(Play(group, principal.subject, hand, "play", {"card": request.form["card"]}),
-                                        w).hand
+                with in_words(signed is not None):
+                    after = handlers.handle(Play(group, principal.subject, hand, "play",
+                                                 {"card": request.form["card"]}, signed), w).hand
             else:
                 cards = [c for c in request.form.get("cards", "").split(",") if c]
                 after = handlers.handle(Play(group, principal.subject, hand, "trick", {"cards": cards}), w).hand
             done = after.phase not in ("auction", "play")
             return url_for("web.hand_page" if done else "web.play_page", group=group, hand=hand)
         try:
-            return once.write(group, f"play {hand}", dict(request.form), play)
+            return once.write(group, f"play {hand}", unsigned(dict(request.form)), play)
         except DomainError as e:
             problem = e.detail
 
@@ -94,6 +98,7 @@ def play_page(group, hand):
                              game=trow["game"]))
         hidden = sealed_for(r, group, model, principal.subject)
         shown = hand_view(model, hidden)
+        signer(r, group, principal)
         if shown["phase"] not in ("auction", "play"):
             return redirect(url_for("web.hand_page", group=group, hand=hand))
         # The trick so far: the cards already logged a card at a time (each further tap logs

@@ -26,6 +26,8 @@ from ..i18n.money import amount as said_amount, money, unit
 from ..views import balances_view, settle_up_view
 from . import once, tournament_shown
 from .base import bp, corrections_history, hand_names, page_of, table_title, together, writer_of
+from .hand_shown import settlement_hash
+from .signed_form import in_words, signatures_of, signer
 
 
 @dataclass(frozen=True)
@@ -98,7 +100,8 @@ def table_page(group, table):
         hands = corrections.history(r.table_events(group, table))
         pending = listed(r.pending_entries(group, table=table), grow["digits"])
         waiting = {p["hand"]: p["state"] for p in pending}
-        mine_waiting = sum(1 for p in pending if p["table"] == table and principal.subject in p["waiting_for"])
+        mine_waiting = _mine_waiting(r, group, table, pending, principal.subject)
+        signer(r, group, principal)
         rows = score_rows(hands, seats, waiting, grow["digits"])
         playing = corrections.in_play(hands)
         mine = principal.subject in trow["seats"]
@@ -112,6 +115,13 @@ def table_page(group, table):
     return page_of(group, view)
 
 
+def _mine_waiting(r, group: str, table: str, pending: list[dict], member: str) -> list[dict]:
+    """The results at this table that wait for ``member``'s word, each with the settlement its
+    confirmation signs: what the table's "confirm all" signs, one by one."""
+    return [{"hand": p["hand"], "settlement": settlement_hash(r, group, lookups.hand_model(r, group, p["hand"]))}
+            for p in pending if p["table"] == table and member in p["waiting_for"]]
+
+
 @bp.route("/g/<group>/tables/<table>/confirm", methods=["POST"])
 def table_confirm(group, table):
     """One tap at the end of the evening: every result at this table that waits for this
@@ -120,8 +130,11 @@ def table_confirm(group, table):
     if principal is None:
         return redirect(url_for("web.sign_in_page"))
 
+    signatures = signatures_of(request.form)  # one per hand it confirms, signed on the member's phone
+
     def confirm(w):
-        handlers.handle(ConfirmTable(group, principal.subject, table), w)
+        with in_words(bool(signatures)):
+            handlers.handle(ConfirmTable(group, principal.subject, table, signatures), w)
         return url_for("web.table_page", group=group, table=table)
     return once.write(group, f"confirm {table}", {"table": table}, confirm)
 

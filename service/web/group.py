@@ -5,21 +5,26 @@ for the admin the group's settings and how the server's backups stand.
 """
 from __future__ import annotations
 
-from flask import render_template
+from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from events.types import EVENT_TYPES
+from projections import balances
 from projections.balances import listed
 from projections.groups import member_name
 from projections.ledger_views import MONEY_EVENTS, balance_steps
+from .. import handlers
+from ..commands import ConfirmPayment
+from ..handlers import lookups
 from ..i18n.languages import current
 from ..i18n.money import money
 from ..views import balances_view, settle_up_view
 from . import once, pay_shown, tournament_shown
 from .admin_view import admin_context
-from .base import bp, page_of, table_title, together
+from .base import bp, page_of, table_title, together, writer_of
 from .chart import aligned, balance_chart, legend
-from .hand_shown import balances_pending, verdict_choices
+from .hand_shown import balances_pending, settlement_hash, verdict_choices
+from .signed_form import in_words, signed_of, signer
 
 
 @bp.get("/g/<group>")
@@ -27,6 +32,7 @@ def group_page(group):
     """Where everyone in the group stands, and what waits for whom."""
     def view(r, grow, principal, form_token):
         brow = r.row("balances", group, "") or {"members": {}}
+        signer(r, group, principal)
         tables, over = [], tournament_shown.tables_over(r, group)
         for t in grow["tables"]:
             if t["id"] in over:
@@ -48,6 +54,8 @@ def group_page(group):
                                tables=tables, tables_over=len(over), chart=chart,
                                series=list(zip(names, series, strict=True)),
                                legend=legend(names), digits=grow["digits"], admin=principal.is_admin,
+                               payments=pay_shown.payments_waiting(r, grow, brow, principal),
+                               corrections=_corrections_waiting(r, grow, brow),
                                once=once.key(), pay_form=None if principal.is_admin else
                                pay_shown.form_values(grow, principal.subject), **admin_context(grow),
                                tournaments=[tournament_shown.summary(r, group, row)
@@ -69,10 +77,27 @@ def _waiting(r, grow: dict, principal) -> list[dict]:
         order = r.table_hands(grow["id"], entry["table"])
         number = order.index(entry["hand"]) + 1 if entry["hand"] in order else "?"
         waiting = balances_pending(r, grow["id"], entry["hand"])
+        verdict = verdict_choices(waiting, principal, trow)
+        model = lookups.hand_model(r, grow["id"], entry["hand"]) if verdict["confirm"] else None
         shown.append({"hand": entry["hand"], "state": entry["state"], "title": _hand_at(grow, trow, number, seats),
                       "payouts": [(seats[p["seat"]], p["amount"]) for p in entry["payouts"]],
                       "waiting_for": [member_name(grow, m) for m in entry["waiting_for"]],
-                      "verdict": verdict_choices(waiting, principal, trow)})
+                      "verdict": verdict, "settlement": settlement_hash(r, grow["id"], model) if model else None})
+    return shown
+
+
+def _corrections_waiting(r, grow: dict, brow: dict) -> list[dict]:
+    """The corrections (and voids) that wait for the members they lower, each by its hand's
+    name and who it waits for."""
+    shown = []
+    for entry in balances.corrections_waiting(brow):
+        trow = r.row("table", grow["id"], entry["table"])
+        seats = [member_name(grow, m) for m in trow["seats"]]
+        order = r.table_hands(grow["id"], entry["table"])
+        number = order.index(entry["hand"]) + 1 if entry["hand"] in order else "?"
+        shown.append({"hand": entry["hand"], "title": _hand_at(grow, trow, number, seats),
+                      "waiting_for": [m["name"] for m in grow["members"]  # in the group's order
+                                      if m["id"] in entry["waiting_for"] and m["id"] not in entry["agreed"]]})
     return shown
 
 
@@ -98,3 +123,19 @@ def _balance_series(r, group: str, members: list[str]) -> tuple[list[list[int]],
         for member in members:
             points[member].append((env.seq, row["members"].get(member, 0)))
     return aligned(points, members), hands
+
+
+@bp.route("/g/<group>/payments/<int:seq>/received", methods=["POST"])
+def payment_received(group, seq):
+    """The receiver of a payment someone else recorded says they got it (signed on their
+    phone): it counts from now on."""
+    principal = writer_of(group)
+    if principal is None:
+        return redirect(url_for("web.sign_in_page"))
+    signed = signed_of(request.form)
+
+    def received(w):
+        with in_words(signed is not None):
+            handlers.handle(ConfirmPayment(group, principal.subject, seq, signed), w)
+        return url_for("web.group_page", group=group)
+    return once.write(group, f"received {seq}", {"payment": seq}, received)

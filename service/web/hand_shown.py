@@ -10,26 +10,30 @@ from flask import g, render_template
 from flask_babel import gettext as _
 
 from events.errors import NotFound
+from events.money import format_amount
 from games.engine.seen import cards_in
 from projections import audit as audit_trail
 from projections.balances import waiting as balances_waiting
 from projections.groups import member_name
+from projections.hands import settled_at
 from ..handlers import lookups
 from ..sealed import sealed_for, trail_as_seen
 from ..views import hand_view
 from . import once
 from .base import corrections_history, hand_names, page_of
 from .cards import in_order
+from .signed_form import signer
 
 
-def hand_page_of(group: str, hand: str, problem: str | None = None):
+def hand_page_of(group: str, hand: str, problem: str | None = None, status: int = 422):
     """The hand's page for this reader; with ``problem`` (a move refused), the page again
-    with the refusal said on it, as a 422."""
+    with the refusal said on it, as a 422 (a 403 for a move its member's signature is missing
+    from)."""
 
     def view(r, grow, principal, form_token):
         return render_template("hand.html", **hand_context(r, group, hand, grow, principal, form_token, problem))
     page = page_of(group, view)
-    return (page, 422) if problem and isinstance(page, str) else page
+    return (page, status) if problem and isinstance(page, str) else page
 
 
 def hand_context(r, group: str, hand: str, grow: dict, principal, form_token: str, problem: str | None) -> dict:
@@ -48,14 +52,41 @@ def hand_context(r, group: str, hand: str, grow: dict, principal, form_token: st
     numbers = {h.id: number for number, h in enumerate(past, 1)}
     sides = [list(s) for s in model.decider.table.sides(model.decider.parse_rules(trow["rules"]))]
     waiting = balances_pending(r, group, hand)
+    signer(r, group, principal)
     return dict(
         group=grow, principal=principal, form_token=form_token, trail=trail, title=title,
         game=model.decider.title, once=once.key(), problem=problem, latest=trow["latest_hand"]["id"] == hand,
-        verdict=verdict_choices(waiting, principal, trow),
+        verdict=verdict_choices(waiting, principal, trow), settlement=settlement_hash(r, group, model),
+        signs_payouts=payouts_said(waiting, live["seats"], grow["digits"]),
+        correction_wait=correction_wait(r, group, grow, live["hand"].get("correction_waiting"), principal),
         waiting_for=[member_name(grow, m) for m in balances_waiting(waiting)] if waiting else [],
         admin=principal.is_admin, sides=sides, numbers=numbers,
         can_play=live["hand"]["phase"] in ("auction", "play") and model.decider.capabilities.logged_by == "tricks"
         and not hidden, **live)
+
+
+def settlement_hash(r, group: str, model) -> str | None:
+    """The hash of the event that settled the hand as it now stands (what a confirmation or a
+    dispute speaks of, and signs), or None while it is not settled."""
+    seq = settled_at(model)
+    return r.hash_at(group, seq) if seq is not None else None
+
+
+def correction_wait(r, group: str, grow: dict, waiting: dict | None, principal) -> dict | None:
+    """A correction (or void) of the hand that waits for the members it lowers: who they are,
+    whether the reader is one of them still to agree, and the hash of the correction their
+    agreement signs (None when nothing waits)."""
+    if not waiting or not waiting.get("waiting_for"):
+        return None
+    return {"names": [m["name"] for m in grow["members"] if m["id"] in waiting["waiting_for"]],  # the group's order
+            "mine": principal.subject in waiting["waiting_for"],
+            "correction": waiting.get("correction") or r.hash_at(group, waiting["seq"])}
+
+
+def payouts_said(waiting: dict | None, seats: list[str], digits: int) -> list[tuple[str, str]]:
+    """What a result that waits pays each seat, by name (what a confirmation of it signs for)."""
+    return [(seats[seat], format_amount(amount, digits))
+            for seat, _member, amount in (waiting or {}).get("payouts", [])]
 
 
 def balances_pending(r, group: str, hand: str) -> dict | None:

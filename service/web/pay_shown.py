@@ -15,6 +15,7 @@ from flask_babel import gettext as _
 
 from events.money import MoneyError, parse_amount
 from events.pay_details import FIELDS, grouped, pix_kind
+from projections import balances
 from projections.groups import member_name, pay_to
 from .. import pay_codes
 
@@ -139,3 +140,14 @@ def form_values(grow: dict, member: str) -> dict:
         values["iban"] = grouped(values["iban"])
     values["pix_kind"] = pix_kind(values["pix"]) if values["pix"] else ""
     return values
+
+
+def payments_waiting(reader, grow: dict, brow: dict, principal) -> list[dict]:
+    """The payments that do not count yet (each waits for its receiver to sign for it), named,
+    with what the viewer may do: its receiver says they got it, signing the payment's hash."""
+    shown = []
+    for p in balances.payments_waiting(brow):
+        mine = p["to"] == principal.subject
+        shown.append({**p, "from_name": member_name(grow, p["from"]), "to_name": member_name(grow, p["to"]),
+                      "mine": mine, "hash": reader.hash_at(grow["id"], p["payment"]) if mine else None})
+    return shown

@@ -14,6 +14,7 @@ from ..handlers.pay_to import details_of, may_change
 from ..problems import status_of
 from . import once, pay_shown
 from .base import bp, page_of, writer_of
+from .signed_form import in_words, signed_of, signer
 
 
 @bp.route("/g/<group>/members/<member>/pay-to", methods=["GET", "POST"])
@@ -29,7 +30,9 @@ def pay_to_page(group, member):
         back = "group" if request.form.get("back") == "group" else ""
 
         def save(w):
-            handlers.handle(SetPayDetails(group, principal.subject, member, body), w)
+            signed = signed_of(request.form)  # how a member takes money is theirs alone: signed on their phone
+            with in_words(signed is not None):
+                handlers.handle(SetPayDetails(group, principal.subject, member, body, signed), w)
             return url_for("web.group_page", group=group) if back else url_for("web.pay_to_page", group=group,
                                                                                member=member)
         try:
@@ -40,6 +43,7 @@ def pay_to_page(group, member):
     def view(r, grow, principal, form_token):
         details_of(grow, member)  # no such member: 404
         may_change(principal.subject, member)
+        signer(r, group, principal)
         values = typed or pay_shown.form_values(grow, member)
         return render_template("pay_to.html", group=grow, whose=member, name=member_name(grow, member),
                                values=values, problem=problem, back=(typed or {}).get("back", ""), once=once.key())

@@ -12,14 +12,15 @@ from __future__ import annotations
 from flask import Response, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from events.errors import DomainError, Invalid
+from events.errors import DomainError, Invalid, Refused
 from .. import handlers, steady
 from ..handlers import lookups
-from ..commands import Confirm, Dispute, Play
+from ..commands import Agree, Confirm, Dispute, Play
 from ..http import store
 from . import once, session
 from .base import bp, game_fields, writer_of
 from .hand_shown import hand_context, hand_page_of
+from .signed_form import in_words, signed_of, unsigned
 
 
 @bp.get("/g/<group>/hands/<hand>/live")
@@ -48,19 +49,24 @@ def hand_move(group, hand):
     if principal is None:
         return redirect(url_for("web.sign_in_page"))
     action = request.form.get("action", "")
+    signed = signed_of(request.form)  # a card picked or played binds its member: signed on their phone
 
     def move(w):
         model = lookups.hand_model(w, group, hand)
         trow = lookups.table_row(w, group, model.table)
         seat = trow["seats"].index(principal.subject) if principal.subject in trow["seats"] else None
         kind, body = _command(action, seat, model)
-        handlers.handle(Play(group, principal.subject, hand, kind, body), w)
+        with in_words(signed is not None):
+            handlers.handle(Play(group, principal.subject, hand, kind, body, signed if kind in SIGNED else None), w)
         return url_for("web.hand_page", group=group, hand=hand) + "#live"
     try:
         with steady.no_sooner_than(steady.CLAIM if action == "claim" else 0):
-            return once.write(group, f"move {hand}", dict(request.form.lists()), move)
-    except DomainError as e:
-        return hand_page_of(group, hand, problem=e.detail)  # the page says it in names, in the reader's language
+            return once.write(group, f"move {hand}", unsigned(dict(request.form.lists())), move)
+    except DomainError as e:  # the page says it in names, in the reader's language (a missing signature: 403)
+        return hand_page_of(group, hand, problem=e.detail, status=403 if isinstance(e, Refused) else 422)
+
+
+SIGNED = ("cards", "play")  # the moves that bind the member who makes them (API.md's acts cards and play)
 
 
 def _command(action: str, seat: int | None, model) -> tuple[str, dict]:
@@ -90,19 +96,26 @@ def _command(action: str, seat: int | None, model) -> tuple[str, dict]:
 
 @bp.route("/g/<group>/hands/<hand>/verdict", methods=["POST"])
 def hand_verdict(group, hand):
-    """A payer confirms the hand, or a seated player disputes it, with one tap."""
+    """A payer confirms the hand, or a seated player disputes it, with one tap; a member a
+    correction lowers agrees to it."""
     principal = writer_of(group)
     if principal is None:
         return redirect(url_for("web.sign_in_page"))
     action, reason = request.form.get("action"), request.form.get("reason", "").strip()
+    signed = signed_of(request.form)  # a confirmation or a dispute binds its member: signed on their phone
 
     def act(w):
         if action == "confirm":
-            handlers.handle(Confirm(group, principal.subject, hand), w)
+            with in_words(signed is not None):
+                handlers.handle(Confirm(group, principal.subject, hand, signed), w)
         elif action == "dispute":
             if not reason:
                 raise Invalid(_("say what is wrong with the hand"), errors={"reason": [_("Give a reason.")]})
-            handlers.handle(Dispute(group, principal.subject, hand, reason), w)
+            with in_words(signed is not None):
+                handlers.handle(Dispute(group, principal.subject, hand, reason, signed), w)
+        elif action == "agree":
+            with in_words(signed is not None):
+                handlers.handle(Agree(group, principal.subject, hand, signed), w)
         else:
             # Translators: what a member may do with a result that waits: confirm it, or dispute it.
             raise Invalid(_("confirm or dispute"),

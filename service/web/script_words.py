@@ -69,6 +69,17 @@ SAID = {
     "no_crypto": _l("This phone does not check the group's log at this address: its browser computes hashes only "
                     "over HTTPS, or on the machine that serves bitka."),
     "no_crypto_why": _l("this browser computes hashes only over HTTPS, or on the machine that serves bitka"),
+    # A member's signature on a form that binds them (static/sign.js).
+    "no_key_here": _l("Nothing was sent: this needs your signature, and this phone holds no key of yours. Do it on "
+                      "the phone you joined with, or add this phone on the page of your devices."),
+    "key_not_current": _l("Nothing was sent: this phone's key is not one of your current keys (waiting for your "
+                          "approval, or stopped by a reset). Approve it from your other phone, or ask the admin for "
+                          "a new invitation."),
+    # Translators: %(why)s is the browser's own reason, often in English.
+    "sign_failed": _l("Nothing was sent: this phone could not sign it (%(why)s)."),
+    # The witness: a member's act in the log that their keys do not bear out (static/witness.js, static/acts.js).
+    # Translators: %(why)s says, in English as the log's checks say it, what does not hold of event %(seq)s.
+    "act_unsigned": _l("event %(seq)s binds a member without their signature holding (%(why)s)"),
     # The taps a phone keeps while the network is down (static/taps.js).
     "taps_kept": _l("Kept on this phone until bitka answers again, then sent."),
     "no_network": _l("This phone has no network now."),

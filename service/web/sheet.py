@@ -24,6 +24,7 @@ from . import by_cards, once
 from .correcting import corrected, fingerprint, what_it_would_do
 from .base import bp, corrections_history, field_errors, page_of, together, whole, writer_of
 from .result_form import doubles_of, first, result_body, result_fields, result_values
+from .signed_form import in_words, signed_of, signer
 
 FORM_ONLY = ("form_token", "confirm", "previewed", "double", "undo", once.FIELD)
 
@@ -32,6 +33,7 @@ FORM_ONLY = ("form_token", "confirm", "previewed", "double", "undo", once.FIELD)
 def result_page(group, table):
     """The score sheet: a hand's result alone, shown with its settlement before it is logged."""
     values, errors, problem, preview, status = _values(), {}, None, None, 200
+    result = None  # the result the preview shows: what "Log this result" signs
     if request.method == "POST":
         principal = writer_of(group)
         if principal is None:
@@ -46,10 +48,13 @@ def result_page(group, table):
                 body = {"result": result_body(fields, values)}
                 seen = fingerprint(body)
                 if request.form.get("confirm") == "yes" and request.form.get("previewed") == seen:
-                    return once.write(group, f"result {table}", body, lambda w: _log(w, group, principal, table, body))
+                    signed = signed_of(request.form)  # a member's result binds them: signed on their phone
+                    return once.write(group, f"result {table}", body,
+                                      lambda w: _log(w, group, principal, table, body, signed))
                 with store().reading() as r:  # shown again if edited since
                     _made, preview = planning.plan_hand(r, group, table, body, "preview")
                 values["previewed"] = [seen]
+                result = body["result"]
         except DomainError as e:
             problem, status = e.detail, status_of(e)[0]
             errors = _errors(e, fields)
@@ -59,9 +64,11 @@ def result_page(group, table):
         game, rules = game_of(trow["game"]), parsed_rules(trow["game"], trow["rules"])
         seats = [member_name(grow, m) for m in trow["seats"]]
         sides = [together(seats[i] for i in side) for side in game.table.sides(rules)]
+        signer(r, group, principal)
         return render_template(
             "result.html", group=grow, principal=principal, form_token=form_token, table=trow, seats=seats,
             sides=sides, fields=result_fields(trow), values=values, errors=errors, problem=problem, preview=preview,
+            result=result,
             once=once.key(), v=lambda name: first(values, name), doubles=_shown_doubles(values, len(seats)), ask=True)
     page = page_of(group, view)
     return (page, status) if isinstance(page, str) else page
@@ -100,8 +107,9 @@ def _shown_doubles(values: dict, seats: int) -> list[int]:
     return doubles if all(0 <= seat < seats for seat in doubles) else []
 
 
-def _log(w, group: str, principal, table: str, body: dict) -> str:
-    made = handlers.handle(NewHand(group, principal.subject, table, body), w)
+def _log(w, group: str, principal, table: str, body: dict, signed) -> str:
+    with in_words(signed is not None):
+        made = handlers.handle(NewHand(group, principal.subject, table, body, signed), w)
     return url_for("web.hand_page", group=group, hand=made.hand.id)
 
 

@@ -3,10 +3,11 @@ against a live ``bitka serve``. The admin starts a group and invites four player
 (no token typed or shown), opens a Kop and a Scopa table; the four phones play a Kop hand
 seat by seat with the table updating live on every phone (no reloads), each phone checked
 after every card for another's unplayed cards; a Scopa result waits for its payer, who
-confirms it; a Kop result is disputed and the admin corrects it; the settle-up transfers
-are marked paid. Then the store is rewritten behind the server's back, and every phone
-that had visited says so on its next visit. Every page passes axe-core and is
-photographed at 390 and 1280 px."""
+confirms it; a Kop result is disputed and the admin corrects it, and its payers confirm the
+correction; the settle-up transfers are marked paid, and each receiver says they got the
+money. Every member's word is signed by the key their phone made as it joined. Then the
+store is rewritten behind the server's back, and every phone that had visited says so on its
+next visit. Every page passes axe-core and is photographed at 390 and 1280 px."""
 from __future__ import annotations
 
 import re
@@ -213,13 +214,28 @@ def test_a_whole_evening_on_four_phones_and_a_desktop(browser, server):  # noqa:
     _accessible(desk, "evening-11-correct-1280")
     desk.get_by_role("button", name="Log this correction").click()
     desk.get_by_text("Corrected: counted again at the table").wait_for()
+    # The hand was still disputed, so its correction is a new result: its payers, Bożena and
+    # Dorota, confirm it on their phones, each signing it with the key their phone holds.
+    phones[1].goto(disputed)
+    phones[1].get_by_role("button", name="Confirm: it is right").click()
+    phones[1].get_by_text("Still to agree: Dorota.").wait_for(timeout=10_000)
+    phones[3].goto(disputed)
+    phones[3].get_by_role("button", name="Confirm: it is right").click()
+    phones[3].get_by_role("heading", name="Waiting for a confirmation").wait_for(state="detached", timeout=10_000)
 
-    # Settle up: each transfer marked paid by the one who receives it.
+    # Settle up: each transfer marked paid at the admin's desk counts once the one who receives
+    # it says so on their phone (signed).
     for _ in range(6):
         desk.goto(f"{base}/g/{group}")
         if "Everyone is square" in desk.locator("main").inner_text():
             break
         desk.get_by_role("button", name="Mark as paid").first.click()
+        desk.wait_for_url(f"{base}/g/{group}")
+        for phone in phones:
+            phone.goto(f"{base}/g/{group}")
+            if phone.get_by_role("button", name="I got it").count():
+                phone.get_by_role("button", name="I got it").first.click()
+                phone.wait_for_url(f"{base}/g/{group}")
     assert "Everyone is square" in desk.locator("main").inner_text()
     phones[0].goto(f"{base}/g/{group}")
     _both(phones[0], shots, "12-group")

@@ -8,6 +8,12 @@
 // shows balances must show what the fold gives. Anything else means the group's history, or
 // what the page shows of it, is not what this phone saw: it says so, keeps what it had, and
 // offers both checkpoints as files, as evidence.
+//
+// Every signed act among those events (a confirmation, a card played, a payment received...) is
+// checked as `bitka verify` checks it (static/acts.js, the port of projections/signatures.py):
+// signed by a key the log gave its member and did not stop, over the statement the event makes,
+// with a nonce not used before; an act of a member who held a key but carries no signature, or a
+// device added that nothing in the log explains, is reported as a rewrite is.
 "use strict";
 
 (function () {
@@ -19,6 +25,8 @@
     return;
   }
   const slot = `bitka-witness:${box.dataset.group}`;
+  const ACTS = new URL("acts.js", document.currentScript.src).href;  // the signed acts' check (an ES module)
+  let signatures = null;  // that check over this group's log, as this phone folds it
   const GENESIS = "0".repeat(64);
   // What may come sealed: a card event of a hand in play (API.md, "Seats and sealed cards").
   const SEALABLE = new Set(["deal", "seat_cards", "bid", "trick", "play", "claim"]);
@@ -85,6 +93,46 @@
     for (const [, member, amount] of payouts) members[member] = (BigInt(members[member] || 0) + BigInt(amount)).toString();
   }
   const payoutsOf = (list) => (list || []).map((p) => [p.seat, p.member, units(p.amount).toString()]);
+  // What a correction changes (projections/balances.py _corrected): a pending hand's payouts at
+  // once; the corrected hand, pending, a new result (or counted, voided); and, returned, the
+  // changes to hands that count, which ``changed`` applies or keeps for the members they lower.
+  function corrected(members, pending, d) {
+    const changes = [];
+    for (const adjustment of d.adjustments || []) {
+      const change = payoutsOf(adjustment.payouts), held = pending[adjustment.hand];
+      if (!held) { changes.push([adjustment.hand, change]); continue; }
+      const bySeat = new Map(change.map(([seat, , amount]) => [seat, BigInt(amount)]));
+      held.payouts = held.payouts.map(([seat, member, amount]) =>
+        [seat, member, (BigInt(amount) + (bySeat.get(seat) || 0n)).toString()]);
+    }
+    const again = pending[d.hand];
+    if (again && "waits_for" in d && !d.void) {
+      pending[d.hand] = { ...again, state: "pending", actor: "admin", confirmed: [] };
+    } else if (again) {
+      delete pending[d.hand];
+      add(members, again.payouts);
+    }
+    for (const adjustment of d.adjustments || []) {
+      const now = pending[adjustment.hand];
+      if (adjustment.hand !== d.hand && now && now.state === "pending" && !waiting(now).length) {
+        add(members, now.payouts);
+        delete pending[adjustment.hand];
+      }
+    }
+    if (pending[d.hand] && !waiting(pending[d.hand]).length) { add(members, pending[d.hand].payouts); delete pending[d.hand]; }
+    return changes;
+  }
+  // A correction's or void's changes to hands that count: at once, unless it waits for the word
+  // of the members it lowers (its ``waits_for``).
+  function changed(money, e, changes) {
+    const waits = e.data.waits_for;
+    if (!Array.isArray(waits) || !waits.length) {
+      for (const [, change] of changes) add(money.members, change);
+      return;
+    }
+    money.corrections = money.corrections || {};
+    money.corrections[e.seq] = { changes, waitingFor: [...waits], agreed: [] };
+  }
   function fold(money, e) {
     const d = e.data, members = money.members, pending = money.pending;
     switch (e.type) {
@@ -112,23 +160,38 @@
       }
       case "hand_voided":
         if (pending[e.hand]) delete pending[e.hand];
-        else for (const p of d.reversed || []) members[p.member] = (BigInt(members[p.member] || 0) - units(p.amount)).toString();
+        else changed(money, e, [[e.hand, (d.reversed || []).map((p) => [p.seat, p.member, (-units(p.amount)).toString()])]]);
         break;
       case "correction":
-        for (const adjustment of d.adjustments || []) {
-          const change = payoutsOf(adjustment.payouts), held = pending[adjustment.hand];
-          if (!held) { add(members, change); continue; }
-          const bySeat = new Map(change.map(([seat, , amount]) => [seat, BigInt(amount)]));
-          held.payouts = held.payouts.map(([seat, member, amount]) =>
-            [seat, member, (BigInt(amount) + (bySeat.get(seat) || 0n)).toString()]);
-          if (held.state === "pending" && !waiting(held).length) { add(members, held.payouts); delete pending[adjustment.hand]; }
-        }
-        if (pending[d.hand]) { add(members, pending[d.hand].payouts); delete pending[d.hand]; }
+        changed(money, e, corrected(members, pending, d));
         break;
+      case "agreement": {  // a member a correction lowers agrees: once all have, it counts
+        const entry = (money.corrections || {})[d.seq];
+        if (!entry) throw new Fault(say("malformed", { seq: e.seq }));
+        entry.agreed.push(e.actor);
+        if (!entry.waitingFor.some((m) => !entry.agreed.includes(m))) {
+          delete money.corrections[d.seq];
+          for (const [, change] of entry.changes) add(members, change);
+        }
+        break;
+      }
       case "payment": {
+        if (d.pending) {  // it counts once its receiver signs for it
+          money.payments = money.payments || {};
+          money.payments[e.seq] = { from: d.from, to: d.to, amount: units(d.amount).toString() };
+          break;
+        }
         const amount = units(d.amount);
         members[d.from] = (BigInt(members[d.from] || 0) + amount).toString();
         members[d.to] = (BigInt(members[d.to] || 0) - amount).toString();
+        break;
+      }
+      case "payment_received": {
+        const held = (money.payments || {})[d.seq];
+        if (!held) throw new Fault(say("malformed", { seq: e.seq }));
+        delete money.payments[d.seq];
+        members[held.from] = (BigInt(members[held.from] || 0) + BigInt(held.amount)).toString();
+        members[held.to] = (BigInt(members[held.to] || 0) - BigInt(held.amount)).toString();
         break;
       }
     }
@@ -181,6 +244,11 @@
     return utf8(canonical({ ...envelope, group }));
   }
 
+  // A member's act whose signature does not hold: said as a rewrite is.
+  function judged(finding, e) {
+    if (finding !== null) throw new Fault(say("act_unsigned", { seq: e.seq, why: finding }));
+  }
+
   // One event, checked and folded into ``seen``; a Fault says why it cannot be true.
   async function witness(seen, e, group, sealedNow) {
     if (e.seq !== seen.size + 1) throw new Fault(say("gap", { seq: e.seq, expected: seen.size + 1 }));
@@ -195,7 +263,7 @@
         throw new Fault(say("sealed_wrongly", { seq: e.seq }));
       }
       sealedNow.add(e.hand);
-      seen.sealed[e.seq] = { type: e.type, hand: e.hand, hash: e.hash, leaf: e.leaf };
+      seen.sealed[e.seq] = { type: e.type, hand: e.hand, hash: e.hash, leaf: e.leaf, acts: signatures.sealedNow(e) };
       leaf = fromHex(e.leaf);
     } else {
       const bytes = envelopeBytes(e, group);
@@ -205,6 +273,7 @@
         if (sealedNow.has(e.hand)) throw new Fault(say("sealed_wrongly", { seq: e.seq }));
         seen.ended[e.hand] = e.seq;
       }
+      judged(signatures.add(e), e);
       fold(seen.money, e);
     }
     await grow(seen.edge, leaf);
@@ -227,6 +296,8 @@
     if (hex(await sha256(bytes)) !== before.hash || hex(await hashed(0, bytes)) !== before.leaf) {
       throw new Fault(say("bad_hash", { seq: e.seq }));
     }
+    if (before.acts && before.acts.actor !== e.actor) throw new Fault(say("sealed_wrongly", { seq: e.seq }));
+    if (before.acts) judged(signatures.shownLate(e, before.acts), e);
     delete seen.sealed[e.seq];
   }
 
@@ -260,9 +331,9 @@
   }
 
   // What this phone saw last time, or a fresh start (the version changes what is kept).
-  const VERSION = 3;
+  const VERSION = 4;
   const FRESH = () => ({ v: VERSION, size: 0, last: GENESIS, edge: [], opened: {}, ended: {}, sealed: {},
-                         money: { members: {}, pending: {} } });
+                         money: { members: {}, pending: {} }, acts: null });
 
   async function follow(kept, seen, group) {
     let now = null;
@@ -318,6 +389,14 @@
     const start = kept && kept.seen && kept.seen.v === VERSION ? JSON.parse(JSON.stringify(kept.seen)) : FRESH();
     const before = kept && kept.seen && kept.seen.v === VERSION ? kept : kept && { checkpoint: kept.checkpoint, key: kept.key };
     try {
+      let acts;
+      try {
+        acts = await import(ACTS);
+      } catch (e) {  // a browser without ES modules: it cannot check the members' signatures
+        throw new Unchecked(say("no_ed25519"));
+      }
+      start.acts = start.acts || acts.fresh();
+      signatures = new acts.Signatures(group, start.acts);
       const now = await follow(before, start, group);
       await again(start, group);
       const keep = () => localStorage.setItem(slot, JSON.stringify({ checkpoint: now.checkpoint, key: now.key, seen: start }));
