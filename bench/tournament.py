@@ -17,6 +17,10 @@ and then every read waits its turn behind the other tables' hands for the two co
 at a time, and prints the CPU milliseconds a hand and a standings read cost in each round:
 the cost itself, with no queue in it.
 
+Each round is drawn as a tournament created now is (API.md, "A draw nobody can arrange"):
+every player checks in for it from their own token with 32 fresh random bytes, then the
+organizer draws it; the check-ins are not timed.
+
 The standings are kept in rows of their own (projections/standings_row.py), moved as each
 hand is logged: a hand moves the totals and its round's row, and a read reads the totals and
 a row per round drawn, the size of the answer itself.
@@ -28,6 +32,7 @@ import http.client
 import json
 import os
 import random
+import secrets
 import statistics
 import subprocess
 import sys
@@ -86,14 +91,26 @@ class InProcess:
         return answer.json
 
 
-def tournament(client, players: int, rounds: int, deals: int) -> tuple[str, str, str]:
-    """A points group of ``players`` members and its tournament: (admin token, group path, tournament id)."""
+def tournament(client, players: int, rounds: int, deals: int) -> tuple[str, str, str, dict[str, str]]:
+    """A points group of ``players`` members and its tournament: (admin token, group path,
+    tournament id, each player's token)."""
     g = client.call("POST", "/v1/groups", {"name": "Hala", "currency": "points", "confirmations": "off"}, SETUP)
     client.token, base = g["admin_token"], f"/v1/groups/{g['id']}"
-    members = [client.call("POST", f"{base}/members", {"name": f"Gracz {i + 1}"})["id"] for i in range(players)]
-    t = client.call("POST", f"{base}/tournaments", {"name": "Bench", "game": "kop", "players": members,
-                                                    "rounds": rounds, "deals": deals})
-    return g["admin_token"], base, t["id"]
+    members = [client.call("POST", f"{base}/members", {"name": f"Gracz {i + 1}"}) for i in range(players)]
+    t = client.call("POST", f"{base}/tournaments", {"name": "Bench", "game": "kop",
+                                                    "players": [m["id"] for m in members], "rounds": rounds,
+                                                    "deals": deals})
+    return g["admin_token"], base, t["id"], {m["id"]: m["token"] for m in members}
+
+
+def draw_round(client, base: str, tid: str, number: int, tokens: dict[str, str]) -> dict:
+    """Every player checks in for round ``number`` from their own token, then the round is drawn."""
+    for token in tokens.values():
+        client.call("POST", f"{base}/tournaments/{tid}/rounds/{number}/check-in", {"entropy": secrets.token_hex(32)},
+                    token)
+    answer = client.call("POST", f"{base}/tournaments/{tid}/rounds")
+    assert answer["absent"] == [], answer["absent"]
+    return answer
 
 
 def table_plays(client, base: str, table: str, deals: int, pool, seed: int, pace: float) -> list[float]:
@@ -122,10 +139,10 @@ def over_http(args, pool) -> tuple[list[dict], float, dict]:
     try:
         _wait(port)
         admin = Client(port)
-        token, base, tid = tournament(admin, args.players, args.rounds, args.deals)
+        token, base, tid, players = tournament(admin, args.players, args.rounds, args.deals)
         rows, every = [], []
         for number in range(1, args.rounds + 1):
-            drawn = admin.call("POST", f"{base}/tournaments/{tid}/rounds")
+            drawn = draw_round(admin, base, tid, number, players)
             started = time.perf_counter()
             tables = [(table["id"], number * 1000 + i) for i, table in enumerate(drawn["tables"])]
             with ThreadPoolExecutor(len(tables)) as at_once:
@@ -153,10 +170,10 @@ def in_process(args, pool) -> tuple[list[dict], dict]:
     os.environ["BITKA_KEY"] = str(tmp / "hall.key")
     app = create_app({"BITKA_DB": str(tmp / "hall.db"), "BITKA_SETUP_TOKEN": SETUP})
     client = InProcess(app)
-    _token, base, tid = tournament(client, args.players, args.rounds, args.deals)
+    _token, base, tid, players = tournament(client, args.players, args.rounds, args.deals)
     rng, rows = random.Random(1), []
     for number in range(1, args.rounds + 1):
-        drawn = client.call("POST", f"{base}/tournaments/{tid}/rounds")
+        drawn = draw_round(client, base, tid, number, players)
         hands, reads = [], []
         for _ in range(args.deals):
             for table in drawn["tables"]:  # the tables take turns, a hand each

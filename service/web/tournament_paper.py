@@ -1,5 +1,6 @@
 """A tournament's pages to print and post: a round's seat plan (who sits where at which table,
-large enough to read on a wall, with the draw said in words and run again on the page) and
+large enough to read on a wall, who was drawn without their check-in, with the draw said in
+words and run again on the page) and
 the standings (place, name, table points, small points, first places, each round), live on a
 screen and on A4 on paper (bitka.css, ``@media print``).
 """
@@ -26,7 +27,8 @@ def seat_plan_page(group, tournament, number):
         mine = [m for m in shown.where_i_sit(r, group, principal.subject)
                 if m["tournament"]["id"] == row["id"] and m["round"] == number]
         return render_template("seat_plan.html", group=grow, t=shown.summary(r, group, row), number=number,
-                               plan=shown.seat_plan(grow, drawn), proof=shown.draw_checked(r, group, row, drawn),
+                               plan=shown.seat_plan(grow, drawn),
+                               proof=shown.draw_checked(r, group, grow, row, drawn),
                                mine=mine, players=len(row["players"]))
     return page_of(group, view)
 

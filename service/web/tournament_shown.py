@@ -1,13 +1,15 @@
 """A tournament as its pages show it: its way of playing, each round's seat plan, each table's
-running score ("deal 17 of 32"), the standings with every round's place, the draw said in
-words and run again, where a player sits in the round drawn last, and the watch links a
-browser made. No routes: the organizer's pages (tournaments.py), the printed ones
-(tournament_paper.py), the watch page (watch.py), the group's and a table's pages read
-their tournaments from here.
+running score ("deal 17 of 32"), the standings with every round's place, who has checked in
+for the next round, the draw said in words and run again (from the players' check-ins, in a
+tournament created since members hold keys), who was drawn without their check-in, where a
+player sits in the round drawn last, and the watch links a browser made. No routes: the
+organizer's pages (tournaments.py), the printed ones (tournament_paper.py), the watch page
+(watch.py), the group's and a table's pages read their tournaments from here.
 
 Everything is read from the rows the API reads (projections/tournaments.py and
 projections/standings_row.py, through service/tournament_views.py): a page costs a row per
-table it shows, whatever the hands played.
+table it shows, whatever the hands played. A seat plan of a round drawn from check-ins reads
+those check-ins back from the log (the rows keep only the next round's).
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ from ..i18n.money import number
 from ..routes.invitations import public_url
 from ..routes.tournaments import watch_digest
 from ..tournament_views import rounds_over, rounds_played, standings_view
+from .base import together
 
 ENTRY = "entry"  # a table rule, not the game's: who logs the cards
 
@@ -85,9 +88,31 @@ def round_of(row: dict, number_: int) -> dict | None:
 
 def seat_plan(grow: dict, drawn: dict) -> list[dict]:
     """Who sits where at each table of a round: tables numbered in the draw's order, seats
-    counted from 1 (the first deals first)."""
-    return [{"number": i, "id": t["id"], "seats": [member_name(grow, m) for m in t["seats"]]}
+    counted from 1 (the first deals first), each seat's name and whether its player was drawn
+    without their check-in."""
+    absent = set(drawn.get("absent") or ())
+    return [{"number": i, "id": t["id"], "seats": [member_name(grow, m) for m in t["seats"]],
+             "absent": [m in absent for m in t["seats"]]}
             for i, t in enumerate(drawn["tables"], 1)]
+
+
+def check_ins(grow: dict, row: dict, member: str | None) -> dict | None:
+    """Who has checked in for the next round of a tournament drawn from its players' check-ins
+    (None for one drawn without them, or once every round is drawn): the names of those in and
+    of those not yet, in the players' order, and whether ``member`` plays and is in."""
+    if not fold.by_check_ins(row) or len(row["drawn_rounds"]) >= row["rounds"]:
+        return None
+    checked = row["check_ins"]
+    here = [member_name(grow, p) for p in row["players"] if p in checked]
+    missing = [{"id": p, "name": member_name(grow, p)} for p in row["players"] if p not in checked]
+    return {"round": len(row["drawn_rounds"]) + 1, "count": len(row["players"]), "in": here,
+            "in_said": together(here), "missing": missing, "missing_said": together(m["name"] for m in missing),
+            "plays": member in row["players"], "mine": member in checked}
+
+
+def absent_names(grow: dict, drawn: dict) -> list[str]:
+    """The players a round was drawn without their check-in, by name, in the players' order."""
+    return [member_name(grow, m) for m in drawn.get("absent") or ()]
 
 
 def deal_said(played: int, deals: int, playing: bool) -> str:
@@ -108,7 +133,7 @@ def deal_said(played: int, deals: int, playing: bool) -> str:
 def running(r, group: str, grow: dict, row: dict, drawn: dict) -> list[dict]:
     """Each table of a round as it stands: its players with their small points so far (what
     counts of their payouts there), and how far it is ("Deal 17 of 32")."""
-    ids = [t["id"] for t in drawn["tables"]]
+    ids, absent = [t["id"] for t in drawn["tables"]], set(drawn.get("absent") or ())
     scores, trows = r.rows_of(fold.SCORE, group, ids), r.rows_of("table", group, ids)
     shown = []
     for i, t in enumerate(drawn["tables"], 1):
@@ -117,7 +142,7 @@ def running(r, group: str, grow: dict, row: dict, drawn: dict) -> list[dict]:
         playing = bool(latest and latest["status"] == "playing")
         shown.append({"number": i, "id": t["id"], "played": played, "deals": row["deals"], "playing": playing,
                       "done": played >= row["deals"], "said": deal_said(played, row["deals"], playing),
-                      "players": [{"name": member_name(grow, m), "member": m,
+                      "players": [{"name": member_name(grow, m), "member": m, "absent": m in absent,
                                    "small": format_amount(small.get(m, 0), grow["digits"])} for m in t["seats"]]})
     return shown
 
@@ -188,24 +213,65 @@ def players_fit(game, rules, count: int) -> tuple[int | None, int | None]:
     return below, above
 
 
-def draw_checked(r, group: str, row: dict, drawn: dict) -> dict:
+def draw_checked(r, group: str, grow: dict, row: dict, drawn: dict) -> dict:
     """A round's draw said in words and run again here from what it revealed: the commitment
-    published before it, the event it was drawn after and that event's hash, the secret, the
-    seed and the tables; and whether each step holds (the secret hashes to the commitment,
-    the seed is the secret and the hash hashed, the shuffle cut into tables gives these)."""
+    published before it, what its seed took besides the secret (each player's check-in, read
+    from the log, in a tournament drawn from them; else the event it was drawn after and that
+    event's hash), the secret, the seed and the tables; and whether each step holds (the secret
+    hashes to the commitment, the seed is the secret and those hashed, the shuffle cut into
+    tables gives these)."""
     number_ = drawn["round"]
     published = row.get("published") or []
     promised = published[number_ - 1] if len(published) >= number_ else None
     secret = bytes.fromhex(drawn["secret"])
-    after_hash = r.hash_at(group, drawn["after"]) or ""
-    seeded = draw.seed(secret, after_hash) if after_hash else b""
+    by_check_ins = fold.by_check_ins(row)
+    after_hash, came = "", []
+    if by_check_ins:
+        came = round_check_ins(r, group, row, drawn)
+        try:
+            seeded = draw.seed_of_check_ins(secret, [c["entropy"] for c in came])
+        except (TypeError, ValueError):  # an entropy that is no hex: the seed cannot be made again
+            seeded = b""
+        for c in came:
+            c["name"] = member_name(grow, c["member"])
+    else:
+        after_hash = r.hash_at(group, drawn["after"]) or ""
+        seeded = draw.seed(secret, after_hash) if after_hash else b""
     sizes = [len(t["seats"]) for t in drawn["tables"]]
     again = draw.tables(draw.shuffled(row["players"], seeded), sizes) if seeded else []
+    last = max((c["seq"] for c in came), default=None)
     return {"round": number_, "commitment": promised, "secret": drawn["secret"], "after": drawn["after"],
             "after_hash": after_hash, "seed": drawn["seed"], "next": drawn["commitment"],
+            "by_check_ins": by_check_ins, "check_ins": came, "absent": absent_names(grow, drawn),
+            "absent_said": together(absent_names(grow, drawn)),
             "holds": {"commitment": promised == draw.commitment(secret),
-                      "seed": seeded.hex() == drawn["seed"],
+                      "seed": seeded.hex() == drawn["seed"] and (last is None or last == drawn["after"]),
                       "tables": again == [t["seats"] for t in drawn["tables"]]}}
+
+
+PAGE = 200  # events read at a time, back from a draw, for its check-ins
+
+
+def round_check_ins(r, group: str, row: dict, drawn: dict) -> list[dict]:
+    """The check-ins round ``drawn`` was drawn from, as the log holds them (each event checked
+    against its hash as it is read), in the players' order: each ``{"member", "entropy",
+    "seq"}``. They lie after the previous round's draw and up to the seq the draw names, and
+    the log is read back from there a page at a time until each is found, so a round whose
+    players checked in just before its draw costs a page."""
+    wanted = set(row["players"]) - set(drawn.get("absent") or ())
+    before = row["drawn_rounds"][drawn["round"] - 2] if drawn["round"] > 1 else None
+    floor = before["after"] if before else 0  # no check-in of this round comes before the previous round's draw
+    found: dict[str, dict] = {}
+    top = drawn["after"]
+    while wanted - found.keys() and top > floor:
+        start = max(floor, top - PAGE)
+        for env in r.events(group, start, top - start):
+            d = env.data
+            if env.type == "check_in" and d.get("tournament") == row["id"] and d.get("round") == drawn["round"] \
+                    and d.get("member") in wanted and d.get("member") not in found:
+                found[d["member"]] = {"member": d["member"], "entropy": d.get("entropy", ""), "seq": env.seq}
+        top = start
+    return [found[p] for p in row["players"] if p in found]
 
 
 def watch_code(key: str, group: str, tournament: str, n: int) -> str:

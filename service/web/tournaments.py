@@ -1,7 +1,10 @@
 """The organizer's tournament pages: the group's tournaments, a new one made from the group's
 members (players added by name on the spot, each with an invitation link and its QR code),
-the tournament's page (each round's tables as they stand, "deal 17 of 32", the standings'
-top, live) with its draw button and its watch links.
+the tournament's page (who has checked in for the next round, each round's tables as they
+stand, "deal 17 of 32", the standings' top, live) with a player's "I am here" (their phone's
+check-in: 32 random bytes made by static/check_in.js, signed by static/sign.js for a player
+who holds keys), the draw button (with the players not checked in, to draw without) and its
+watch links.
 
 Each form goes through the same handlers as the API (service/handlers/tournaments.py),
 carried out once (once.py): a double tap or Back and send again draws nothing twice. A
@@ -11,17 +14,20 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from flask import redirect, render_template, request, url_for
+import re
+
+from flask import g, redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
 from marshmallow import ValidationError
 
 from events.errors import DomainError, Invalid, Refused, Unprocessable
 from games.registry import GAMES
 from projections.groups import member_name
+from projections import tournaments as fold
 from projections.tournaments import table_sizes
 
 from .. import handlers, invitations, tournament_schemas
-from ..commands import CreateTournament, DrawRound, Watch
+from ..commands import CheckIn, CreateTournament, DrawRound, Watch
 from ..handlers.tournaments import PLACES, still_playing, tournament_row
 from ..http import store
 from ..problems import status_of
@@ -29,6 +35,7 @@ from ..routes.invitations import public_url
 from ..routes.tournaments import draw_secrets, watch_digest
 from . import once, qr, session, tournament_shown as shown
 from .base import bp, page_of, together, whole, writer_of
+from .signed_form import in_words, signed_of, signer
 
 FIELDS = ("title", "preset", "entry", "rounds", "deals", "places", "stake")
 
@@ -203,11 +210,15 @@ def _tournament_page(group: str, tournament: str, problem: str | None = None, st
     def view(r, grow, principal, form_token):
         row = tournament_row(r, group, tournament)
         who = session.signed_in(r, group)
-        key = session.invitation_key(who) if who is not None and principal.is_admin else None
+        # the organizer who plays: a member on this page (who checks in), the admin for its draw and watch links
+        admin = principal.is_admin or g.viewer["admin_too"]
+        key = session.invitation_key(who) if who is not None and admin else None
         watches = [{**w, "qr": qr.svg(w["link"], _("the watch link as a QR code")) if w["link"] else None}
-                   for w in shown.watches_shown(key, group, row)] if principal.is_admin else []
-        return render_template("tournament.html", group=grow, admin=principal.is_admin, problem=problem,
+                   for w in shown.watches_shown(key, group, row)] if admin else []
+        signer(r, group, principal)  # a player's check-in is signed on their phone
+        return render_template("tournament.html", group=grow, admin=admin, problem=problem,
                                once=once.key(), watches=watches, version=r.version(group),
+                               ticked=set(request.form.getlist("absent")) if request.method == "POST" else set(),
                                **_live_context(r, group, grow, row, principal.subject))
     return _with_status(page_of(group, view), status)
 
@@ -217,7 +228,7 @@ def _live_context(r, group: str, grow: dict, row: dict, member: str | None) -> d
               for d in reversed(row["drawn_rounds"])]
     mine = [m for m in shown.where_i_sit(r, group, member) if m["tournament"]["id"] == row["id"]]
     return {"t": shown.summary(r, group, row), "rounds": rounds, "mine": mine,
-            "standings": shown.standings(r, group, grow, row)}
+            "standings": shown.standings(r, group, grow, row), "checks": shown.check_ins(grow, row, member)}
 
 
 @bp.get("/g/<group>/tournaments/<tournament>/live")
@@ -235,13 +246,16 @@ def tournament_live(group, tournament):
 
 @bp.route("/g/<group>/tournaments/<tournament>/draw", methods=["POST"])
 def draw_page(group, tournament):
-    """The next round drawn: the secret committed to revealed, the seed from it and the log's
-    last event, the players shuffled and cut into tables; then its seat plan."""
+    """The next round drawn: the secret committed to revealed, the seed from it and the
+    players' check-ins (without those the organizer ticked; in a tournament from before
+    check-ins, the log's last event), the players shuffled and cut into tables; then its seat
+    plan."""
     principal = writer_of(group)
     if principal is None:
         return redirect(url_for("web.sign_in_page"))
     _admin_only(principal)
     number = request.form.get("round", "")
+    ticked = list(dict.fromkeys(a for a in request.form.getlist("absent") if a))
 
     def drawn(w):
         row = tournament_row(w, group, tournament)
@@ -249,10 +263,58 @@ def draw_page(group, tournament):
             raise Unprocessable(_("round %(number)s is drawn already: this page was out of date", number=number))
         if row["drawn_rounds"]:
             _all_played(w, group, row)  # said with the tables' numbers, not their ids
-        made = handlers.handle(DrawRound(group, principal.subject, tournament, draw_secrets()), w)
+        absent = _without(w, group, row, ticked) if fold.by_check_ins(row) else ()
+        made = handlers.handle(DrawRound(group, principal.subject, tournament, draw_secrets(), absent=absent), w)
         return url_for("web.seat_plan_page", group=group, tournament=tournament, number=made["round"])
     try:
-        return once.write(group, f"draw {tournament}", {"round": number}, drawn)
+        return once.write(group, f"draw {tournament}", {"round": number, "absent": sorted(ticked)}, drawn)
+    except DomainError as e:
+        return _tournament_page(group, tournament, problem=e.detail, status=status_of(e)[0])
+
+
+def _without(w, group: str, row: dict, ticked: list[str]) -> tuple[str, ...]:
+    """The players the organizer ticked to draw without, among those not checked in (one who
+    checked in since the page was shown is drawn with their check-in); the others not checked
+    in, named in words, hold the draw back."""
+    checked = row["check_ins"]
+    absent = tuple(p for p in row["players"] if p in ticked and p not in checked)
+    missing = [p for p in row["players"] if p not in checked and p not in absent]
+    if missing:
+        grow = w.row("group", group, "")
+        names = together(member_name(grow, p) for p in missing)
+        # Translators: a draw refused; %(names)s are the players who have not checked in ("Bożena and Irek").
+        raise Unprocessable(ngettext("%(names)s has not checked in for round %(round)d: wait for them, or tick them "
+                                     "to draw without them",
+                                     "%(names)s have not checked in for round %(round)d: wait for them, or tick them "
+                                     "to draw without them", len(missing), names=names,
+                                     round=len(row["drawn_rounds"]) + 1), errors={"absent": [names]})
+    return absent
+
+
+HEX32 = re.compile(r"[0-9a-f]{64}")
+
+
+@bp.route("/g/<group>/tournaments/<tournament>/rounds/<int:number>/check-in", methods=["POST"])
+def check_in_form(group, tournament, number):
+    """A player is here for round ``number``: their phone's 32 random bytes (made by
+    static/check_in.js as the page opened, signed by static/sign.js for a player who holds
+    keys) go into that round's seed. Once per player and round."""
+    principal = writer_of(group)
+    if principal is None:
+        return redirect(url_for("web.sign_in_page"))
+    signed = signed_of(request.form)  # a check-in binds its player: signed on their phone
+    entropy = request.form.get("entropy", "").strip()
+
+    def checked_in(w):
+        if not HEX32.fullmatch(entropy):
+            raise Invalid(_("Checking in needs this phone's browser to make 32 random bytes for the draw, and none "
+                            "came with the form: open the page again with JavaScript on and tap “I am here” anew."),
+                          errors={"entropy": [_("No random bytes.")]})
+        with in_words(signed is not None):
+            handlers.handle(CheckIn(group, principal.subject, tournament, number, entropy, signed), w)
+        return url_for("web.tournament_page", group=group, tournament=tournament) + "#draw-h"
+    try:
+        return once.write(group, f"check-in {tournament}", {"round": number}, checked_in)
     except DomainError as e:
         return _tournament_page(group, tournament, problem=e.detail, status=status_of(e)[0])
 

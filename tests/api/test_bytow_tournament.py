@@ -1,8 +1,9 @@
 """The Bytów tournament as an organizer runs it (issue 34's "done when"): thirteen players in
-points register, round 1 is drawn (tables of 4, 4 and 5, the dealer of the five sitting
-out), every table plays its deals and its players confirm their table in one tap each,
-round 2 likewise, a hand of round 1 is corrected afterwards, and every figure of the
-standings matches a count made here from the hands' own payouts."""
+points register, each checks in from their own phone and round 1 is drawn from their
+check-ins (tables of 4, 4 and 5, the dealer of the five sitting out), every table plays its
+deals and its players confirm their table in one tap each, round 2 likewise, a hand of
+round 1 is voided afterwards (counting once the players it lowers agree), and every figure of
+the standings matches a count made here from the hands' own payouts."""
 from __future__ import annotations
 
 import random
@@ -11,7 +12,7 @@ from fractions import Fraction
 from games.engine.autoplay import hand_at_random
 from games.engine.errors import RuleViolation
 from games.registry import GAMES
-from tests.api.test_tournaments import club, their_standings
+from tests.api.test_tournaments import club, draw, their_standings
 
 BASKA = GAMES["baska"]
 DEALS = 10  # two turns of the deal round a table of five
@@ -66,7 +67,7 @@ def test_the_bytow_tournament_from_registration_to_the_corrected_standings(clien
     chance = random.Random(13)
     rounds = []
     for number in (1, 2):
-        drawn = c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds").json
+        drawn = draw(c, t, number)  # every player checked in: the seed and tables checked against API.md
         assert sorted(len(table["seats"]) for table in drawn["tables"]) == [4, 4, 5]
         assert sorted(m for table in drawn["tables"] for m in table["seats"]) == sorted(c["ids"])
         rounds.append(play_and_confirm(c, drawn, chance))
@@ -78,6 +79,13 @@ def test_the_bytow_tournament_from_registration_to_the_corrected_standings(clien
     r = c["admin"].post(f"{c['base']}/hands/{corrected['id']}/correct", {"reason": "a card was misread",
                                                                          "void": True})
     assert r.status_code == 201, r.json
+    waits = r.json["correction"]["waits_for"]  # a void lowers those it took winnings from: it waits for their word
+    assert waits and set(waits) <= {p["member"] for p in corrected["settlement"]["payouts"] if int(p["amount"]) > 0}
+    waiting = c["admin"].get(f"{c['base']}/tournaments/{t['id']}/standings").json
+    assert waiting["players"] == before["players"]  # the hand counts as before until they agree
+    for member in waits:
+        agreed = c["admin"].as_(c["tokens"][member]).post(f"{c['base']}/hands/{corrected['id']}/agree")
+        assert agreed.status_code == 201, agreed.json
     standings_as_counted(c, t)
     after = c["admin"].get(f"{c['base']}/tournaments/{t['id']}/standings").json
     assert after != before

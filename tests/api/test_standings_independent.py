@@ -34,6 +34,7 @@ from tests.backends import ON_SQLITE
 from tests.command import run
 from tests.concurrency import failures_in_threads
 from tests.oracles.results import random_kop_result
+from tests.tournaments import check_in_every, entropy, shuffled_by, their_seed
 
 PLACES = ([5, 3, 1, 0], [4, 3, 2, 1], [4, 2, 2, 0], [7, 4, 2, 1], [3, 3, 1, 0])
 
@@ -198,8 +199,15 @@ class Play:
         return tour
 
     def draw(self, tour: Tour) -> list[str]:
+        number = len(tour.drawn) + 1
+        arrived = tour.players[::-1]  # each from their own phone, the last player first (the moves' rng untouched)
+        check_in_every(self.client, self.base, tour.id, number, self.c["tokens"], arrived)
         r = self.post(self.admin, f"/tournaments/{tour.id}/rounds")
         assert r.status_code == 201, r.json
+        seed = their_seed(bytes.fromhex(r.json["secret"]), [entropy(p, number) for p in tour.players])
+        assert r.json["seed"] == seed.hex() and r.json["absent"] == []
+        order = [m for table in r.json["tables"] for m in table["seats"]]
+        assert order == shuffled_by(tour.players, seed), "the draw is not the one its check-ins make"
         tour.drawn.append(r.json)
         for table in r.json["tables"]:
             self.round_of[table["id"]] = (tour.id, r.json["round"])
@@ -347,6 +355,7 @@ class Play:
             change = {"cards": self.body_for(hand.table, hand.dealer, "cards")}
         else:
             change = {"result": self.body_for(hand.table, hand.dealer, "result")["result"]}
+        was = self.hand_state(hand.id)["confirmation"]  # a correction of a hand still pending is a new result
         for _ in range(50):
             r = self.post(self.admin, f"/hands/{hand.id}/correct", {"reason": "the sheet was wrong", **change},
                           hand.table)
@@ -357,12 +366,27 @@ class Play:
         adjusted = {a["hand"]: [p["amount"] for p in a["payouts"]] for a in r.json["correction"]["adjustments"]}
         self.moves.append(f"correct {hand.id} at {self.where(hand.table)} "
                           f"{'void' if void else 'to ' + next(iter(change))}: adjustments {adjusted}")
+        self.agree_all(hand.id, r.json["correction"]["waits_for"])
         after = self.hand_state(hand.id)
         if void:
             assert after["voided"] is not None and after.get("settlement") is None, after.get("voided")
-        else:  # a correction counts at once, whatever the hand was
-            assert after["confirmation"]["state"] == "counted", after["confirmation"]
+        else:  # a correction of a hand that counted counts once those it lowers agree; of one still waiting, it is
+            # a new result that counts once its payers confirm it
+            state = after["confirmation"]["state"]
+            assert state == "counted" if was and was["state"] == "counted" else state in ("counted", "pending"), (
+                was, after["confirmation"])
             hand.body = change["cards"] if "cards" in change else {"dealer": hand.dealer, "result": change["result"]}
+
+    def agree_all(self, hand: str, waits_for: list[str]) -> None:
+        """Each member a correction or a void lowers agrees to it (their word, as API.md asks), so
+        that it counts: until then the hand counts as before, which the count here does not follow."""
+        waiting = self.hand_state(hand).get("correction_waiting")
+        assert set(waits_for) <= set(waiting["waiting_for"] if waiting else []), (waits_for, waiting)
+        for member in (waiting["waiting_for"] if waiting else []):
+            r = self.post(self.as_member(member), f"/hands/{hand}/agree", None, self.hands[hand].table)
+            assert r.status_code == 201, r.json
+            self.moves.append(f"agree to the correction of {hand} by {member}")
+        assert self.hand_state(hand).get("correction_waiting") is None
 
     def live(self, hand: Hand) -> bool:
         return self.hand_state(hand.id)["voided"] is None
@@ -388,6 +412,7 @@ class Play:
         latest = self.get(f"/tables/{table}")["latest_hand"]["id"]
         r = self.post(self.admin, f"/hands/{latest}/void", {"reason": "misdeal"}, table)
         assert r.status_code == 201, r.json
+        self.agree_all(latest, (r.json.get("correction_waiting") or {}).get("waiting_for", []))
         self.moves.append(f"void latest {latest} at {self.where(table)}")
 
     def hand_by_tricks(self, table: str) -> None:

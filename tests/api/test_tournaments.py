@@ -1,8 +1,10 @@
 """Tournaments over HTTP, as API.md "Points, tables of five, tournaments and seasons" says and
 as an organizer and its players would try them: every draw run again here from what the API
-and the log show (a second reading of the algorithm, written another way), every standing
-counted again from the hands' own payouts, and bad input, a race and a forged draw refused
-with nothing appended."""
+and the log show (a second reading of the algorithm, written another way: the seed from the
+secret and each player's check-in, "A draw nobody can arrange, whoever holds the server's
+key"), every standing counted again from the hands' own payouts, and bad input, a race and a
+forged draw refused with nothing appended. What an attacker tries against the check-ins is in
+test_draw_by_check_ins.py."""
 from __future__ import annotations
 
 import hashlib
@@ -20,7 +22,7 @@ from tests.command import run
 from tests.concurrency import failures_in_threads
 from tests.conftest import agreed
 from tests.tampering import rechained
-from tests.tournaments import their_shuffle
+from tests.tournaments import check_in_every, entropy, shuffled_by, their_seed
 
 KOP = GAMES["kop"]
 RULES = KOP.parse_rules({})
@@ -60,10 +62,10 @@ def play_round(c: dict, drawn: dict, deals: int, chance: random.Random) -> list[
     return hands
 
 
-def their_draw(players: list[str], secret: bytes, event_hash: str) -> list[list[str]]:
+def their_draw(players: list[str], seed: bytes) -> list[list[str]]:
     """API.md's draw as a reader would write it (tests/tournaments.py), cut into fours with
     the last ones of five."""
-    order = their_shuffle(players, secret, event_hash)
+    order = shuffled_by(players, seed)
     fives = next(b for b in range(len(order) // 5 + 1) if (len(order) - 5 * b) % 4 == 0)
     sizes = [4] * ((len(order) - 5 * fives) // 4) + [5] * fives
     return [order[sum(sizes[:i]):sum(sizes[:i + 1])] for i in range(len(sizes))]
@@ -72,6 +74,38 @@ def their_draw(players: list[str], secret: bytes, event_hash: str) -> list[list[
 def event_hash(c: dict, seq: int) -> str:
     r = c["admin"].get(f"{c['base']}/events?after={seq - 1}&limit=1")
     return r.json["events"][0]["hash"]
+
+
+def check_in(c: dict, t: dict, number: int, absent=(), order: list[str] | None = None) -> dict[str, int]:
+    """Every player of ``t`` but the ``absent`` checks in for round ``number`` from their own
+    token (in ``order``, else the tournament's): each one's check-in seq."""
+    return check_in_every(c["client"], c["base"], t["id"], number, c["tokens"],
+                          [p for p in (order or t["players"]) if p not in absent])
+
+
+def drawn_as_said(c: dict, t: dict, d: dict, seqs: dict[str, int], absent=()) -> dict:
+    """The draw ``d`` of a round the players in ``seqs`` checked in for is the one API.md
+    says: its secret is the one committed to, its seed SHA-256(secret || each checked-in
+    player's entropy, in the tournament's player order), ``after`` the last check-in's seq,
+    ``absent`` those drawn without theirs, and its tables the players shuffled by that seed."""
+    secret = bytes.fromhex(d["secret"])
+    committed = t["commitment"] if d["round"] == 1 else c["admin"].get(
+        f"{c['base']}/tournaments/{t['id']}").json["drawn_rounds"][d["round"] - 2]["commitment"]
+    assert hashlib.sha256(secret).hexdigest() == committed
+    seed = their_seed(secret, [entropy(p, d["round"]) for p in t["players"] if p in seqs])
+    assert d["seed"] == seed.hex()
+    assert d["after"] == max(seqs.values()) and d["absent"] == [p for p in t["players"] if p in absent]
+    assert [table["seats"] for table in d["tables"]] == their_draw(t["players"], seed)
+    return d
+
+
+def draw(c: dict, t: dict, number: int, absent=()) -> dict:
+    """Round ``number`` drawn by the admin once every player but the ``absent`` has checked in
+    (those drawn without their check-in), checked against API.md: the draw's answer."""
+    seqs = check_in(c, t, number, absent)
+    r = c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds", {"absent": list(absent)} if absent else None)
+    assert r.status_code == 201, r.json
+    return drawn_as_said(c, t, r.json, seqs, absent)
 
 
 def their_standings(c: dict, tournament: dict, places=(5, 3, 1, 0)) -> dict[str, tuple[Fraction, int, int]]:
@@ -102,31 +136,45 @@ def their_standings(c: dict, tournament: dict, places=(5, 3, 1, 0)) -> dict[str,
 def test_a_tournament_is_created_with_a_commitment_and_read_back(client):
     c = club(client, 8)
     t = create(c, places=[4, 3, 2, 1], stake="2")
-    assert {k: t[k] for k in ("name", "game", "players", "rounds", "deals", "places", "stake", "drawn")} == {
+    assert {k: t[k] for k in ("name", "game", "players", "rounds", "deals", "places", "stake", "drawn", "draw",
+                              "checked_in")} == {
         "name": "Puchar", "game": "kop", "players": c["ids"], "rounds": 2, "deals": 2, "places": [4, 3, 2, 1],
-        "stake": "2", "drawn": 0}
+        "stake": "2", "drawn": 0, "draw": 2, "checked_in": []}
     assert len(t["commitment"]) == 64 and int(t["commitment"], 16) >= 0
     read = c["admin"].get(f"{c['base']}/tournaments/{t['id']}").json
     assert read == {**t, "drawn_rounds": []}
     assert c["admin"].as_(c["members"][0]["token"]).get(f"{c['base']}/tournaments/{t['id']}").status_code == 200
 
 
-def test_each_draw_is_the_one_its_committed_secret_and_the_last_event_make(client):
+def test_each_draw_is_the_one_its_committed_secret_and_the_players_check_ins_make(client):
     c = club(client, 13)
     t = create(c, rounds=3, deals=1)
     chance = random.Random(13)
     committed = t["commitment"]
+    x = f"{c['base']}/tournaments/{t['id']}"
     for number in (1, 2, 3):
-        before = version(c)
-        drawn = c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds")
+        order = chance.sample(c["ids"], len(c["ids"]))  # they arrive in any order: the seed takes the players'
+        seqs = {}
+        for k, member in enumerate(order):
+            seqs.update(check_in_every(c["client"], c["base"], t["id"], number, c["tokens"], [member]))
+            read = c["admin"].get(x).json
+            assert read["checked_in"] == [p for p in c["ids"] if p in order[:k + 1]]  # in the players' order
+            assert read["commitment"] == committed and read["drawn"] == number - 1
+        log = c["admin"].get(f"{c['base']}/events?after={min(seqs.values()) - 1}").json["events"]
+        assert [(e["type"], e["actor"], e["data"]["member"], e["data"]["round"], e["data"]["entropy"])
+                for e in log] == [("check_in", m, m, number, entropy(m, number)) for m in order]
+        assert version(c) == max(seqs.values())
+        drawn = c["admin"].post(f"{x}/rounds")
         assert drawn.status_code == 201, drawn.json
         d = drawn.json
-        assert d["round"] == number and d["after"] == before
+        assert d["round"] == number and d["after"] == seqs[order[-1]] and d["absent"] == []
         assert hashlib.sha256(bytes.fromhex(d["secret"])).hexdigest() == committed
-        secret, last = bytes.fromhex(d["secret"]), event_hash(c, before)
-        assert d["seed"] == hashlib.sha256(secret + bytes.fromhex(last)).hexdigest()
-        assert [table["seats"] for table in d["tables"]] == their_draw(c["ids"], secret, last)
+        secret = bytes.fromhex(d["secret"])
+        seed = hashlib.sha256(secret + b"".join(bytes.fromhex(entropy(p, number)) for p in c["ids"])).digest()
+        assert d["seed"] == seed.hex() == their_seed(secret, [entropy(p, number) for p in c["ids"]]).hex()
+        assert [table["seats"] for table in d["tables"]] == their_draw(c["ids"], seed)
         assert [len(table["seats"]) for table in d["tables"]] == [4, 4, 5]
+        assert c["admin"].get(x).json["checked_in"] == []  # the next round's check-ins start afresh
         for table in d["tables"]:  # ordinary tables of the round
             row = c["admin"].get(f"{c['base']}/tables/{table['id']}").json
             assert (row["tournament"], row["round"], row["deals"]) == (t["id"], number, 1)
@@ -138,13 +186,16 @@ def test_each_draw_is_the_one_its_committed_secret_and_the_last_event_make(clien
     assert read["drawn"] == 3 and read["commitment"] is None and len(read["drawn_rounds"]) == 3
     again = c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds")
     assert again.status_code == 422 and "every round" in again.json["detail"]
+    before = version(c)  # a check-in once every round is drawn is for no round
+    late = c["client"].as_(c["tokens"][c["ids"][0]]).post(f"{x}/rounds/4/check-in", {"entropy": entropy("late", 4)})
+    assert late.status_code == 422 and "every round is drawn" in late.json["detail"] and version(c) == before
 
 
 def test_standings_are_what_the_hands_give_and_a_correction_moves_them(client):
     c = club(client, 8)
     t = create(c, rounds=2, deals=3)
     chance = random.Random(8)
-    drawn = c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds").json
+    drawn = draw(c, t, 1)
     hands = play_round(c, drawn, 3, chance)
     standing = c["admin"].get(f"{c['base']}/tournaments/{t['id']}/standings").json
     assert standing["rounds_played"] == 1
@@ -174,7 +225,7 @@ def test_standings_are_what_the_hands_give_and_a_correction_moves_them(client):
 def test_a_hand_that_waits_for_its_payers_counts_in_the_standings_once_they_confirm(client):
     c = club(client, 4, confirmations="payers")
     t = create(c, rounds=1, deals=1)
-    drawn = c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds").json
+    drawn = draw(c, t, 1)
     [hand] = play_round(c, drawn, 1, random.Random(4))
     assert hand["confirmation"]["state"] == "pending"
     waiting = c["admin"].get(f"{c['base']}/tournaments/{t['id']}/standings").json
@@ -188,8 +239,9 @@ def test_a_hand_that_waits_for_its_payers_counts_in_the_standings_once_they_conf
 def test_a_table_takes_exactly_its_deals_and_the_next_round_waits_for_every_table(client):
     c = club(client, 8)
     t = create(c, deals=2)
-    drawn = c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds").json
+    drawn = draw(c, t, 1)
     chance = random.Random(2)
+    check_in(c, t, 2)  # everyone is here for round 2: only the tables still playing hold it back
     early = c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds")
     assert early.status_code == 422
     assert all(table["id"] in early.json["detail"] for table in drawn["tables"])
@@ -257,6 +309,7 @@ def test_only_the_admin_creates_draws_and_opens_watch_links(client):
 def test_two_draws_racing_draw_one_round(client):
     c = club(client, 8)
     t = create(c)
+    check_in(c, t, 1)
     answers = []
     errors = failures_in_threads(lambda: answers.append(
         c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds")), 6)
@@ -272,7 +325,7 @@ def test_a_season_counts_each_players_best_tournaments(client):
     made = []
     for _ in range(3):
         t = create(c, rounds=1, deals=2)
-        play_round(c, c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds").json, 2, chance)
+        play_round(c, draw(c, t, 1), 2, chance)
         made.append(t["id"])
     each = {x: {p["member"]: p for p in c["admin"].get(f"{c['base']}/tournaments/{x}/standings").json["players"]}
             for x in made}
@@ -307,9 +360,9 @@ def test_a_watch_link_is_absolute_ends_once_and_then_is_gone(client):
 def test_the_log_of_a_tournament_replays_imports_and_draws_again(client, app, tmp_path):
     c = club(client, 8)
     t = create(c, deals=1)
-    drawn = c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds").json
+    drawn = draw(c, t, 1)
     play_round(c, drawn, 1, random.Random(3))
-    c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds")
+    draw(c, t, 2, absent=c["ids"][2:3])  # one player is drawn without their check-in
     db = app.config["BITKA_DB"]
     if not db.startswith(("postgres", "postgresql")):
         assert run("--db", db, "replay").exit_code == 0
@@ -351,7 +404,7 @@ def test_the_standings_rows_are_checked_by_replay_and_a_store_without_them_still
         pytest.skip("the store is edited with SQLite's own tools here")
     c = club(client, 8)
     t = create(c, rounds=2, deals=2)
-    drawn = c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds").json
+    drawn = draw(c, t, 1)
     play_round(c, drawn, 2, random.Random(11))
     url = f"{c['base']}/tournaments/{t['id']}/standings"
     honest = c["admin"].get(url).json
@@ -377,7 +430,7 @@ def test_the_standings_rows_are_checked_by_replay_and_a_store_without_them_still
     with closing(sqlite3.connect(db)) as conn, conn:
         conn.execute("DELETE FROM projection_rows WHERE name = 'standings'")
     # the next change at one of its tables (here: round 2's opened) makes every row anew
-    assert c["admin"].post(f"{c['base']}/tournaments/{t['id']}/rounds").status_code == 201
+    draw(c, t, 2)
     assert run("--db", db, "replay").exit_code == 0
     assert c["admin"].get(url).json["players"] == honest["players"]
 
@@ -388,8 +441,13 @@ def test_a_tournament_of_two_seat_tables_takes_the_usual_places_as_far_as_its_ta
     r = c["admin"].post(f"{c['base']}/tournaments", body)
     assert r.status_code == 201, r.json
     assert r.json["places"] == [5, 3]
+    seqs = check_in(c, r.json, 1)
     drawn = c["admin"].post(f"{c['base']}/tournaments/{r.json['id']}/rounds").json
     assert [len(t["seats"]) for t in drawn["tables"]] == [2, 2, 2]
+    seed = their_seed(bytes.fromhex(drawn["secret"]), [entropy(p, 1) for p in c["ids"]])
+    assert drawn["seed"] == seed.hex() and drawn["after"] == max(seqs.values())
+    order = shuffled_by(c["ids"], seed)
+    assert [t["seats"] for t in drawn["tables"]] == [order[0:2], order[2:4], order[4:6]]
     before = version(c)
     refused = c["admin"].post(f"{c['base']}/tournaments", {**body, "places": [5, 3, 1, 0]})
     assert refused.status_code == 422 and "seats 2" in refused.json["detail"] and version(c) == before
