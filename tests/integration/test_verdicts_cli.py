@@ -42,7 +42,9 @@ def test_pending_lists_what_waits_and_correct_settles_it(club):
     voided = run("--db", db, "correct", "--group", group, "--hand", hands[1], "--reason", "misdeal", "--void")
     assert voided.exit_code == 0 and "counts as never played" in voided.output
     assert "pays differently: Ala +1.00, Bob -1.00, Cyd +1.00, Dan -1.00" in voided.output
-    assert "nothing waits" in run("--db", db, "pending", "--group", group).output
+    # The first hand, corrected while it waited, is a new result: Bob and Dan, who pay now, confirm it.
+    still = run("--db", db, "pending", "--group", group).output
+    assert f"hand {hands[0]} (pending): Ala 1.00, Bob -1.00" in still and hands[1] not in still
     balances = run("--db", db, "balances", "--group", group).output
     assert "Ala" in balances and "1.00" in balances
     assert run("--db", db, "replay").exit_code == 0

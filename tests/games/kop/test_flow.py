@@ -99,9 +99,14 @@ def test_payments_move_balances_and_settle_up_zeroes_them(kop_table):
     after = t["member"].get(f"{t['base']}/balances").json
     assert [b["balance"] for b in after["balances"]] == ["0.00"] * 4
     assert t["member"].get(f"{t['base']}/settle-up").json["transfers"] == []
-    # a member may not record a payment they did not receive
-    r = t["member"].post(f"{t['base']}/payments", {"from": ids[0], "to": ids[1], "amount": "1.00"})
+    # a member may not record a payment between two others; one they made waits for its receiver
+    r = t["member"].post(f"{t['base']}/payments", {"from": ids[2], "to": ids[1], "amount": "1.00"})
     assert r.status_code == 403
+    r = t["member"].post(f"{t['base']}/payments", {"from": ids[0], "to": ids[1], "amount": "1.00"})
+    assert r.status_code == 201 and r.json["pending"] is True
+    waiting = t["member"].get(f"{t['base']}/balances").json
+    assert [b["balance"] for b in waiting["balances"]] == ["0.00"] * 4
+    assert [(p["payment"], p["waiting_for"]) for p in waiting["pending"]] == [(r.json["seq"], [ids[1]])]
 
 
 def test_payment_raises_the_payers_balance(kop_table):
