@@ -264,8 +264,8 @@ def test_the_trick_a_card_ends_is_appended_by_whoever_played_that_card(log, tmp_
 def test_a_forgery_into_postgresql_leaves_nothing_there_either(log, tmp_path, pg_url):
     envelopes, ids = log
     paid = _at(envelopes, "payment", amount="3.00")
-    paid["actor"] = ids[1]
-    _refused(tmp_path, envelopes, paid["seq"], "only the admin or the member who received the money",
+    paid["actor"] = ids[1]  # its payer, and counted at once: the API would have kept it pending
+    _refused(tmp_path, envelopes, paid["seq"], "the payment recorded is not the one the API makes", "(in pending)",
              target=pg_url)
 
 
