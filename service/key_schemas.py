@@ -24,10 +24,6 @@ class KeyIn(Schema):
     key = KEY
 
 
-class InvitationKeyIn(Schema):
-    key = fields.String(validate=KEY.validate, metadata=KEY.metadata)
-
-
 class DeviceAdded(Schema):
     member = fields.String()
     kid = fields.String()

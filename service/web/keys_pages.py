@@ -23,6 +23,7 @@ from ..handlers import lookups
 from ..http import store
 from . import key_state, once, session
 from .base import bp, writer_of
+from .signed_form import signed_of
 
 STATE_ACT = "key_state"  # what a phone signs to ask after its own key: binds nobody, is never logged
 REASON_LONGEST = 300
@@ -46,18 +47,6 @@ def _mine(group: str) -> session.Session:
     if who.member is None:
         raise Refused(_("the admin holds no key: a key is a member's own, made on their own phone"))
     return who
-
-
-def signed_of(form) -> acts.Signed | None:
-    """The signature a form carries in its fields ``kid``, ``nonce`` and ``sig`` (None: none)."""
-    given = {name: form.get(name, "") for name in ("kid", "nonce", "sig")}
-    if not any(given.values()):
-        return None
-    try:
-        return acts.checked(given)
-    except acts.BadSignature as e:
-        raise Invalid(_("This form's signature cannot be read (%(why)s): nothing was logged. Open the page again "
-                        "and send it anew.", why=str(e)), errors={"sig": [str(e)]}) from None
 
 
 @bp.post("/g/<group>/devices/add")
