@@ -58,6 +58,8 @@ def hand_model(reader: Reader, group: str, hand: str) -> hand_fold.HandModel:
     if model is None:
         raise NotFound(say("there is no hand {hand} in this group", hand=repr(hand)))
     model = hand_fold.with_corrections(model, corrections_of(reader.row("table", group, model.table), hand))
+    if not model.corrections and model.voided is None:
+        return model  # nothing changed it after it was settled: no correction of it can wait (a play reads no more)
     waits = balances.corrections_waiting(reader.row(balances.NAME, group, ""), hand=hand)
     if not waits:
         return model
