@@ -80,8 +80,10 @@ def bitka(ctx, db):
               help="Serve the phones of a hall's network: listen on this machine's private address (or --host), over "
                    "plain HTTP, the sign-in cookies without Secure, every page saying so (README: In a hall).")
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64), help="gunicorn worker processes.")
-@click.option("--threads", default=16, show_default=True, type=click.IntRange(1, 64),
-              help="Threads in each worker; the writes waiting in a worker share one commit.")
+@click.option("--threads", default=64, show_default=True, type=click.IntRange(1, 256),
+              help="Threads in each worker (made as they are needed); the writes waiting in a worker share one commit. "
+                   "All but four may hold a phone's wait for news (a live page): gunicorn does not share the phones "
+                   "evenly between workers, so each worker has room for a whole hall's (60).")
 @click.option("--dev", is_flag=True, help="The Flask development server instead of gunicorn.")
 @click.option("--key", "key_file", envvar="BITKA_KEY", help=KEY_HELP.format(what="signing"))
 @click.option("--backup-dir", type=click.Path(file_okay=False),

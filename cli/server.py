@@ -11,6 +11,7 @@ import gc
 import json
 import os
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 from typing import Callable
@@ -128,17 +129,37 @@ def run_gunicorn(db: str, host: str, port: int, workers: int, threads: int, key:
             settings = {"bind": f"{host}:{port}", "workers": workers, "threads": threads,
                         "worker_class": "gthread" if threads > 1 else "sync", "keepalive": 5,
                         "accesslog": None, "timeout": 60, "child_exit": child_exit, "when_ready": when_ready,
-                        "on_exit": on_exit}
+                        "on_exit": on_exit, "post_worker_init": answer_waiters_on_stop}
             for name, value in settings.items():
                 self.cfg.set(name, value)
 
         def load(self):
             from service.app import create_app
-            app = create_app(_app_config(db, key, damaged, backups, address(host, port), notes, lan))
+            app = create_app({**_app_config(db, key, damaged, backups, address(host, port), notes, lan),
+                              "BITKA_LIVE_HOLDS": live_holds(threads)})
             settled()
             return app
 
     Bitka().run()
+
+
+def live_holds(threads: int) -> int:
+    """How many of a worker's threads may wait for news at once (service/live.py): all but
+    four, kept for the requests that write and read; none in a worker of one thread."""
+    return max(threads - 4, 0)
+
+
+def answer_waiters_on_stop(worker) -> None:
+    """gunicorn's hook once a worker is up: its SIGTERM (a graceful stop) first wakes every
+    reader waiting for news, so that they answer at once rather than hold the stop for their
+    whole wait."""
+    graceful = signal.getsignal(signal.SIGTERM)
+
+    def stop(number, frame):
+        worker.wsgi.extensions["bitka.bell"].stop()
+        if callable(graceful):
+            graceful(number, frame)
+    signal.signal(signal.SIGTERM, stop)
 
 
 def settled() -> None:

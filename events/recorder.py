@@ -39,6 +39,39 @@ class EventLog:
     def version(self, group: str) -> int:
         return self.head(group)[0]
 
+    def heard_since(self, group: str, after: int, limit: int = 1000) -> list[tuple[int, str | None, str]]:
+        """The seq, table and type of the group's events after seq ``after`` (the first
+        ``limit``): what the bell's watcher hears of another process's writes (events/bell.py)."""
+        return [tuple(row) for row in self.conn.execute(
+            "SELECT seq, table_id, type FROM events WHERE group_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+            (group, after, limit))]
+
+    def heads(self, groups: Sequence[str]) -> dict[str, int]:
+        """The version of each of ``groups`` that has events, in one indexed lookup each: what
+        the bell's watcher asks (events/bell.py). Unchecked: it reads no event's data."""
+        marks = ", ".join("?" * len(groups))
+        return dict(self.conn.execute(
+            f"SELECT group_id, MAX(seq) FROM events WHERE group_id IN ({marks}) GROUP BY group_id", tuple(groups)))
+
+    def table_of(self, group: str, hand: str) -> str | None:
+        """The table a hand is played at, from its first event (None: no such hand)."""
+        row = self.conn.execute("SELECT table_id FROM events WHERE group_id = ? AND hand_id = ? ORDER BY seq LIMIT 1",
+                                (group, hand)).fetchone()
+        return row[0] if row else None
+
+    def moved_at(self, group: str, after: int, table: str | None, quiet: frozenset[str] = frozenset()) -> bool:
+        """Has the group appended, after seq ``after``, an event of ``table`` (of any table,
+        when None) or of the group as a whole (a member, a payment, its settings), other than
+        one of the ``quiet`` types?"""
+        where, args = "", [group, after]
+        if table is not None:
+            where, args = " AND (table_id = ? OR table_id IS NULL)", [*args, table]
+        if quiet:
+            where += f" AND type NOT IN ({', '.join('?' * len(quiet))})"
+            args += sorted(quiet)
+        return self.conn.execute(f"SELECT 1 FROM events WHERE group_id = ? AND seq > ?{where} LIMIT 1",
+                                 tuple(args)).fetchone() is not None
+
     def events(self, group: str, after: int = 0, limit: int = 100) -> list[Envelope]:
         return self._envelopes(group, "e.group_id = ? AND e.seq > ?", (group, after, limit), " LIMIT ?")
 
@@ -228,6 +261,7 @@ class EventRecorder(EventLog):
             ).fetchone()
             stored.append(Envelope(position, *_fields_after_position(e)))
             self.heads[e.group] = (e.seq, e.hash)
+            self.appended.append((e.group, e.seq, e.table, e.type))  # what the bell is rung with once committed
             self.add_merkle_leaf(e.group, e.seq, envelope_bytes(e.group, e.seq, e.type, e.hand, e.table, data_json,
                                                                 e.actor, e.recorded_at, e.prev_hash))
         if self.projector is not None and stored:

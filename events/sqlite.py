@@ -65,6 +65,7 @@ class SQLiteStore(StoreBase):
             writer = Writer(conn, self.projector, self.backend, self.committed_nodes, self.damaged)
             yield writer
         writer.committed_now()  # the batch's commit was durable, or write() raised
+        self.rang(writer)
 
     def _begin_batch(self):
         self.file_lock.acquire()

@@ -66,6 +66,7 @@ class Writer(Reader, EventRecorder, RowWrites, CredentialWrites, InvitationWrite
         self.projector = projector
         self.locked: set[str] = set()
         self.heads: dict[str, tuple[int, str]] = {}  # of groups this transaction holds
+        self.appended: list[tuple[str, int, str | None, str]] = []  # group, seq, table, type of each event appended
         self.nodes: dict[str, dict[tuple[int, int], bytes]] = {}  # Merkle nodes read or made, by group
 
     def known_nodes(self, group: str) -> dict[tuple[int, int], bytes]:

@@ -10,6 +10,7 @@ from contextlib import contextmanager, nullcontext
 from typing import ContextManager, Iterable, Iterator, Sequence
 
 from . import migrations
+from .bell import Bell, Heard
 from .envelope import utc_now
 from .damage import DamagedGroups
 from .merkle_nodes import CommittedNodes
@@ -37,6 +38,7 @@ class StoreBase(ABC):
         self._lock = threading.Lock()
         self._pid = os.getpid()
         self.committed_nodes = CommittedNodes()
+        self.bell: Bell | None = None  # told of each write's new heads once committed (events/bell.py)
         self.damaged: DamagedGroups | None = None  # unchecked, unless the store is ``checking``
 
     def _acquire(self):
@@ -118,6 +120,11 @@ class StoreBase(ABC):
         self.damaged = DamagedGroups(damaged, shared)
         return self
 
+    def rang(self, writer: Writer) -> None:
+        """Whoever waits on a group this write moved hears it now (events/bell.py)."""
+        if self.bell is not None and writer.appended:
+            self.bell.rang([Heard(*event) for event in writer.appended])
+
     @property
     def path(self) -> str:
         return self.url
@@ -154,6 +161,7 @@ class StoreBase(ABC):
                     raise
                 self.commit(conn)
             writer.committed_now()  # the commit's outcome is known here, whatever was pipelined
+            self.rang(writer)
         finally:
             self._release(conn)
 

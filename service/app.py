@@ -9,6 +9,7 @@ import flask_smorest
 from flask_smorest.utils import prepare_response
 from flask import Flask, Response, request
 
+from events.bell import Bell, Heard
 from events.checkpoint import default_key_path, load_or_create_key
 from events.database import open_store
 from projections.projector import project
@@ -24,6 +25,7 @@ DEFAULTS = {
     "BITKA_BUSY_TIMEOUT_MS": 10_000,  # how long a write waits for another to finish before a 409
     "MAX_CONTENT_LENGTH": 256 * 1024,
     "BITKA_GROUPS_PER_HOUR": 20,  # from one address, without a setup token (service/limits.py)
+    "BITKA_LIVE_HOLDS": 32,  # readers a process lets wait for news at once (service/live.py); bitka serve sets it
     "API_TITLE": "bitka",
     "API_VERSION": "v1",
     "OPENAPI_VERSION": "3.0.3",
@@ -76,6 +78,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["bitka.key"] = load_or_create_key(key_path)
     app.extensions["bitka.draws"] = Keyed.of(app.extensions["bitka.key"])  # each draw's secret (service/draws.py)
     app.extensions["bitka.group_limit"] = Limit(app.config["BITKA_GROUPS_PER_HOUR"])
+    app.extensions["bitka.bell"] = _bell(app.extensions["bitka.store"], app.config["BITKA_LIVE_HOLDS"])
     api = Api(app, spec_kwargs={"info": {"description": _DESCRIPTION + signing_doc.description(),
                                          "license": openapi.license_()},
                                 "servers": openapi.servers(app.config.get("BITKA_PUBLIC_URL")),
@@ -92,6 +95,20 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.after_request(_ends_with_newline)
     app.after_request(headers.guarded)  # CSP, framing, sniffing and Referer, on every answer
     return app
+
+
+def _bell(store, holds: int) -> Bell:
+    """The process's bell (events/bell.py), told of every write this process commits and
+    listening for the others' (service/live.py waits on it)."""
+    def heads(groups):
+        with store.reading() as r:
+            return r.heads(list(groups))
+
+    def since(group, after):
+        with store.reading() as r:
+            return [Heard(group, *event) for event in r.heard_since(group, after)]
+    store.bell = Bell(heads, since, holds)
+    return store.bell
 
 
 JSON_TYPES = frozenset({"application/json", problems.MEDIA_TYPE})

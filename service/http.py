@@ -17,7 +17,7 @@ from events.canonical import canonical_bytes
 from events.database import StoreBase
 from events.errors import DomainError, Invalid, Unprocessable
 from events.store import Reader, Writer, precondition
-from . import auth, seating
+from . import auth, live, seating
 from .handlers import planning
 from .handlers.lookups import group_row
 from .evidence import signed_head
@@ -167,18 +167,24 @@ def authorize(r: Reader, group: str, admin: bool = False, known: bool = False) -
     return principal
 
 
-def read(group: str, view: Callable[[Reader, auth.Principal], Any]) -> Response:
-    """Authorize, then answer from the same snapshot, with the group's version as ETag."""
-    with store().reading() as r:
-        principal = authorize(r, group)
-        version = r.version(group)
-        if f'"{version}"' in request.headers.get("If-None-Match", ""):
-            return Response(status=304, headers={"ETag": f'"{version}"'})  # nothing changed since
-        body = view(r, principal)
-    if isinstance(body, Response):
-        body.headers.setdefault("ETag", f'"{version}"')
-        return body
-    return json_response(body, 200, version)
+def read(group: str, view: Callable[[Reader, auth.Principal], Any],
+         table: Callable[[Reader], str | None] | None = None) -> Response:
+    """Authorize, then answer from the same snapshot, with the group's version as ETag; a
+    client that shows the current version gets a 304, at once or, with ``Prefer: wait=N``,
+    once the group has moved (what ``table(r)`` names of it, when given) or N seconds have
+    passed (service/live.py)."""
+    asked = []
+
+    def allowed(r: Reader) -> None:
+        asked.append(authorize(r, group))
+
+    def render(r: Reader, version: int) -> Response:
+        body = view(r, asked[-1] if asked else authorize(r, group))
+        if isinstance(body, Response):
+            body.headers.setdefault("ETag", f'"{version}"')
+            return body
+        return json_response(body, 200, version)
+    return live.answer(group, table, allowed, render, strict=True)
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,13 @@ PARAMETERS = {
         "The ETag of the copy the client holds: while it is the group's current version the answer is 304 Not "
         "Modified with no body (a polling client sends nothing new until something was appended)."),
         "schema": {"type": "string", "example": '"12"'}},
+    "Prefer": {"in": "header", "name": "Prefer", "required": False, "description": (
+        "`wait=N` (RFC 7240), with If-None-Match: while the group is still at that version, the answer waits up "
+        "to N seconds (25 at most) and comes as soon as something is appended: 200 with the new state, or 304 "
+        "once the time is up (Preference-Applied: wait=N says it waited). A client asks again at once after "
+        "each answer, and learns of every move without polling. A server whose threads are all waiting "
+        "already answers at once, without Preference-Applied: then ask again after a couple of seconds."),
+        "schema": {"type": "string", "example": "wait=25"}},
 }
 HEADERS = {
     "ETag": {"description": "The group's version (its last seq) in quotes; send it back as If-Match or "
@@ -50,6 +57,8 @@ HEADERS = {
                                        "not English (Accept-Language)", "schema": {"type": "string", "example": "pl"}},
     "RetryAfter": {"description": "Seconds to wait before sending the request again",
                    "schema": {"type": "integer", "minimum": 0, "example": 5}},
+    "PreferenceApplied": {"description": "wait=N: the answer waited for news as Prefer asked",
+                          "schema": {"type": "string", "example": "wait=25"}},
 }
 
 
@@ -66,8 +75,9 @@ def reads(*, link: bool = False, language: bool = False) -> dict:
         headers["Link"] = "Link"
     if language:
         headers["Content-Language"] = "ContentLanguage"
-    return {"security": [BEARER], HEADER_PARAMETERS: ["IfNoneMatch"],
-            "responses": {200: {"headers": headers}, 304: {"headers": {"ETag": "ETag"}}}}
+    return {"security": [BEARER], HEADER_PARAMETERS: ["IfNoneMatch", "Prefer"],
+            "responses": {200: {"headers": headers},
+                          304: {"headers": {"ETag": "ETag", "Preference-Applied": "PreferenceApplied"}}}}
 
 
 def writes(status: int = 201, *, located: bool = False) -> dict:

@@ -28,7 +28,7 @@ def get_hand(group, hand):
     def view(r, p):
         model = lookups.hand_model(r, group, hand)
         return hand_view(model, sealed_for(r, group, model, p.subject))
-    return read(group, view)
+    return read(group, view, table=lambda r: r.table_of(group, hand))  # only its table's moves change it
 
 
 def _move(group: str, hand: str, kind: str, body, shown):

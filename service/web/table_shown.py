@@ -16,7 +16,7 @@ from projections.hands import game_of
 from .. import handlers
 from ..handlers import lookups
 from ..commands import ConfirmTable, NewHand
-from . import once, tournament_shown
+from . import live_parts, once, tournament_shown
 from .base import bp, hand_names, page_of, table_title, together, writer_of
 from .hand_shown import settlement_hash
 from .signed_form import in_words, signatures_of, signer
@@ -35,7 +35,8 @@ class Row:
 
 def score_rows(hands, seats: list[str], waiting: dict[str, str], digits: int) -> list[Row]:
     """The running score of a table's hands (as corrections left them); ``waiting`` maps a
-    hand to "pending" or "disputed" while its settlement does not count yet."""
+    hand to "pending" or "disputed" while its settlement does not count yet: its row says
+    what it would pay, and the running totals leave it out until it counts."""
     totals, rows = [0] * len(seats), []
     for number, hand in enumerate(hands, 1):
         s = hand.settlement
@@ -46,8 +47,9 @@ def score_rows(hands, seats: list[str], waiting: dict[str, str], digits: int) ->
         else:
             state = waiting.get(hand.id, "settled")
         paid = {p["seat"]: parse_amount(p["amount"], digits, allow_negative=True) for p in (s or {}).get("payouts", [])}
-        for seat, amount in paid.items():
-            totals[seat] += amount
+        if state == "settled":  # the running totals are the balances' own: what counts
+            for seat, amount in paid.items():
+                totals[seat] += amount
         rows.append(Row(number, hand.id, seats[hand.opened["dealer"]], state,
                         [format_amount(paid[seat], digits) if seat in paid else "" for seat in range(len(seats))],
                         [format_amount(t, digits) for t in totals], _notes(hand, s, seats)))
@@ -86,25 +88,37 @@ def _notes(hand, s: dict | None, seats: list[str]) -> list[str]:
 @bp.get("/g/<group>/tables/<table>")
 def table_page(group, table):
     def view(r, grow, principal, form_token):
-        trow = lookups.table_row(r, group, table)
-        game = game_of(trow["game"])
-        seats = [member_name(grow, m) for m in trow["seats"]]
-        hands = corrections.history(r.table_events(group, table))
-        pending = listed(r.pending_entries(group, table=table), grow["digits"])
-        waiting = {p["hand"]: p["state"] for p in pending}
-        mine_waiting = _mine_waiting(r, group, table, pending, principal.subject)
-        signer(r, group, principal)
-        rows = score_rows(hands, seats, waiting, grow["digits"])
-        playing = corrections.in_play(hands)
-        mine = principal.subject in trow["seats"]
-        return render_template(
-            "table.html", group=grow, table=trow, title=table_title(trow), seats=seats, rows=rows,
-            names=hand_names(hands, seats), playing=playing, next_dealer=seats[trow["next_dealer"]],
-            can_open=not trow["closed"] and playing is None and (mine or principal.is_admin),
-            by_seats=trow.get("entry") == "seats", trick_game=game.capabilities.logged_by == "tricks",
-            deal_game=game.capabilities.deal_on_page, admin=principal.is_admin, once=once.key(),
-            mine_waiting=mine_waiting, place=tournament_shown.table_place(r, group, trow))
+        return render_template("table.html", version=r.version(group), **_table(r, group, table, grow, principal))
     return page_of(group, view)
+
+
+@bp.get("/g/<group>/tables/<table>/live")
+def table_live(group, table):
+    """The table page's live part again, as soon as the table (or the group) moved."""
+    def view(r, grow, principal, form_token):
+        return live_parts.block("table.html", **_table(r, group, table, grow, principal))
+    return live_parts.answer(group, table, view)
+
+
+def _table(r, group: str, table: str, grow: dict, principal) -> dict:
+    """What a table's page shows its reader."""
+    trow = lookups.table_row(r, group, table)
+    game = game_of(trow["game"])
+    seats = [member_name(grow, m) for m in trow["seats"]]
+    hands = corrections.history(r.table_events(group, table))
+    pending = listed(r.pending_entries(group, table=table), grow["digits"])
+    waiting = {p["hand"]: p["state"] for p in pending}
+    mine_waiting = _mine_waiting(r, group, table, pending, principal.subject)
+    signer(r, group, principal)
+    rows = score_rows(hands, seats, waiting, grow["digits"])
+    playing = corrections.in_play(hands)
+    seated = principal.subject in trow["seats"]
+    return dict(group=grow, table=trow, title=table_title(trow, grow), seats=seats, rows=rows,
+                names=hand_names(hands, seats), playing=playing, next_dealer=seats[trow["next_dealer"]],
+                can_open=not trow["closed"] and playing is None and (seated or principal.is_admin),
+                by_seats=trow.get("entry") == "seats", trick_game=game.capabilities.logged_by == "tricks",
+                deal_game=game.capabilities.deal_on_page, admin=principal.is_admin, once=once.key(),
+                mine_waiting=mine_waiting, seated=seated, place=tournament_shown.table_place(r, group, trow))
 
 
 def _mine_waiting(r, group: str, table: str, pending: list[dict], member: str) -> list[dict]:
@@ -140,7 +154,19 @@ def start_hand(group, table):
         return redirect(url_for("web.sign_in_page"))
 
     def deal(w):
+        playing = _in_play(w, group, table)
+        if playing is not None:  # another phone dealt first: this one joins that hand
+            return url_for("web.hand_page", group=group, hand=playing)
         dealer = lookups.table_row(w, group, table)["next_dealer"]
         made = handlers.handle(NewHand(group, principal.subject, table, {"deal": {"dealer": dealer}}), w)
         return url_for("web.hand_page", group=group, hand=made.hand.id)
     return once.write(group, f"start {table}", {"table": table}, deal)
+
+
+def _in_play(r, group: str, table: str) -> str | None:
+    """The id of the hand being played at the table, if one is."""
+    dealt = r.table_hands(group, table)
+    if not dealt:
+        return None
+    model = lookups.hand_model(r, group, dealt[-1])
+    return None if model.ended else dealt[-1]

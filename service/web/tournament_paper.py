@@ -6,12 +6,12 @@ screen and on A4 on paper (bitka.css, ``@media print``).
 """
 from __future__ import annotations
 
-from flask import render_template
+from flask import Response, render_template
 from flask_babel import gettext as _
 
 from events.errors import NotFound
 from ..handlers.tournaments import tournament_row
-from ..http import store
+from .. import live
 from . import session, tournament_shown as shown
 from .base import bp, page_of
 
@@ -46,12 +46,10 @@ def standings_page(group, tournament):
 
 @bp.get("/g/<group>/tournaments/<tournament>/standings/live")
 def standings_live(group, tournament):
-    """The standings again, when the group's log has moved."""
-    with store().reading() as r:
-        if session.signed_in(r, group) is None:
-            return "", 403
+    """The standings again, as soon as the group's log has moved (service/live.py)."""
+    def render(r, version):
         grow = r.row("group", group, "")
         row = tournament_row(r, group, tournament)
-        return shown.live(r.version(group), lambda: render_template(
-            "_standings.html", group=grow, t=shown.summary(r, group, row),
-            standings=shown.standings(r, group, grow, row)))
+        return live.part(render_template("_standings.html", group=grow, t=shown.summary(r, group, row),
+                                         standings=shown.standings(r, group, grow, row)), version)
+    return live.answer(group, None, lambda r: None if session.signed_in(r, group) else Response(status=403), render)

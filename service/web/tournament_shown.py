@@ -18,7 +18,6 @@ import hashlib
 import hmac
 from decimal import Decimal
 
-from flask import Response, request
 from flask_babel import gettext as _, ngettext
 
 from events import draw
@@ -297,11 +296,3 @@ def watches_shown(key: str | None, group: str, row: dict) -> list[dict]:
             code = watch_code(key, group, row["id"], n)
             made[watch_digest(code)] = public_url(f"/t/{code}")
     return [{"digest": digest, "link": made.get(digest)} for digest in row["watches"]]
-
-
-def live(version: int, render) -> Response:
-    """A page's live part again (static/live.js): only when the group's log moved since the
-    copy the page shows (its ETag is the group's version), else 304."""
-    if f'"{version}"' in request.headers.get("If-None-Match", ""):
-        return Response(status=304, headers={"ETag": f'"{version}"'})
-    return Response(render(), headers={"ETag": f'"{version}"'}, mimetype="text/html")

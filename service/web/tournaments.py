@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 
 import re
 
-from flask import g, redirect, render_template, request, url_for
+from flask import Response, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
 from marshmallow import ValidationError
 
@@ -26,10 +26,9 @@ from projections.groups import member_name
 from projections import tournaments as fold
 from projections.tournaments import table_sizes
 
-from .. import handlers, invitations, tournament_schemas
+from .. import handlers, invitations, live, tournament_schemas
 from ..commands import CheckIn, CreateTournament, DrawRound, Watch
 from ..handlers.tournaments import PLACES, still_playing, tournament_row
-from ..http import store
 from ..problems import status_of
 from ..routes.invitations import public_url
 from ..routes.tournaments import draw_secrets, watch_digest
@@ -233,15 +232,14 @@ def _live_context(r, group: str, grow: dict, row: dict, member: str | None) -> d
 
 @bp.get("/g/<group>/tournaments/<tournament>/live")
 def tournament_live(group, tournament):
-    """The tournament page's live part again, when the group's log has moved."""
-    with store().reading() as r:
+    """The tournament page's live part again, as soon as the group's log has moved (service/live.py)."""
+    def render(r, version):
         who = session.signed_in(r, group)
-        if who is None:
-            return "", 403
         grow = r.row("group", group, "")
         row = tournament_row(r, group, tournament)
-        return shown.live(r.version(group), lambda: render_template(
-            "_tournament_live.html", group=grow, **_live_context(r, group, grow, row, who.principal.subject)))
+        return live.part(render_template("_tournament_live.html", group=grow,
+                                         **_live_context(r, group, grow, row, who.principal.subject)), version)
+    return live.answer(group, None, lambda r: None if session.signed_in(r, group) else Response(status=403), render)
 
 
 @bp.route("/g/<group>/tournaments/<tournament>/draw", methods=["POST"])

@@ -8,11 +8,12 @@ member not seated at a table reads too.
 """
 from __future__ import annotations
 
-from flask import render_template
+from flask import Response, render_template
 from flask_babel import gettext as _
 
 from events.errors import NotFound
 from projections import tournaments as fold
+from .. import live
 from ..http import store
 from ..routes.tournaments import watch_digest
 from . import tournament_shown as shown
@@ -54,11 +55,16 @@ def watch_page(code):
 
 @bp.get("/t/<code>/live")
 def watch_live(code):
-    """The watch page's live part again, when the group's log has moved (410 once ended:
-    the page then loads again and says so)."""
+    """The watch page's live part again, as soon as the group's log has moved (410 once
+    ended: the page then loads again and says so)."""
     with store().reading() as r:
+        grow, _row, ended = _watched(r, code)
+    if ended:
+        return "", 410
+
+    def render(r, version):
         grow, row, ended = _watched(r, code)
         if ended:
-            return "", 410
-        return shown.live(r.version(grow["id"]), lambda: render_template("_watch_live.html",
-                                                                          **_context(r, grow, row)))
+            return Response(status=410)
+        return live.part(render_template("_watch_live.html", **_context(r, grow, row)), version)
+    return live.answer(grow["id"], None, lambda r: None, render)

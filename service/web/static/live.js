@@ -1,12 +1,18 @@
 // Keeps a page's live part (#live) up to date: a hand's on every phone at the table, a
-// tournament's tables and standings on the organizer's screen and the watch page: every few
-// seconds it asks for it again with the version it shows (If-None-Match); the server
-// answers 304 until the group's log has moved. A pick in progress (cards ticked but not
-// sent), text typed in a field or a call opened to be confirmed is never thrown away: the
-// new part is kept, the phone says the table moved on, and it shows once that is sent,
-// cleared or closed. A refusal this phone was shown stays on it until the phone acts again
-// (a new page, after its next tap). A live part that is gone (410: a watch link ended) loads
-// the page again, which says why.
+// table's score and its next deal, the group's balances, a tournament's tables and standings
+// on the organizer's screen and the watch page. It asks for the part with the version it
+// shows (If-None-Match) and "Prefer: wait=25": the server answers as soon as something the
+// part shows has changed, or with a 304 after 25 s, and the page asks again at once. No
+// timer decides when a phone learns it is its turn; only a failed request waits before the
+// next (1 s, then longer, up to 15 s). A hidden page stops asking and asks again once shown.
+//
+// A pick in progress (cards ticked but not sent), text typed in a field or a call opened to
+// be confirmed is never thrown away: the new part is kept, the phone says the table moved on,
+// and it shows once that is sent, cleared or closed. A refusal this phone was shown stays on
+// it until the phone acts again (a new page, after its next tap). A live part that is gone
+// (410: a watch link ended) loads the page again, which says why. A part that names the next
+// hand to follow (a[data-follow]: the table dealt again) takes the phone there, unless it is
+// busy; so does a page this phone loaded again after its own tap. What waits for the reader (#waiting[data-refresh]) is drawn again with each change.
 "use strict";
 
 (function () {
@@ -22,10 +28,30 @@
 
   const news = document.getElementById("live-news");
   let held = null;  // the part as the log has it now, kept while this phone is busy
+  let asking = null;  // the request waiting for news now (an AbortController)
+  let failures = 0;
+
+  function follow() {
+    const next = live.querySelector("a[data-follow]");
+    if (next && !busy()) window.location.assign(next.href);
+  }
+
+  async function waiting() {
+    const part = document.getElementById("waiting");
+    if (!part || !part.dataset.refresh || part.querySelector("form[data-sending]")) return;  // its tap is going
+    try {
+      const answer = await fetch(part.dataset.refresh, { credentials: "same-origin" });
+      if (answer.status === 200) part.innerHTML = await answer.text();
+    } catch (e) {
+      // the next change draws it again
+    }
+  }
 
   function show(text, tag) {
     const refused = live.querySelector(".problem");
+    const opened = [...live.querySelectorAll("details[open][id]")].map((d) => d.id);  // a log the reader opened
     live.innerHTML = text;
+    opened.forEach((id) => { const d = document.getElementById(id); if (d && live.contains(d)) d.open = true; });
     if (tag) version = tag;
     held = null;
     if (news) news.textContent = "";
@@ -33,35 +59,79 @@
       const heading = live.querySelector("#now-h");
       if (heading) heading.after(refused); else live.prepend(refused);
     }
+    waiting();
+    follow();
   }
 
-  async function refresh() {
-    if (document.hidden) return;
-    if (held && !busy()) {
-      show(held.text, held.tag);
-      return;
-    }
+  function settle() {  // this phone is no longer busy: what came meanwhile shows
+    if (held && !busy()) show(held.text, held.tag);
+  }
+
+  async function ask() {
+    if (document.hidden || asking) return;
+    const controller = new AbortController();
+    asking = controller;
+    let again = 0;
     try {
       const answer = await fetch(live.dataset.live, {
-        credentials: "same-origin", headers: { "If-None-Match": `"${(held && held.tag) || version}"` } });
+        credentials: "same-origin", signal: controller.signal,
+        headers: { "If-None-Match": `"${(held && held.tag) || version}"`, "Prefer": "wait=25" } });
       if (answer.status === 410) {
         window.location.reload();
         return;
       }
-      if (answer.status !== 200) return;
       const tag = (answer.headers.get("ETag") || "").replace(/"/g, "") || null;
-      const text = await answer.text();
-      if (busy()) {  // kept for when this phone is done, and said meanwhile
-        held = { text, tag };
-        if (news) news.textContent = window.bitkaSay("moved_meanwhile");
-        return;
+      if (answer.status === 304) {
+        if (tag && !held) version = tag;  // nothing it shows moved: the group's newer version is its own
+        // A server with no thread to spare for waiting answers at once: then ask every 2 s.
+        if (!answer.headers.get("Preference-Applied")) again = 2000;
+      } else if (answer.status === 200) {
+        const text = await answer.text();
+        if (busy()) {  // kept for when this phone is done, and said meanwhile
+          held = { text, tag };
+          if (news) news.textContent = window.bitkaSay("moved_meanwhile");
+        } else {
+          show(text, tag);
+        }
+      } else {
+        throw new Error(`live part: ${answer.status}`);
       }
-      show(text, tag);
+      failures = 0;
     } catch (e) {
-      // offline for a moment: the next round asks again
+      if (controller.signal.aborted) return;  // asked again meanwhile (restart), or the page went away
+      failures += 1;  // offline for a moment, or the server restarting: ask again a little later
+      again = Math.min(1000 * 2 ** (failures - 1), 15000);
+    } finally {
+      if (asking === controller) asking = null;
     }
+    if (!controller.signal.aborted) setTimeout(ask, again);
   }
-  setInterval(refresh, 2000);
-  document.addEventListener("visibilitychange", refresh);
-  document.addEventListener("bitka:caught-up", refresh);  // taps kept while offline went (static/taps.js)
+
+  function restart() {  // ask now, whatever was being waited for
+    if (asking) asking.abort();
+    asking = null;
+    settle();
+    ask();
+  }
+
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden) {
+      if (asking) asking.abort();
+      asking = null;
+    } else {
+      restart();
+    }
+  });
+  // This phone's own tap ended the hand (the page it was on loaded again) while another phone
+  // dealt: it goes on as if it had been watching. A hand opened from elsewhere stays put.
+  try {
+    if (document.referrer && new URL(document.referrer).pathname === window.location.pathname) follow();
+  } catch (e) {
+    // no referrer to read
+  }
+  document.addEventListener("bitka:caught-up", restart);  // taps kept while offline went (static/taps.js)
+  live.addEventListener("change", () => setTimeout(settle, 0));  // a tick cleared, a call closed
+  live.addEventListener("focusout", () => setTimeout(settle, 0));
+  live.addEventListener("toggle", () => setTimeout(settle, 0), true);  // does not bubble: caught on its way down
+  ask();
 })();
