@@ -573,9 +573,13 @@ RULE_FIELDS = (
                          "pairs, the Espírito Santo game with rela bonuses and the knock) or seis (6 in two teams, "
                          "no 2s)", options=tuple(VARIANTS)),
     RuleField("conservative", "seis and quatro only: any win is 1 game point", options=(False, True)),
-    RuleField("match_to", "the game points that win a match (4; 10 for the long comb)", low=1, high=50),
+    RuleField("match_to", "the game points that win a match (4; 10 for the long comb)", low=1, high=50,
+              asked=say("Game points that win a match: 4 as a rule, 10 for a long one")),
     RuleField("stake_per", "match: the losers pay the stake when a match ends; game-point: every hand's game points "
-                           "are paid at once, the stake per point", options=("match", "game-point")),
+                           "are paid at once, the stake per point", options=("match", "game-point"),
+              asked=say("What the stake pays"),
+              said=(say("The stake once a match, from each loser"),
+                    say("The stake for each game point, paid every hand"))),
     RuleField("majority_bonus", "true: the side with more card points (61 or more) also gets 1 game point",
               options=(False, True)),
 )

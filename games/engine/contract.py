@@ -40,7 +40,7 @@ this contract, over each of its presets.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Collection, Mapping, Sequence
 
 from . import seen
 from .base import Command, Event, Settlement, TableTerms
@@ -93,7 +93,14 @@ class ResultField:
     ``number`` (``low``..``high``), ``side`` (a side, or with ``tie`` nobody),
     ``per-side`` (a number for each side). ``when`` says, from the values so far, whether
     the field applies (None: always); ``noun`` is what the log's sentences call it ("card
-    points: 76 / 44"), a word of the log (the name when not given)."""
+    points: 76 / 44"), a word of the log (the name when not given).
+
+    ``label`` asks the field whatever the other answers are (a page that cannot follow them
+    shows it); ``asked``, where given, is the question as the values so far put it (whose
+    card points, once the contract is chosen), a sentence of the log too. ``plausible``, for
+    a ``number``, gives from the values so far every value the field can take (None: it
+    cannot tell yet): a page offers the nearest of them when a typed one is refused. The
+    values a page passes to ``asked`` and ``plausible`` are the form's strings, as typed."""
     name: str
     kind: str
     label: str
@@ -105,6 +112,8 @@ class ResultField:
     default: str = ""
     when: Callable[[Mapping[str, Any]], bool] | None = None
     noun: str = ""
+    asked: Callable[[Mapping[str, Any]], str] | None = None
+    plausible: Callable[[Mapping[str, Any]], Collection[int] | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -123,13 +132,19 @@ class RuleField:
     """One rule a game's table takes (``rules.<name>``), for the API's schema and documentation:
     what it decides (``doc``), the values it takes (``options``, for a choice) or its range
     (``low``..``high``, for a whole number), and whether null is a value (``nullable``: ``doc``
-    says what null means). Its type and default are those of the game's default rules."""
+    says what null means). Its type and default are those of the game's default rules.
+
+    A rule a page asks when it opens a table (beside the way of playing chosen, whose rules it
+    changes) has ``asked``, the question (a sentence of the log), and for a choice ``said``,
+    each of ``options`` as the page offers it (sentences of the log, in the same order)."""
     name: str
     doc: str
     options: tuple = ()
     low: int | None = None
     high: int | None = None
     nullable: bool = False
+    asked: str = ""
+    said: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,8 @@
 A score sheet says a side took ``k`` tricks worth ``p`` card points. That is possible
 exactly when some ``k`` x (cards per trick) cards of the pack add up to ``p``: the side's
 cards can be dealt into its tricks in any grouping, and the other side holds the rest.
+``nearest`` picks, of the totals that can happen, those a score sheet offers instead of one
+that cannot.
 ``per_side`` reads a sheet's number for each side, ``taken`` checks a whole hand's card
 points and tricks per side so.
 """
@@ -47,6 +49,12 @@ def why_impossible(points: int, cards: int, values: tuple[int, ...], pack: str) 
     above = min(t for t in possible if t > points)
     return say("no {cards} cards of the {pack} pack add up to {points} (the nearest totals are {below} and {above})",
                cards=cards, pack=pack, points=points, below=below, above=above)
+
+
+def nearest(value: int, possible: Collection[int], count: int = 4) -> list[int]:
+    """The ``count`` values of ``possible`` nearest ``value`` (the lower first where two are
+    as near), in order: what a score sheet offers instead of a total that cannot happen."""
+    return sorted(sorted(possible, key=lambda total: (abs(total - value), total))[:count])
 
 
 def pack_values(cards: Iterable[str], points: dict[str, int]) -> tuple[int, ...]:

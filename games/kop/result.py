@@ -19,7 +19,7 @@ from events.sentences import say
 from ..engine.base import Command, Event
 from ..engine.contract import ResultField
 from ..engine.errors import Malformed, RuleViolation, require, whole_number
-from ..engine.possible import pack_values, why_impossible
+from ..engine.possible import pack_values, totals, why_impossible
 from . import auction as auc
 from .pack import CARD_POINTS, PACK
 from .turns import PLAYERS, Turns, turns
@@ -204,8 +204,43 @@ CONTRACT_WORDS = {"normal": say("normal game (no call)"), "cicha": say("cicha (b
                   "baska": say("baśka (all four queens)")}
 
 
+def _whole(text, high: int) -> int | None:
+    """A number a score sheet holds as typed (a string, or a number), if it is one from 0 to ``high``."""
+    text = str(text if text is not None else "")
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 3 and int(text) <= high else None
+
+
+def _who(values: Mapping) -> str:
+    """Who the score sheet asks for, by the contract: who called it, or who held the queens."""
+    contract = values.get("contract") or "normal"
+    if contract == "cicha":
+        return say("Who held both black queens (QC and QS) and played alone?")
+    if contract == "baska":
+        return say("Who held all four queens?")
+    return say("Who called {contract}?", contract=contract)
+
+
+def _side(values: Mapping, normal: str, wesele: str, alone: str) -> str:
+    """The declaring side's question in the contract's words: the stare, the wesele pair, or one alone."""
+    return {"normal": normal, "wesele": wesele}.get(values.get("contract") or "normal", alone)
+
+
+def _points_possible(values: Mapping):
+    """The declaring side's card points that its tricks can hold (None until the tricks are known)."""
+    tricks = _whole(values.get("tricks"), 4)
+    return None if tricks is None else totals(pack_values(PACK, CARD_POINTS), PLAYERS * tricks)
+
+
+def _tricks_possible(values: Mapping):
+    """The tricks that can hold the declaring side's card points (None until those are known)."""
+    points = _whole(values.get("points"), 104)
+    return None if points is None else {t for t in range(5) if possible(points, t) is None}
+
+
 def result_fields(rules) -> tuple[ResultField, ...]:
-    """The score sheet of a Kop or Baśka hand: the fields of ``applies`` for each contract."""
+    """The score sheet of a Kop or Baśka hand: the fields of ``applies`` for each contract, in
+    the order a player thinks of them (the contract, who, the doubles, then the numbers), each
+    asked in the chosen contract's words, the numbers with the totals their tricks can hold."""
     contracts = ("normal", "cicha", *rules.ladder.contracts)
     ladder = rules.ladder
     doubles = (*ladder.doubles, *([ladder.extra_double] * (rules.max_doubles or 16)))[:rules.max_doubles or 16]
@@ -218,13 +253,18 @@ def result_fields(rules) -> tuple[ResultField, ...]:
         ResultField("stare", "seats", say("Normal game: who held QC and QS (stare)? Tick two."), count=2,
                     when=applies_to("stare")),
         ResultField("declarer", "seat", say("Any other contract: who called it (or plays cicha)?"),
-                    when=applies_to("declarer")),
+                    when=applies_to("declarer"), asked=_who),
         ResultField("partner", "seat", say("Wesele: who was the partner?"), when=applies_to("partner"),
                     noun=say("partner")),
         ResultField("doubles", "doubles", say("Doubles, in the order they were given"), options=tuple(doubles),
                     when=applies_to("doubles"), noun=say("doubles")),
         ResultField("points", "number", say("Card points of the declaring side (stare), 0 to 104"), high=104,
-                    when=applies_to("points"), noun=say("card points")),
+                    when=applies_to("points"), noun=say("card points"), plausible=_points_possible,
+                    asked=lambda values: _side(values, say("Card points of the stare (who held QC and QS), 0 to 104"),
+                                               say("Card points of the wesele pair, 0 to 104"),
+                                               say("Card points of the one who played alone, 0 to 104"))),
         ResultField("tricks", "number", say("Tricks they took, 0 to 4"), high=4, when=applies_to("tricks"),
-                    noun=say("tricks")),
+                    noun=say("tricks"), plausible=_tricks_possible,
+                    asked=lambda values: _side(values, say("Tricks they took, 0 to 4"), say("Tricks they took, 0 to 4"),
+                                               say("Tricks the one who played alone took, 0 to 4"))),
     )

@@ -486,10 +486,13 @@ RULE_FIELDS = (
     RuleField("deal", "standard (3 cards each and 4 face up, the rest 3 at a time); with four players also scopone "
                       "(9 each and 4 face up) or scientifico (10 each, nothing face up)", options=tuple(DEALS)),
     RuleField("target", "the game points that win a game (11, 16 and 21 are usual; 31 or 41 for a longer game)",
-              low=TARGETS[0], high=TARGETS[-1]),
+              low=TARGETS[0], high=TARGETS[-1],
+              asked=say("Points that win a game: 11, 16 or 21 as a rule, up to 61")),
     RuleField("claims", "whether a side may call itself out (chiamarsi fuori)", options=(False, True)),
     RuleField("stake_per", "game: the losers pay the stake once a game; point: the stake per point of margin",
-              options=("game", "point")),
+              options=("game", "point"), asked=say("What the stake pays"),
+              said=(say("The stake once a game, from each loser"),
+                    say("The stake for each point the game is won by"))),
 )
 GAME = Game(
     name="scopa", title="Scopa", capabilities=Capabilities(logged_by="plays", claims=True,

@@ -23,10 +23,12 @@ from .. import auth, handlers, invitations
 from ..handlers import lookups, money
 from ..commands import Correct, OpenTable, Pay, UpdateGroup, VoidHand
 from ..http import store
+from ..i18n import phrases
+from ..i18n.languages import current
 from ..problems import status_of
 from ..routes.invitations import public_url
 from . import once, qr, session
-from .base import bp, page_of, writer_of
+from .base import bp, page_of, whole, writer_of
 from .result_form import result_body, result_fields
 from .signed_form import in_words, signed_of
 
@@ -111,7 +113,8 @@ def new_admin_link(group):
 @bp.route("/g/<group>/tables/new", methods=["GET", "POST"])
 def new_table_page(group):
     """A table: the game as it is played (each way said in a sentence), who sits where,
-    who deals first, the stake, and who logs the cards."""
+    who deals first, the stake, who logs the cards, and the rules a game asks beside its way
+    of playing (a game's target, what its stake pays: ``RuleField.asked``)."""
     values, problem, status = {}, None, 200
     if request.method == "POST":
         principal = writer_of(group)
@@ -120,6 +123,7 @@ def new_table_page(group):
         _admin_only(principal)
         values = {k: request.form.get(k, "") for k in ("preset", "stake", "entry", "dealer")}
         values["seats"] = [request.form.get(f"seat{i}", "") for i in range(8)]
+        values["rules"] = {k: v.strip() for k, v in request.form.items() if k.startswith(RULE)}
         try:
             body = _table_body(values)
             return once.write(group, "table", body, lambda w: _opened(w, group, principal, body))
@@ -131,9 +135,53 @@ def new_table_page(group):
         presets = [{"key": f"{g.name}:{i}", "game": g.title, "title": p.title, "players": p.players, "said": p.said}
                    for g in GAMES.values() for i, p in enumerate(g.presets)]
         return render_template("new_table.html", group=grow, presets=presets, values=values, problem=problem,
-                               once=once.key())
+                               once=once.key(), asked_rules=_asked_rules(values.get("rules", {})))
     page = page_of(group, view)
     return (page, status) if isinstance(page, str) else page
+
+
+RULE = "rule-"  # a rule a game asks, as the form names it: rule-<game>-<rule>
+
+
+def _shown(value) -> str:
+    """A rule's value as the form carries it."""
+    return "" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _asked_rules(sent: dict) -> list[dict]:
+    """Each game's rules that a page asks when it opens a table (its ``rule_fields`` with
+    ``asked``), as the form draws them: the value sent, else the game's usual one."""
+    games = []
+    for game in GAMES.values():
+        asked = [f for f in game.rule_fields if f.asked]
+        if not asked:
+            continue
+        usual = game.parse_rules(game.presets[0].rules).to_data()
+        rules = [{"key": f"{RULE}{game.name}-{f.name}", "field": f,
+                  "value": sent.get(f"{RULE}{game.name}-{f.name}", _shown(usual.get(f.name))),
+                  "choices": [(_shown(option), said) for option, said in zip(f.options, f.said, strict=False)]}
+                 for f in asked]
+        games.append({"name": game.name, "title": game.title, "rules": rules})
+    return games
+
+
+def _asked_into(game, preset, sent: dict, rules: dict) -> None:
+    """The rules the form asked of ``game`` into ``rules``, each one sent that differs from
+    what the way of playing chosen says (the game's own rules judge them when the table opens)."""
+    chosen = game.parse_rules(preset.rules).to_data()
+    for f in (f for f in game.rule_fields if f.asked):
+        text = sent.get(f"{RULE}{game.name}-{f.name}", "")
+        if not text or text == _shown(chosen.get(f.name)):
+            continue
+        if f.options:
+            value = next((option for option in f.options if _shown(option) == text), None)
+            if value is None:
+                # Translators: %(question)s is a rule a table is opened with, as the page asks it.
+                raise Invalid(_("choose one of the answers offered to: %(question)s",
+                                question=phrases.say(f.asked, current())), errors={f.name: [_("Choose one.")]})
+        else:
+            value = whole(phrases.say(f.asked, current()), text)
+        rules[f.name] = value
 
 
 def _table_body(values: dict) -> dict:
@@ -150,6 +198,7 @@ def _table_body(values: dict) -> dict:
                                title=preset.title),
                       errors={"seats": [_("Choose a member for every seat.")]})
     rules = dict(preset.rules)
+    _asked_into(game, preset, values.get("rules", {}), rules)
     if values.get("entry") == "seats":
         rules["entry"] = "seats"
     dealer = 0

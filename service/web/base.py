@@ -178,15 +178,35 @@ def _kept_by_nobody(response: Response) -> Response:
     return response
 
 
-def table_title(trow: dict) -> str:
+def table_title(trow: dict, grow: dict | None = None, players: bool = True) -> str:
     """A table as people name it: the way of playing it was opened with (its preset's title,
-    e.g. "for three"), in the reader's language; else its game's name."""
+    e.g. "for three"), in the reader's language; else its game's name. Where its group has
+    another table of that game, played the same way at the same stake, the title names its
+    players too ("... (Ala, Bob, Cyd and Dan)"), so that every page tells the two apart
+    (``players=False``: the caller names them beside it). ``grow`` is the table's group, else
+    the group of the page being drawn; its tables are read once a request."""
     game = game_of(trow["game"])
     rules = game.parse_rules(trow["rules"])  # a table's rules were checked when it was opened
-    for preset in game.presets:
-        if preset.players == len(trow["seats"]) and game.parse_rules(preset.rules) == rules:
-            return phrases.say(preset.title, current())
-    return game.title
+    title = next((phrases.say(preset.title, current()) for preset in game.presets
+                  if preset.players == len(trow["seats"]) and game.parse_rules(preset.rules) == rules), game.title)
+    group = grow["id"] if grow else (g.get("viewer") or {}).get("group")
+    if group is None or not players:
+        return title
+
+    def kind(row: dict) -> tuple:
+        return row["game"], str(sorted(row["rules"].items())), len(row["seats"]), row["stake"]
+    known = g.setdefault("table_kinds", {})  # per group: its row and each table's kind, read once a request
+    if group not in known:
+        with store().reading() as r:
+            grow = grow or lookups.group_row(r, group)
+            rows = [r.row("table", group, t["id"]) for t in grow["tables"]]
+        known[group] = grow, [(row["id"], kind(row)) for row in rows if row is not None]
+    grow, kinds = known[group]
+    if not any(other != trow["id"] and same == kind(trow) for other, same in kinds):
+        return title
+    # Translators: a table named by its way of playing and, to tell it from another like it,
+    # by its players ("Ala, Bob and Cyd").
+    return _("%(title)s (%(players)s)", title=title, players=together(member_name(grow, m) for m in trow["seats"]))
 
 
 def corrections_history(r, group: str, table: str):

@@ -1,10 +1,20 @@
 """A hand's result as a form sends it, read back into the API's result object: the game's
 own fields for a table (``Game.result_fields``), each read by its kind. The score sheet
-(sheet.py) and the admin's correction of a hand from its page (admin.py) both read it."""
+(sheet.py) and the admin's correction of a hand from its page (admin.py) both read it.
+
+``sheet_of`` is how the page draws those fields: each with the answer of the sheet's first
+choice (the contract) it hangs on, so that the page's script (static/sheet.js) shows only the
+fields that answer asks, each in that answer's words; ``offers_of`` gives, after a refusal,
+the values near a typed number that the game says could have happened, and ``take`` reads
+the one tapped."""
 from __future__ import annotations
 
+from games.engine.possible import nearest
 from projections.hands import game_of, parsed_rules
+from ..i18n import phrases
+from ..i18n.languages import current
 from .base import whole
+from .cards import faces
 
 
 def result_fields(trow: dict):
@@ -78,3 +88,51 @@ def result_values(fields, result: dict | None) -> dict[str, list[str]]:
                 if given is not None:
                     values[field.name] = [str(given)]
     return values
+
+
+def sheet_of(fields, values: dict, offers: dict[str, list[int]] | None = None) -> list[dict]:
+    """Each field as the page draws it: the field; ``by``, the sheet's first choice (the
+    contract) when the field hangs on it; ``applies``, the answers of that choice that ask the
+    field (None: every one); ``labels``, its question for each answer, in the reader's words;
+    ``offers``, the values offered for it after a refusal."""
+    deciding = next((f for f in fields if f.kind == "choice" and f.options), None)
+    shown = {f.name: first(values, f.name) or f.default for f in fields}
+    drawn = []
+    for field in fields:
+        entry = {"field": field, "by": None, "applies": None, "labels": None,
+                 "offers": (offers or {}).get(field.name, [])}
+        if deciding is not None and field is not deciding and (field.when or field.asked):
+            answers = {value: {**shown, deciding.name: value} for value, _words in deciding.options}
+            entry["by"] = deciding.name
+            if field.when is not None:
+                entry["applies"] = [value for value, asked in answers.items() if field.when(asked)]
+            if field.asked is not None:
+                entry["labels"] = {value: phrases.say(field.asked(asked), current(), drawn=faces)
+                                   for value, asked in answers.items()}
+        drawn.append(entry)
+    return drawn
+
+
+def offers_of(fields, values: dict, count: int = 4) -> dict[str, list[int]]:
+    """After a refusal: for each number typed that the game says cannot be, with the other
+    answers as they stand, the ``count`` values nearest it that can."""
+    shown = {f.name: first(values, f.name) for f in fields}
+    offers = {}
+    for field in fields:
+        if field.kind != "number" or field.plausible is None or (field.when is not None and not field.when(shown)):
+            continue
+        text = shown[field.name]
+        if not (text.isascii() and text.isdigit()) or len(text) > 6:
+            continue
+        possible = field.plausible(shown)
+        if possible and int(text) not in possible:
+            offers[field.name] = nearest(int(text), possible, count)
+    return offers
+
+
+def take(fields, values: dict, tapped: str) -> None:
+    """One of the values offered after a refusal, tapped (``points:74``): it stands in for the
+    number typed, and every other answer stays as it was."""
+    name, _colon, value = tapped.partition(":")
+    if any(f.name == name and f.kind == "number" for f in fields):
+        values[name] = [str(whole(name, value))]

@@ -4,8 +4,15 @@ is logged, and logged once however often the form is sent.
 The fields are the game's own (``Game.result_fields``): the page draws each kind the same
 way for every game and reads it back into the API's result object. Names are tapped, not
 seat numbers typed: players are chosen by name (ticked, or one of a set), the doubles by
-tapping who gave each one in order (each tap shows the form again with that double added,
-so no script is needed). The preview is the game's own decision, appended nowhere.
+tapping who gave each one in order (without a script each tap shows the form again with that
+double added). The preview is the game's own decision, appended nowhere. A refused number
+comes back with the values near it that the game says can happen, each one tap (``take``),
+the other answers kept. With its script (static/sheet.js) the sheet asks only what the chosen
+contract needs and shows the settlement as soon as every answer is in, without a reload;
+without it the whole sheet is one form, as here.
+
+Whoever may log the table's hands may log one here: a member seated at a table where each
+seat logs its own cards too (API.md, "Who may log"), signed as every result a member logs.
 """
 from __future__ import annotations
 
@@ -22,17 +29,18 @@ from ..http import store
 from ..problems import status_of
 from . import by_cards, once
 from .correcting import corrected, fingerprint, what_it_would_do
-from .base import bp, corrections_history, field_errors, page_of, together, whole, writer_of
-from .result_form import doubles_of, first, result_body, result_fields, result_values
+from .base import bp, corrections_history, field_errors, page_of, table_title, together, whole, writer_of
+from .result_form import (doubles_of, first, offers_of, result_body, result_fields, result_values, sheet_of,
+                          take)
 from .signed_form import in_words, signed_of, signer
 
-FORM_ONLY = ("form_token", "confirm", "previewed", "double", "undo", once.FIELD)
+FORM_ONLY = ("form_token", "confirm", "previewed", "double", "undo", "take", once.FIELD)
 
 
 @bp.route("/g/<group>/tables/<table>/result", methods=["GET", "POST"])
 def result_page(group, table):
     """The score sheet: a hand's result alone, shown with its settlement before it is logged."""
-    values, errors, problem, preview, status = _values(), {}, None, None, 200
+    values, errors, problem, preview, status, offers = _values(), {}, None, None, 200, {}
     result = None  # the result the preview shows: what "Log this result" signs
     if request.method == "POST":
         principal = writer_of(group)
@@ -45,6 +53,7 @@ def result_page(group, table):
             if "double" in request.form or "undo" in request.form:
                 _tap_double(values, len(trow["seats"]))
             else:
+                _taken(fields, values)
                 body = {"result": result_body(fields, values)}
                 seen = fingerprint(body)
                 if request.form.get("confirm") == "yes" and request.form.get("previewed") == seen:
@@ -57,7 +66,7 @@ def result_page(group, table):
                 result = body["result"]
         except DomainError as e:
             problem, status = e.detail, status_of(e)[0]
-            errors = _errors(e, fields)
+            errors, offers = _errors(e, fields), offers_of(fields, values)
 
     def view(r, grow, principal, form_token):
         trow = lookups.table_row(r, group, table)
@@ -65,10 +74,11 @@ def result_page(group, table):
         seats = [member_name(grow, m) for m in trow["seats"]]
         sides = [together(seats[i] for i in side) for side in game.table.sides(rules)]
         signer(r, group, principal)
+        fields = result_fields(trow)
         return render_template(
             "result.html", group=grow, principal=principal, form_token=form_token, table=trow, seats=seats,
-            sides=sides, fields=result_fields(trow), values=values, errors=errors, problem=problem, preview=preview,
-            result=result,
+            sides=sides, sheet=sheet_of(fields, values, offers), values=values, errors=errors, problem=problem,
+            preview=preview, result=result, title=table_title(trow, grow),
             once=once.key(), v=lambda name: first(values, name), doubles=_shown_doubles(values, len(seats)), ask=True)
     page = page_of(group, view)
     return (page, status) if isinstance(page, str) else page
@@ -77,6 +87,12 @@ def result_page(group, table):
 def _values() -> dict[str, list[str]]:
     """The form as sent: every field's values (the stare are two ticked names)."""
     return {k: [v.strip() for v in request.form.getlist(k)] for k in request.form if k not in FORM_ONLY}
+
+
+def _taken(fields, values: dict) -> None:
+    """A value offered after a refusal, tapped: it stands for the one typed (``take``)."""
+    if "take" in request.form:
+        take(fields, values, request.form["take"])
 
 
 def _tap_double(values: dict, seats: int) -> None:
@@ -130,7 +146,7 @@ def correct_page(group, hand):
     cards were logged is corrected by its cards, on the page by_cards.py draws."""
     if by_cards.carded(group, hand):
         return by_cards.correct_page(group, hand)
-    values, errors, problem, preview, status = _values(), {}, None, None, 200
+    values, errors, problem, preview, status, offers = _values(), {}, None, None, 200, {}
     values.pop("reason", None)
     reason = request.form.get("reason", "").strip()
     if request.method == "POST":
@@ -146,6 +162,7 @@ def correct_page(group, hand):
             if "double" in request.form or "undo" in request.form:
                 _tap_double(values, len(trow["seats"]))
             else:
+                _taken(fields, values)
                 result = None if request.form.get("void") == "yes" else result_body(fields, values)
                 if not reason:
                     raise Invalid(_("say why, in words the group will read in the hand's audit trail"),
@@ -159,7 +176,7 @@ def correct_page(group, hand):
                 values["previewed"] = [seen]
         except DomainError as e:
             problem, status = e.detail, status_of(e)[0]
-            errors = _errors(e, fields)
+            errors, offers = _errors(e, fields), offers_of(fields, values)
 
     def view(r, grow, principal, form_token):
         if not principal.is_admin:
@@ -173,8 +190,8 @@ def correct_page(group, hand):
         shown = values if request.method == "POST" else _as_it_stands(r, group, model, fields)
         return render_template(
             "correct.html", group=grow, form_token=form_token, table=trow, hand=model.id, seats=seats,
-            sides=sides, fields=fields, values=shown, errors=errors, problem=problem, preview=preview,
-            reason=reason, once=once.key(), v=lambda name: first(shown, name),
+            sides=sides, sheet=sheet_of(fields, shown, offers), values=shown, errors=errors, problem=problem,
+            preview=preview, reason=reason, once=once.key(), v=lambda name: first(shown, name),
             doubles=_shown_doubles(shown, len(seats)), void=request.form.get("void") == "yes", ask=False)
     page = page_of(group, view)
     return (page, status) if isinstance(page, str) else page

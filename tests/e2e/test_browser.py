@@ -202,16 +202,16 @@ def test_a_score_sheet_result_shows_its_error_then_its_settlement_before_it_is_l
     _sign_in_by_keyboard(page, base, table["members"][1]["token"])
     _to_table(page)
     page.get_by_role("link", name="Score sheet: enter a result").click()
-    page.get_by_label("Contract").select_option("normal")
+    page.get_by_label("normal game (no call)").check()
     page.get_by_role("group", name="who held Q♣ and Q♠").get_by_label("Bożena").check()  # the stare: two names
     page.get_by_role("group", name="who held Q♣ and Q♠").get_by_label("Dorota").check()
-    page.get_by_label("Card points of the declaring side (stare), 0 to 104").fill("130")
-    page.get_by_label("Tricks they took, 0 to 4").fill("3")
+    page.get_by_label("Card points of the stare (who held Q♣ and Q♠), 0 to 104").fill("130")
+    page.get_by_role("group", name="Tricks they took, 0 to 4").get_by_label("3", exact=True).check()
     page.get_by_role("button", name="Show the settlement").click()
     error = page.locator("#points-error")
     error.wait_for()  # the page after the click, not the one before it
     assert "points" in error.inner_text()
-    field = page.get_by_label("Card points of the declaring side (stare), 0 to 104")
+    field = page.get_by_label("Card points of the stare (who held Q♣ and Q♠), 0 to 104")
     assert field.get_attribute("aria-invalid") == "true"
     _accessible(page, "7-score-sheet-error")
     field.fill("70")
@@ -232,15 +232,15 @@ def test_doubles_are_tapped_by_name_and_back_and_log_again_logs_nothing_more(bro
     _sign_in_by_keyboard(page, base, table["members"][0]["token"])
     _to_table(page)
     page.get_by_role("link", name="Score sheet: enter a result").click()
-    page.get_by_label("Contract").select_option("normal")
+    page.get_by_label("normal game (no call)").check()
     page.get_by_role("group", name="who held Q♣ and Q♠").get_by_label("Bożena").check()
     page.get_by_role("group", name="who held Q♣ and Q♠").get_by_label("Dorota").check()
     page.get_by_role("button", name="Cyprian: kontra").click()  # młodzi double...
     page.get_by_role("button", name="Bożena: re").click()  # ...stare answer
     assert page.locator("ol.doubles").inner_text().splitlines() == ["Cyprian: kontra", "Bożena: re"]
     _accessible(page, "9-score-sheet-doubles")
-    page.get_by_label("Card points of the declaring side (stare), 0 to 104").fill("70")
-    page.get_by_label("Tricks they took, 0 to 4").fill("3")
+    page.get_by_label("Card points of the stare (who held Q♣ and Q♠), 0 to 104").fill("70")
+    page.get_by_role("group", name="Tricks they took, 0 to 4").get_by_label("3", exact=True).check()
     page.get_by_role("button", name="Show the settlement").click()
     assert "multiplier 4" in page.locator(".preview").inner_text()  # two runs of doubles
     page.get_by_role("button", name="Log this result").dblclick()  # a double tap

@@ -184,7 +184,7 @@ def _score_sheet_shown(page, e: dict) -> None:
     """Ala's score sheet of a Scopa hand she won, shown with its settlement (asked of bitka)."""
     page.goto(f"{e['base']}/g/{e['group']}/tables/{e['scopa']}/result")
     for field in ("Who took the cards", "Who took the coins", "Who took the primiera", "Who took the settebello"):
-        page.get_by_label(field).select_option(label="Ala")
+        page.get_by_role("group", name=field).get_by_label("Ala").check()
     page.get_by_label("Ala", exact=True).last.fill("2")
     page.get_by_role("button", name="Show the settlement").click()
     page.get_by_role("button", name="Log this result").wait_for()
@@ -386,9 +386,11 @@ def test_a_sign_out_keeps_what_waits_and_never_sends_it_as_another_member(phone_
     phone.locator("#taps").get_by_text(held).wait_for()
     _join(phone, e["links"][1], "Bożena")  # the phone handed over: Bożena signs in on it
     phone.unroute("**/move")
+    phone.route("**/live", lambda route: route.fulfill(status=304))  # the live part's wait would never go idle
     phone.goto(e["hand_page"])
     phone.locator("#taps").get_by_text(held).wait_for()
     phone.wait_for_load_state("networkidle")
+    phone.unroute("**/live")
     assert _plays(e) == []  # not sent as Bożena
     # Ala again, on the phone that holds her key: no invitation can sign anyone in as a member who
     # holds a key, so she signs in with a token the admin gave her (her key stays on this phone).

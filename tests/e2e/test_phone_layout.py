@@ -199,9 +199,10 @@ def test_the_evening_picture_keeps_every_amount_and_name_inside(browser, evening
         page.context.close()
 
 
-# Each radio of the form: its box, the box of the first line of its words, the label's box, and
-# how many lines its words take.
-_RADIOS = """() => [...document.querySelectorAll('main input[type=radio]')].map((radio) => {
+# Each radio the form shows (a game's own rules show once that game is chosen): its box, the box
+# of the first line of its words, the label's box, and how many lines its words take.
+_RADIOS = """() => [...document.querySelectorAll('main input[type=radio]')]
+    .filter((radio) => radio.closest('label').getClientRects().length).map((radio) => {
     const label = radio.closest('label');
     const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
     const lines = [];
