@@ -76,7 +76,7 @@ def print_pending(grow: dict, entries: list) -> None:
     waiting = listed(entries, grow["digits"])
     if not waiting:
         return
-    click.echo(f"Not counted yet ({len(waiting)}): a payer confirms, or the admin corrects")
+    click.echo(f"Not counted yet ({len(waiting)}): each waits until every payer confirms it, or the admin corrects it")
     for entry in waiting:
         paid = ", ".join(f"{member_name(grow, p['member'])} {p['amount']}" for p in entry["payouts"])
         click.echo(f"  hand {entry['hand']} ({entry['state']}): {paid}")

@@ -27,7 +27,7 @@ def summary(env, trow: dict, grow: dict) -> str:
     d = env.data
     match env.type:
         case "settlement":
-            waits = "" if d.get("confirmed", True) else say("; it counts once a member who pays in it confirms it")
+            waits = "" if d.get("confirmed", True) else say("; it counts once every player who pays in it confirms it")
             codes = hand_fold.game_of(trow["game"]).codes
             outcome = f" ({codes[d['outcome']]})" if d["outcome"] in codes else ""
             if d.get("winner") is None or d.get("winner") == []:
@@ -141,7 +141,7 @@ def trail(events: Sequence, trow: dict, grow: dict, marked: bool = False, keys: 
     if model.confirmation in ("pending", "disputed"):
         explanation.append(say("it does not count in the balances yet: {why}",
                                why=say("it is disputed") if model.confirmation == "disputed"
-                               else say("a member who pays in it has not confirmed it")))
+                               else say("not every player who pays in it has confirmed it")))
     return {
         "hand": model.id, "table": model.table, "game": model.game, "phase": model.phase,
         "events": [{"seq": e.seq, "type": e.type, "actor": e.actor, "by": said(_who(grow, e.actor)),

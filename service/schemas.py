@@ -433,7 +433,7 @@ class Redeemed(Schema):
 
 class GroupUpdate(Schema):
     confirmations = fields.String(required=True, validate=validate.OneOf(["payers", "off"]), metadata={
-        "description": "payers: a settlement counts once a member who pays in it confirms it (or at once, when its "
+        "description": "payers: a settlement counts once every member who pays in it confirms it (or at once, when its "
                        "actor pays, every seat logged its own cards, or nobody pays); off: every settlement counts "
                        "at once"})
 
@@ -493,7 +493,7 @@ class Pending(Schema):
     from_ = fields.String(data_key="from")
     to = fields.String()
     amount = fields.String()
-    state = fields.String(metadata={"description": "pending (until a member who pays in it confirms it) or "
+    state = fields.String(metadata={"description": "pending (until every member who pays in it confirms it) or "
                                                    "disputed (until confirmed or corrected)"})
     table = fields.String()
     payouts = fields.List(fields.Dict(), metadata={"description": "what it would pay: seat, member, amount"})

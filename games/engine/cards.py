@@ -32,15 +32,26 @@ def parse_card(text: object) -> str:
     if isinstance(text, str) and text in _CANONICAL:  # most cards arrive canonical (replay reads only such)
         return text
     if not isinstance(text, str) or not text.strip():
-        raise RuleViolation(say("{text} is not a card: write rank then suit, like 10H or QC", text=repr(text)))
+        raise RuleViolation(not_a_card(text))
     raw = text.strip().upper()
     suit_part = _SUIT_SYMBOLS.get(raw[-1], raw[-1])
     rank_part = raw[:-1]
     if rank_part == "T":
         rank_part = "10"
     if rank_part not in RANKS or suit_part not in SUITS:
-        raise RuleViolation(say("{text} is not a card: write rank then suit, like 10H or QC", text=repr(text)))
+        raise RuleViolation(not_a_card(text))
     return rank_part + suit_part
+
+
+# The cards the refusal gives as examples (its sentence writes them): codes the API takes, of
+# no game's pack, so that no reader is ever told them as "?" (a refusal names a card hidden
+# from its reader so) and no player takes them for a card of the hand.
+EXAMPLES = ("9H", "8S")
+
+
+def not_a_card(text: object) -> str:
+    """Why ``text`` is no card, with two cards written as the API takes them (``EXAMPLES``)."""
+    return say("{text} is not a card: write rank then suit, like 9H or 8S", text=repr(text))
 
 
 def parse_cards(texts: object) -> list[str]:

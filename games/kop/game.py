@@ -365,8 +365,9 @@ def calls(state: KopState) -> list[str]:
 
 
 def offers(decide_, state: KopState, seat: int) -> list:
-    """The calls ``seat`` may make now, each as ``decide_`` (Kop's or Baśka's) would take it."""
-    return call_offers.accepted(decide_, state, seat, ladder_offers(state, seat))
+    """The calls ``seat`` may make now that change something, each as ``decide_`` (Kop's or
+    Baśka's) would take it."""
+    return call_offers.accepted(decide_, state, seat, ladder_offers(state, seat, decide_, evolve))
 
 
 @cache

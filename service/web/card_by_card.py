@@ -14,19 +14,21 @@ from projections.hands import game_of
 from .. import handlers
 from ..handlers import lookups
 from ..commands import NewHand, Play
+from ..i18n.languages import current
 from ..sealed import sealed_for
 from ..seating import entry_of
 from ..views import hand_view
 from . import once
 from .base import bp, field_errors, game_fields, page_of, whole, writer_of
 from .signed_form import in_words, signed_of, signer, unsigned
+from .words import said
 
 
 @bp.route("/g/<group>/tables/<table>/deal", methods=["GET", "POST"])
 def deal_page(group, table):
     """A hand's deal typed seat by seat (each seat's cards by their codes), logged once; the
     first trick is tapped next."""
-    values, errors, problem = {}, {}, None
+    values, hands, problem = {}, [], None
     if request.method == "POST":
         principal = writer_of(group)
         if principal is None:
@@ -41,7 +43,7 @@ def deal_page(group, table):
         try:
             return once.write(group, f"deal {table}", hands, deal)
         except DomainError as e:
-            problem, errors = e.detail, _deal_errors(e.detail, hands)
+            problem = e.detail
 
     def view(r, grow, principal, form_token):
         trow = lookups.table_row(r, group, table)
@@ -52,6 +54,7 @@ def deal_page(group, table):
             raise NotFound(_("a %(game)s deal (its stock and table or trump cards too) is logged through the API; "
                              "its tricks can then be tapped in here", game=trow["game"]))
         seats = [member_name(grow, m) for m in trow["seats"]]
+        errors = {key: said(text, seats, language=current()) for key, text in _deal_errors(problem, hands).items()}
         return render_template("deal.html", group=grow, principal=principal, form_token=form_token, table=trow,
                                seats=seats, out=_sitting_out(game, trow), values=values, errors=errors,
                                problem=problem, once=once.key())
@@ -147,12 +150,18 @@ def _first_illegal(game, state, partial: list[str], names: list[str]) -> str | N
     return None
 
 
-def _deal_errors(detail: str, hands: list[list[str]]) -> dict[str, str]:
-    """The deal's 422 beside the seat it is about: the seat it names, or the last seat
-    holding the card it names (a card dealt twice is wrong the second time)."""
+def _deal_errors(detail: str | None, hands: list[list[str]]) -> dict[str, str]:
+    """The deal's 422 beside the seat it is about: the seat it names, the seat where what it
+    quotes was typed ("'ZZ' is not a card"), or the last seat holding the card it names (a
+    card dealt twice is wrong the second time)."""
+    if not detail:
+        return {}
     named = field_errors(detail, [f"seat {i}" for i in range(len(hands))])
     if named:
         return named
+    typed = [i for i, cards in enumerate(hands) if any(repr(c) in detail for c in cards)]
+    if typed:
+        return {f"seat{typed[0]}": detail}
     words = {w.strip(".,:;'\"").upper() for w in detail.split()}
     holders = [i for i, cards in enumerate(hands) if words & {c.upper() for c in cards}]
     return {f"seat{holders[-1]}": detail} if holders else {}

@@ -6,6 +6,9 @@ live part again and a refused move, draw the same page from here.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Sequence
+
 from flask import g, render_template
 from flask_babel import gettext as _
 
@@ -25,19 +28,22 @@ from .cards import in_order
 from .signed_form import signer
 
 
-def hand_page_of(group: str, hand: str, problem: str | None = None, status: int = 422):
+def hand_page_of(group: str, hand: str, problem: str | None = None, status: int = 422, picked: Sequence[str] = ()):
     """The hand's page for this reader; with ``problem`` (a move refused), the page again
     with the refusal said on it, as a 422 (a 403 for a move its member's signature is missing
-    from)."""
+    from), and the cards its phone had ticked (``picked``) ticked again."""
 
     def view(r, grow, principal, form_token):
-        return render_template("hand.html", **hand_context(r, group, hand, grow, principal, form_token, problem))
+        return render_template("hand.html", **hand_context(r, group, hand, grow, principal, form_token, problem,
+                                                           picked))
     page = page_of(group, view)
     return (page, status) if problem and isinstance(page, str) else page
 
 
-def hand_context(r, group: str, hand: str, grow: dict, principal, form_token: str, problem: str | None) -> dict:
-    """What a hand's page shows a reader, for the whole page and for its live part alike."""
+def hand_context(r, group: str, hand: str, grow: dict, principal, form_token: str, problem: str | None,
+                 picked: Sequence[str] = ()) -> dict:
+    """What a hand's page shows a reader, for the whole page and for its live part alike;
+    ``picked``: the cards a refused pick had ticked (``seat_view``)."""
     events = audit_trail.events_of(r, group, hand)
     if not events:
         raise NotFound(_("there is no hand %(hand)s in this group", hand=repr(hand)))
@@ -46,7 +52,7 @@ def hand_context(r, group: str, hand: str, grow: dict, principal, form_token: st
     hidden = sealed_for(r, group, model, principal.subject)
     g.sealed = bool(hidden) or not model.ended  # what one player sees of a hand in play is theirs alone
     trail = trail_as_seen(audit_trail.trail(events, trow, grow, marked=True), events, hidden)  # words: said
-    live = live_part(r, group, grow, model, principal)
+    live = live_part(r, group, grow, model, principal, Pick(tuple(picked), problem or ""))
     past = corrections_history(r, group, model.table)
     title = hand_names(past, live["seats"]).get(hand) or _("A hand")
     numbers = {h.id: number for number, h in enumerate(past, 1)}
@@ -103,27 +109,50 @@ def verdict_choices(waiting: dict | None, principal, trow: dict) -> dict:
             "dispute": principal.subject in trow["seats"], "state": waiting["state"]}
 
 
-def seat_view(model, shown: dict, seat: int | None, trow: dict, principal) -> dict:
-    """What the phone of ``seat`` may do now (nothing for a reader without a seat)."""
+@dataclass(frozen=True)
+class Pick:
+    """The cards a phone ticked and sent, and the refusal they got (none: nothing refused)."""
+    cards: tuple[str, ...] = ()
+    refusal: str = ""
+
+    def told_not_mine(self) -> set[str]:
+        """The cards ticked that the refusal names: its phone was told it cannot pick them up
+        (seen already in the hand: a card is seen only once)."""
+        return {word.strip(".,:;'\"()") for word in self.refusal.split()} & set(self.cards)
+
+
+def could_hold(game, rules, shown: dict, owes: int, pick: Pick) -> list[str]:
+    """The cards a phone offers its seat to pick up, as the picker lays them out: every card
+    of the pack but those the seat has seen in the hand (its own, those played, face up,
+    turned for trumps) and those a refusal of its last pick told it are not its own; never
+    judged on a card hidden from it (another seat's, which it may well pick by mistake)."""
+    shown_cards = cards_in({k: v for k, v in shown.items() if k not in ("rules", "settlement")})
+    could = [c for c in game.pack(rules) if c not in shown_cards]
+    # The face-up trump card is the stock's last card: whoever draws when the stock runs out takes it.
+    if owes and shown.get("trump") and shown.get("trump_seen", True) and shown.get("tricks") \
+            and shown.get("stock_left", 0) <= len(shown.get("awaiting") or ()):  # the stock's last round of draws
+        could.append(shown["trump"])
+    told = pick.told_not_mine()
+    return in_order(c for c in could if c not in told)
+
+
+def seat_view(model, shown: dict, seat: int | None, trow: dict, principal, pick: Pick = Pick()) -> dict:
+    """What the phone of ``seat`` may do now (nothing for a reader without a seat); ``pick``:
+    the cards its last pick ticked, ticked again (but those its refusal named) when that pick
+    was refused."""
     game, state = model.decider, model.state
     rules = game.parse_rules(trow["rules"]) if trow else None
     owed = game.owed(state) if not model.ended else {}
     mine = {"seat": seat, "owes": 0, "turn": False, "legal": [], "plays": [], "calls": [], "claims": False,
-            "turn_up": None, "instead": [], "pack": [], "watching": False}
+            "turn_up": None, "instead": [], "pack": [], "picked": [], "watching": False}
     in_play = not model.ended and shown["phase"] in ("dealing", "auction", "play")
     if seat is None or not in_play:
         return mine
     if seat in game.sitting_out(state):  # it watches: it owes, plays, calls and claims nothing
         return {**mine, "watching": True}
-    shown_cards = cards_in({k: v for k, v in shown.items() if k not in ("rules", "settlement")})
     mine["owes"] = owed.get(str(seat), 0)
-    # What it may still pick up: a card nobody has seen, and the face-up trump card, which is
-    # the stock's last card (whoever draws when the stock runs out takes it).
-    could = [c for c in game.pack(rules) if c not in shown_cards]
-    if mine["owes"] and shown.get("trump") and shown.get("trump_seen", True) and shown.get("tricks") \
-            and shown.get("stock_left", 0) <= len(shown.get("awaiting") or ()):  # the stock's last round of draws
-        could.append(shown["trump"])
-    mine["pack"] = in_order(could)
+    mine["pack"] = could_hold(game, rules, shown, mine["owes"], pick)
+    mine["picked"] = [c for c in pick.cards if c in mine["pack"]] if pick.refusal else []
     if seat == shown["dealer"] and ("table" in owed or "trump" in owed):
         mine["turn_up"] = "table" if "table" in owed else "trump"
         mine["turn_up_count"] = owed.get("table", 1)
@@ -144,12 +173,12 @@ def seat_view(model, shown: dict, seat: int | None, trow: dict, principal) -> di
     return mine
 
 
-def live_part(r, group: str, grow: dict, model, principal) -> dict:
+def live_part(r, group: str, grow: dict, model, principal, pick: Pick = Pick()) -> dict:
     """Everything the hand's live part needs, for the page and for the fragment alike."""
     trow = lookups.table_row(r, group, model.table)
     hidden = sealed_for(r, group, model, principal.subject)
     shown = hand_view(model, hidden)
     seats = [member_name(grow, m) for m in trow["seats"]]
     seat = trow["seats"].index(principal.subject) if principal.subject in trow["seats"] else None
-    return {"hand": shown, "seats": seats, "mine": seat_view(model, shown, seat, trow, principal), "table": trow,
+    return {"hand": shown, "seats": seats, "mine": seat_view(model, shown, seat, trow, principal, pick), "table": trow,
             "version": r.version(group)}

@@ -13,7 +13,7 @@ from flask import Response, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from events.errors import DomainError, Invalid, Refused
-from .. import handlers, steady
+from .. import handlers, live, steady
 from ..handlers import lookups
 from ..commands import Agree, Confirm, Dispute, Play
 from ..http import store
@@ -25,20 +25,21 @@ from .signed_form import in_words, signed_of, unsigned
 
 @bp.get("/g/<group>/hands/<hand>/live")
 def hand_live(group, hand):
-    """The live part of a hand's page, again: only when the log moved since the phone's copy
-    (its ETag is the group's version), else 304."""
-    with store().reading() as r:
+    """The live part of a hand's page, again: as soon as the hand's table (or the group as a
+    whole) moved since the phone's copy (service/live.py), else 304."""
+    def render(r, version):
         who = session.signed_in(r, group)
-        if who is None:
-            return Response(status=403)
-        version = r.version(group)
-        if f'"{version}"' in request.headers.get("If-None-Match", ""):
-            return Response(status=304, headers={"ETag": f'"{version}"'})
         grow = lookups.group_row(r, group)
         shown = hand_context(r, group, hand, grow, who.principal, session.form_token(who), None)
-        page = render_template("_hand_body.html", **shown)
-    g.sealed = True  # a hand's live part is one player's view of it
-    return Response(page, headers={"ETag": f'"{version}"'}, mimetype="text/html")
+        g.sealed = True  # a hand's live part is one player's view of it
+        return live.part(render_template("_hand_body.html", **shown), version)
+    with store().reading() as r:
+        if session.signed_in(r, group) is None:
+            return Response(status=403)
+        table = r.table_of(group, hand)
+        if table is None:  # no such hand: the page's own answer says so
+            return render(r, r.version(group))
+    return live.answer(group, table, lambda r: None if session.signed_in(r, group) else Response(status=403), render)
 
 
 @bp.route("/g/<group>/hands/<hand>/move", methods=["POST"])
@@ -62,11 +63,14 @@ def hand_move(group, hand):
     try:
         with steady.no_sooner_than(steady.CLAIM if action == "claim" else 0):
             return once.write(group, f"move {hand}", unsigned(dict(request.form.lists())), move)
-    except DomainError as e:  # the page says it in names, in the reader's language (a missing signature: 403)
-        return hand_page_of(group, hand, problem=e.detail, status=403 if isinstance(e, Refused) else 422)
+    except DomainError as e:  # the page says it in names, in the reader's language (a missing signature: 403),
+        picked = request.form.getlist("card") if action not in NOT_PICKED else []  # the cards ticked stay ticked
+        return hand_page_of(group, hand, problem=e.detail, status=403 if isinstance(e, Refused) else 422,
+                            picked=picked)
 
 
 SIGNED = ("cards", "play")  # the moves that bind the member who makes them (API.md's acts cards and play)
+NOT_PICKED = ("play", "bid", "claim", "instead")  # the moves that send no cards ticked in a picker
 
 
 def _command(action: str, seat: int | None, model) -> tuple[str, dict]:

@@ -69,7 +69,7 @@ def test_a_result_paying_its_logger_waits_for_a_payer_a_dispute_keeps_it_out_and
     again = cyd.post(f"{path}/dispute", {"reason": "too late"})
     assert again.status_code == 422 and "only corrected" in again.json["detail"]
     trail = t["member"].get(f"{path}/audit", headers={"Accept": "text/plain"}).get_data(as_text=True)
-    assert "counts once a member who pays in it confirms it" in trail
+    assert "counts once every player who pays in it confirms it" in trail
     assert "Ala (" in trail and "disputes the settlement: Bob and Dan took 40, not 70" in trail
     assert "the admin corrects hand" in trail and "corrected by event" in trail
 
