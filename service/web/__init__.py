@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import (  # noqa: F401 - each adds its routes (or its template globals) to base.bp
     admin, card_by_card, devices, evening, glossary, group, hands, keys_pages, language, pay_to, phone, script_words,
-    sheet, signin, start, table_shown, tournament_paper, tournaments, watch, witness,
+    next_hand, sheet, signin, start, table_shown, tournament_paper, tournaments, waiting, watch, witness,
 )
 from . import hall, offline  # noqa: F401 - the hall's address as a QR code; bitka installed on a phone
 from .base import bp

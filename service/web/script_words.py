@@ -28,10 +28,10 @@ SAID = {
     "other_key": _l("The server signs with another key than at this phone's last visit."),
     "shorter": _l("The log's size was %(before)s at this phone's last visit and is %(after)s now."),
     "not_extended": _l("What the log held at this phone's last visit (%(before)s in all) is not what it holds now."),
-    "witnessed": _l("This phone checked the group's log: nothing was rewritten since its last visit (log size "
-                    "%(size)s, signed by the server)."),
-    "witnessed_money": _l("This phone checked the group's log: nothing was rewritten since its last visit (log size "
-                          "%(size)s, signed by the server), and the balances shown are what its events give."),
+    # The quiet line at the foot of every page once the phone checked the log (no log size: the page moves on).
+    "log_checked": _l("This phone checked the group's log: nothing was rewritten since its last visit."),
+    "log_checked_money": _l("This phone checked the group's log: nothing was rewritten since its last visit, and the "
+                            "balances shown are what its events give."),
     "balances_differ": _l("This page shows %(shown)s for %(name)s, but the events of the group's log give "
                           "%(folded)s."),
     "damaged": _l("The server says its store of the group's log is damaged at event %(seq)s: what it shows cannot "
@@ -108,6 +108,11 @@ SAID = {
                             "screen to stay on longer for the evening."),
     "awake_not_here": _l("This phone's browser does not keep the screen on for bitka: set the screen to stay on longer "
                          "for the evening."),
+    # A score sheet's doubles, each one tap (static/sheet.js): the same words as the sheet's own.
+    "no_doubles": _l("No doubles so far."),
+    # Translators: %(double)s is the game's own name for the next double.
+    "next_double": _l("Tap who gave the next double (%(double)s):"),
+    "undo_double": _l("Take back the last double"),
 }
 
 PLURAL: dict[str, Callable[[int], str]] = {

@@ -5,7 +5,8 @@
 // group and the member who made it; sends it at once; and when the network or bitka does not
 // answer, keeps it, says what waits ("2 not sent yet") and sends it again, in the order the
 // taps were made, as soon as bitka answers. What became of each tap sent later is said: logged,
-// or not logged with the reason bitka gave ("A♥ was already played, by Ala").
+// or not logged with the reason bitka gave ("A♥ was already played, by Ala"); said on a few
+// pages, it goes by itself (``expire``), or at once when told to.
 //
 // A tap goes only from a page of its own group, signed in as the member who made it (the page's
 // form token, which ties a form to its session, is added as it goes): a phone signed out, or
@@ -33,11 +34,12 @@
   const me = box.dataset.group ? { group: box.dataset.group, member: box.dataset.member, name: box.dataset.name,
     groupName: box.dataset.groupName, token: box.dataset.formToken } : null;
   const live = document.getElementById("live");
-  // The forms that are taps, by where they are sent: a move at a hand, a confirmation (of a hand
-  // or of a table's results), a score sheet's result once it is logged (its other buttons only
-  // draw the form again).
+  // The forms that are taps, by where they are sent: a move at a hand, a confirmation (of a hand,
+  // a table's results, or all that waits: static/waiting.js), a score sheet's result once logged.
   const TAPS = [/^\/g\/[^/]+\/hands\/[^/]+\/(move|verdict)$/, /^\/g\/[^/]+\/tables\/[^/]+\/confirm$/,
-    /^\/g\/[^/]+\/tables\/[^/]+\/result$/];
+    /^\/g\/[^/]+\/tables\/[^/]+\/result$/, /^\/g\/[^/]+\/waiting$/];
+  // How long what became of a tap sent later stays said: pages opened since, and time.
+  const SAID_FOR = { logged: [2, 120000], logged_before: [2, 120000], refused: [4, 900000] };
   let draining = false, timer = null, failures = 0, unanswered = false, asksSignIn = false, lastShown = "";
   let leaving = false, notice = "";
 
@@ -173,7 +175,7 @@
     const taps = load();
     const own = waiting(taps).filter((t) => mine(t) && !(t.fresh && alive(t.tab)));  // on its first try: not waiting yet
     const held = waiting(taps).filter((t) => !mine(t));
-    const done = taps.filter((t) => t.state === "done" && mine(t));
+    const done = taps.filter((t) => t.state === "done" && mine(t) && saidHere(t));
     const shown = JSON.stringify([own.map((t) => t.id), held.map((t) => t.id), done.map((t) => t.id), unanswered,
       asksSignIn, navigator.onLine, notice]);
     mark();
@@ -327,6 +329,7 @@
         }
         change(next.id, (t) => {
           t.state = "done";
+          t.doneAt = Date.now();
           t.lease = null;
           t.fields = [];  // what was sent (a seat's cards) is not kept once bitka has it
           t.outcome = { kind: result.kind, why: result.why };
@@ -335,6 +338,7 @@
     } finally {
       draining = false;
       if (!leaving) {
+        expire(location.pathname);  // what became of the taps is said on this page first
         render();
         settle();
         if (!timer && waiting(load()).some(mine)) timer = setTimeout(drain, 3000);  // another tab's, or later
@@ -400,6 +404,7 @@
   });
   window.addEventListener("pageshow", (event) => {  // back on this page (Back): as it was, its forms usable again
     if (!event.persisted) return;
+    expire(location.pathname);
     beat();
     leaving = false;
     lastShown = "";
@@ -416,8 +421,31 @@
     const name = kept.key(i);
     if (name && name.startsWith(ALIVE) && Date.now() - Number(kept.getItem(name) || 0) > 3600000) kept.removeItem(name);
   }
+  // What became of a tap, said long enough: in this browser tab, on no more pages than its kind
+  // says (``here``: the page open now; the same page drawn again is no other; sessionStorage);
+  // on this phone, for no longer (then forgotten).
+  const SEEN = "bitka-taps-seen", sayFor = (t) => SAID_FOR[(t.outcome || {}).kind] || SAID_FOR.refused;
+  const seenHere = () => { try { return JSON.parse(sessionStorage.getItem(SEEN) || "{}"); } catch (e) { return {}; } };
+  const saidHere = (t) => (seenHere()[t.id] || []).length <= sayFor(t)[0];
+  function expire(here) {
+    const taps = load(), seen = seenHere(), pages = {};  // this tab's pages of each tap done
+    let changed = false;
+    for (const t of taps.filter((tap) => tap.state === "done" && mine(tap))) {
+      if (!t.doneAt) t.doneAt = changed = Date.now();
+      if (Date.now() - t.doneAt > sayFor(t)[1]) t.gone = changed = true;
+      pages[t.id] = seen[t.id] || [];
+      if (here && !pages[t.id].includes(here)) pages[t.id].push(here);
+    }
+    try { sessionStorage.setItem(SEEN, JSON.stringify(pages)); } catch (e) { /* no storage: said until forgotten */ }
+    if (changed) save(taps.filter((t) => !t.gone));
+    return Boolean(changed);
+  }
+  expire(location.pathname);
   beat();
-  setInterval(beat, 5000);
+  setInterval(() => {
+    beat();
+    if (expire(null)) render();
+  }, 5000);
   render();
   drain();
 })();

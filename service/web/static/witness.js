@@ -14,12 +14,18 @@
 // signed by a key the log gave its member and did not stop, over the statement the event makes,
 // with a nonce not used before; an act of a member who held a key but carries no signature, or a
 // device added that nothing in the log explains, is reported as a rewrite is.
+//
+// What it found is said where it matters: a log rewritten (or a page that shows what the log
+// does not give) loudly at the top of the page (#witness-alarm), with the evidence; a log that
+// holds, or a visit that could check nothing, in a quiet line at the foot of the page (#witness),
+// without the log's size, which the page's live part would soon leave behind.
 "use strict";
 
 (function () {
   const say = (key, values) => window.bitkaSay(key, values);  // static/words.js
   const box = document.getElementById("witness");
   if (!box || !window.localStorage) return;
+  const loud = document.getElementById("witness-alarm") || box;  // where a log rewritten is said
   if (!window.crypto || !crypto.subtle) {  // no secure context (a hall's network over plain HTTP): said, not checked
     box.textContent = say("no_crypto");
     return;
@@ -219,19 +225,21 @@
   }
 
   function alarm(why, kept, now) {
-    box.className = "witness alarm";
-    box.setAttribute("role", "alert");
+    box.className = "witness";  // the quiet line says nothing: the top of the page says it all
     box.textContent = "";
+    loud.className = "witness alarm";
+    loud.setAttribute("role", "alert");
+    loud.textContent = "";
     const title = document.createElement("strong");
     title.textContent = say("rewritten");
     const said = document.createElement("p");
     said.textContent = say("keep", { why });
-    box.append(title, said);
+    loud.append(title, said);
     if (kept || now) {
       const links = document.createElement("p");
       if (kept) links.append(download("checkpoint-seen-before.json", kept), " ");
       if (now) links.append(download("checkpoint-shown-now.json", now));
-      box.append(links);
+      loud.append(links);
     }
   }
 
@@ -375,10 +383,10 @@
     }
   }
 
-  function showWitnessed(now) {
+  function showWitnessed() {
     box.className = "witness ok";
     box.removeAttribute("role");
-    box.textContent = say(shownBalances().length ? "witnessed_money" : "witnessed", { size: now.checkpoint.size });
+    box.textContent = say(shownBalances().length ? "log_checked_money" : "log_checked");
   }
 
   async function check() {
@@ -409,7 +417,7 @@
         }
       }
       keep();
-      showWitnessed(now);
+      showWitnessed();
     } catch (e) {
       if (e instanceof Unchecked) {
         box.className = "witness unchecked";
