@@ -90,7 +90,7 @@ def brcode(*, key: str, amount: int, name: str, city: str, txid: str = "***", in
     if amount < 0 or len(_decimal(amount)) > 13:
         raise CodeError(f"a PIX amount is at most 13 characters, not {amount} centavos")
     account = tlv("00", PIX_GUI) + tlv("01", key)
-    room = TLV_LONGEST - len(account) - 4
+    room = brcode_info_room(key)
     info = ascii_text(info, room) if room > 0 else ""
     if info:
         account += tlv("02", info)
@@ -99,6 +99,12 @@ def brcode(*, key: str, amount: int, name: str, city: str, txid: str = "***", in
                + tlv("59", ascii_text(name, PIX_NAME) or "PIX") + tlv("60", ascii_text(city, PIX_CITY) or "BRASIL")
                + tlv("62", tlv("05", txid)) + "6304")
     return payload + f"{crc16_ccitt_false(payload.encode('ascii')):04X}"
+
+
+def brcode_info_room(key: str) -> int:
+    """How many characters the short text for the receiver (26/02) may hold beside ``key``:
+    the merchant account field holds 99 in all, the GUI's and the key's fields included."""
+    return TLV_LONGEST - len(tlv("00", PIX_GUI) + tlv("01", key)) - 4
 
 
 def tlv(tag: str, value: str) -> str:

@@ -42,14 +42,14 @@ def balance_chart(names: Sequence[str], series: Sequence[Sequence[int]], digits:
     """``series[i][k]`` is member ``names[i]``'s balance in minor units after step k (a
     hand that counted, or a payment; every series as long as the longest, starting from 0
     before the first); ``hands[k]`` says whether step k was a hand (the x-axis counts them).
-    Before any hand or payment there is nothing to draw: "" (the page says so in words)."""
+    While no balance has moved from 0 (no hand or payment yet, or only results that do not
+    count yet) there is nothing to draw: "" (the page says so in words, and draws no axis
+    of made-up amounts)."""
     steps = max((len(s) for s in series), default=0)
-    if steps <= 1:
-        return ""
     values = [v for s in series for v in s] + [0]
+    if steps <= 1 or not any(values):
+        return ""
     low, high = min(values), max(values)
-    if low == high:
-        low, high = low - 1, high + 1
     span_x = max(steps - 1, 1)
 
     def x(k: int) -> float:

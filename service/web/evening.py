@@ -1,5 +1,7 @@
-"""The evening in the group: a summary to share as text and as an image, each table's hands
-counted, the standings as the balances have them."""
+"""The evening to share, as text and as an image: what each member won or lost in the
+group's last evening of play (evening_results.py: the hands played with no long break up
+to the latest, whatever was paid since), each table's hands counted, and what is left to
+settle up as the balances have it."""
 from __future__ import annotations
 
 import math
@@ -7,35 +9,72 @@ import unicodedata
 from html import escape
 
 from flask import Response, render_template, request
-from flask_babel import gettext as _, ngettext
+from flask_babel import format_date, format_time, gettext as _, ngettext
 
-from events.money import parse_amount
+from events.money import format_amount
 from ..i18n.languages import current
 from ..i18n.money import amount as said_amount, money, unit
-from ..views import balances_view, settle_up_view
-from .base import bp, corrections_history, page_of, table_title
+from ..views import settle_up_view
+from .base import bp, page_of, table_title
+from .evening_results import BREAK, Evening, last_evening
 
 
-def _standings(grow: dict, brow: dict) -> list[tuple[str, str]]:
-    shown = balances_view(grow, brow)["balances"]
-    return sorted(((b["name"], b["balance"]) for b in shown),
-                  key=lambda nb: -parse_amount(nb[1], grow["digits"], allow_negative=True))
+def _results(grow: dict, evening: Evening) -> list[tuple[str, int]]:
+    """Each member's name and result (minor units), the biggest winner first (members who
+    won or lost alike in the group's order)."""
+    shown = [(m["name"], evening.results.get(m["id"], 0)) for m in grow["members"]]
+    return sorted(shown, key=lambda nv: -nv[1])
 
 
-def summary_text(grow: dict, brow: dict, tables: list[tuple[str, int]], waiting: int) -> str:
+def _signed(value: int, grow: dict) -> str:
+    """A result as the text says it: "+12,50", "-3,00", "0,00" (in the reader's language)."""
+    said = said_amount(format_amount(value, grow["digits"]), grow["currency"], current())
+    return f"+{said}" if value > 0 else said
+
+
+def _date(evening: Evening) -> str:
+    return format_date(evening.first, "medium")
+
+
+def covers(evening: Evening) -> str:
+    """What the evening to share covers, in a sentence."""
+    if evening.first is None:
+        return _("No hand has been played to a result yet: the evening to share starts with the first.")
+    hours = int(BREAK.total_seconds() // 3600)
+    # Translators: what the evening to share covers: %(num)d hands that ended between two hours of the day
+    # (%(start)s and %(end)s, "18:02" and "23:40", in UTC); %(hours)d is how long a break may be (8).
+    return ngettext("It covers the last evening of play: %(num)d hand, which ended between %(start)s and %(end)s "
+                    "UTC (a break of more than %(hours)d hours starts another evening). Payments do not change it: "
+                    "it says what was played.",
+                    "It covers the last evening of play: %(num)d hands, which ended between %(start)s and %(end)s "
+                    "UTC (a break of more than %(hours)d hours starts another evening). Payments do not change it: "
+                    "it says what was played.",
+                    evening.hands + evening.waiting, start=format_time(evening.first, "short"),
+                    end=format_time(evening.last, "short"), hours=hours)
+
+
+def summary_text(grow: dict, evening: Evening, tables: list[tuple[str, int]], transfers: list[dict]) -> str:
     """The evening in a few lines, to paste into a chat."""
-    # Translators: the first line of the evening's summary: the group's name, then its currency ("PLN").
-    lines = [_("%(group)s: where everyone stands (%(currency)s)", group=grow["name"],
-               currency=unit(grow["currency"], current()))]
-    lines += [f"  {name}: {said_amount(balance, grow['currency'], current())}"
-              for name, balance in _standings(grow, brow)]
+    currency = unit(grow["currency"], current())
+    if evening.first is None:
+        # Translators: the first line of the evening's summary: the group's name, then its currency ("PLN").
+        lines = [_("%(group)s (%(currency)s)", group=grow["name"], currency=currency),
+                 _("No hand has been played to a result yet.")]
+    else:
+        # Translators: the first line of the evening's summary: the group's name, the evening's date
+        # ("5 Dec 2026"), then the group's currency ("PLN").
+        lines = [_("%(group)s, the evening of %(date)s (%(currency)s)", group=grow["name"], date=_date(evening),
+                   currency=currency),
+                 # Translators: over the list of what each player won (+) or lost (-) in the evening's hands.
+                 ngettext("What each player won or lost in its %(num)d hand:",
+                          "What each player won or lost in its %(num)d hands:", evening.hands)]
+        lines += [f"  {name}: {_signed(value, grow)}" for name, value in _results(grow, evening)]
     if tables:
         # Translators: one table played in the evening, in the summary's list: "<game>, 7 hands".
         played = "; ".join(ngettext("%(game)s, %(num)d hand", "%(game)s, %(num)d hands", count, game=title)
                            for title, count in tables)
         # Translators: %(tables)s is the list of tables played, "<game>, 7 hands; <game>, 1 hand".
         lines.append(_("Played: %(tables)s", tables=played))
-    transfers = settle_up_view(grow, brow)["transfers"]
     if transfers:
         lines.append(_("To settle up:"))
         # Translators: a line of the summary's settle-up: who pays whom how much (a plain amount, "3.00").
@@ -43,9 +82,9 @@ def summary_text(grow: dict, brow: dict, tables: list[tuple[str, int]], waiting:
                            amount=said_amount(t["amount"], grow["currency"], current())) for t in transfers]
     else:
         lines.append(_("Everyone is square."))
-    if waiting:
+    if evening.waiting:
         lines.append(ngettext("%(num)d result still waits for a payer's confirmation.",
-                              "%(num)d results still wait for a payer's confirmation.", waiting))
+                              "%(num)d results still wait for a payer's confirmation.", evening.waiting))
     return "\n".join(lines)
 
 
@@ -99,33 +138,46 @@ def _text(x: float, y: float, text: str, size: float, *, anchor: str = "start", 
             f'{weight} fill="{fill}">{escape(text)}</text>')
 
 
-def summary_svg(grow: dict, brow: dict) -> str:
-    """The standings as a picture to share, 480 px wide: a line per member, the name on the
-    left and the amount on the right (with its currency, a gain with its +), a bar under them
-    from the zero line in the middle, right in green for what they won, left in red for what
-    they lost. Every text is laid out from a generous guess at its width (``_text_width``): an
-    amount up to 9 999 999,99 in any language keeps its size, a long name gets smaller letters
-    and then an ellipsis, and nothing is cut at the edge."""
-    standings = _standings(grow, brow)
-    digits = grow["digits"]
-    values = [parse_amount(b, digits, allow_negative=True) for _, b in standings]
+def summary_svg(grow: dict, evening: Evening) -> str:
+    """The evening's results as a picture to share, 480 px wide: the group's name, the
+    evening's date and hands under it, then a line per member, the name on the left and what
+    they won or lost on the right (with its currency, a gain with its +), a bar under them
+    from the zero line in the middle, right in green for a gain, left in red for a loss.
+    Every text is laid out from a generous guess at its width (``_text_width``): an amount up
+    to 9 999 999,99 in any language keeps its size, a long name gets smaller letters and then
+    an ellipsis, and nothing is cut at the edge."""
+    results = _results(grow, evening)
+    values = [value for _name, value in results]
     top = max([abs(v) for v in values] + [1])
-    width, pad, row, first = 480, 16, 48, 58
+    width, pad, row, first = 480, 16, 48, 76
     inside = width - 2 * pad
-    height = first + row * len(standings) + 8
+    height = first + row * len(results) + 8
     middle = width / 2
-    # Translators: the shared picture's name for screen readers: the group's name, then these words.
-    label = escape(_("%(group)s: where everyone stands", group=grow["name"]))
+    if evening.first is None:
+        # Translators: the shared picture's name for screen readers, before any hand was played: the group's name.
+        label = _("%(group)s: no hand played yet", group=grow["name"])
+        line = _("No hand has been played to a result yet.")
+    else:
+        # Translators: the shared picture's name for screen readers: the group's name and the evening's date.
+        label = _("%(group)s: what each player won or lost in the evening of %(date)s", group=grow["name"],
+                  date=_date(evening))
+        # Translators: under the group's name in the shared picture: the evening's date ("5 Dec 2026") and
+        # how many hands it counts.
+        line = ngettext("The evening of %(date)s: %(num)d hand", "The evening of %(date)s: %(num)d hands",
+                        evening.hands, date=_date(evening))
     title, size = _fitted(grow["name"], 20, inside, 13, bold=True)
+    line, line_size = _fitted(line, 14, inside, 10)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" role="img" aria-label="{label}">',
-             '<rect width="100%" height="100%" fill="#fff"/>', _text(pad, 32, title, size, bold=True)]
-    amounts = [money(balance, grow["currency"], current(), signed=True) for _, balance in standings]
+             f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(label)}">',
+             '<rect width="100%" height="100%" fill="#fff"/>', _text(pad, 30, title, size, bold=True),
+             _text(pad, 54, line, line_size, fill="#4a4a4a")]
+    amounts = [money(format_amount(value, grow["digits"]), grow["currency"], current(), signed=True)
+               for value in values]
     # One size for every amount, as large as 17 px lets the widest keep a third of the line for its name.
     amount_size = 17.0
     for amount in amounts:
         amount_size = _fitted(amount, amount_size, inside * 2 / 3, 9, bold=True)[1]
-    for i, ((name, _balance), value, amount) in enumerate(zip(standings, values, amounts, strict=True)):
+    for i, ((name, value), amount) in enumerate(zip(results, amounts, strict=True)):
         y = first + i * row
         room = inside - _text_width(amount, amount_size, bold=True) - 12
         shown, size = _fitted(name, 17, room, 12)
@@ -136,35 +188,33 @@ def summary_svg(grow: dict, brow: dict) -> str:
         colour = "#1b7f3b" if value >= 0 else "#b3261e"
         parts.append(f'<line x1="{middle:g}" y1="{y + 22}" x2="{middle:g}" y2="{y + 42}" stroke="#767676" '
                      'stroke-dasharray="2 2"/>')
-        if value:  # a member who is square has the zero line alone
+        if value:  # a member who won and lost nothing has the zero line alone
             parts.append(f'<rect x="{x:g}" y="{y + 25}" width="{length}" height="14" fill="{colour}"/>')
     parts.append("</svg>")
     return "".join(parts)
 
 
-def played_hands(r, group: str, table: str) -> int:
-    """The hands of a table that were played to a result: not voided nor abandoned."""
-    return sum(1 for hand in corrections_history(r, group, table) if hand.settlement and not hand.voided)
+def _tables(r, grow: dict, evening: Evening) -> list[tuple[str, int]]:
+    """The evening's tables as people name them, each with its hands that count."""
+    return [(table_title(r.row("table", grow["id"], table), grow), count) for table, count in evening.tables]
 
 
 @bp.get("/g/<group>/summary")
 def summary_page(group):
     def view(r, grow, principal, form_token):
         brow = r.row("balances", group, "") or {"members": {}}
-        tables = [(table_title(r.row("table", group, t["id"])), played_hands(r, group, t["id"]))
-                  for t in grow["tables"]]
-        tables = [(title, count) for title, count in tables if count]  # a table nobody played at is no news
-        text = summary_text(grow, brow, tables, r.pending_count(group))
-        return render_template("summary.html", group=grow, text=text, image=summary_svg(grow, brow))
+        evening = last_evening(r, grow)
+        text = summary_text(grow, evening, _tables(r, grow, evening), settle_up_view(grow, brow)["transfers"])
+        return render_template("summary.html", group=grow, text=text, covers=covers(evening),
+                               image=summary_svg(grow, evening))
     return page_of(group, view)
 
 
 @bp.get("/g/<group>/summary.svg")
 def summary_image(group):
     def view(r, grow, principal, form_token):
-        brow = r.row("balances", group, "") or {"members": {}}
         download = request.args.get("download")
-        response = Response(summary_svg(grow, brow), mimetype="image/svg+xml")
+        response = Response(summary_svg(grow, last_evening(r, grow)), mimetype="image/svg+xml")
         if download:
             response.headers.set("Content-Disposition", "attachment", filename="evening.svg")
         return response

@@ -1,16 +1,20 @@
 """Paying up in one tap: for each settle-up transfer whose receiver said how they take money,
-what the group page shows the payer. By the group's currency: a SEPA code (EPC069-12) for
-euros to an IBAN; the Polish banks' code (ZBP 2D) for zloty to a Polish account, and the
-receiver's BLIK phone to copy; a PIX "copia e cola" with its QR code for reais to a PIX key.
-An IBAN is shown to copy whatever the currency. The payloads are service/pay_codes.py's; a
-code that cannot say a transfer (an amount past what it holds) is left out, never a 500.
+what the group page shows the payer, by the group's currency as pay_methods.BY_CURRENCY
+says: a SEPA code (EPC069-12) for euros to an IBAN; the Polish banks' code (ZBP 2D) for
+zloty to a Polish account, and the receiver's BLIK phone to copy; a PIX "copia e cola" with
+its QR code for reais to a PIX key; an IBAN to copy where the currency takes one. Each code's
+title is in its payer's bank's language (pay_methods.title). The payloads are
+service/pay_codes.py's; a code that cannot say a transfer (an amount past what it holds) is
+left out, never a 500.
 """
 from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from datetime import date
 
 import segno
+from babel.lists import format_list
 from flask_babel import gettext as _
 
 from events.money import MoneyError, parse_amount
@@ -18,6 +22,8 @@ from events.pay_details import FIELDS, grouped, pix_kind
 from projections import balances
 from projections.groups import member_name, pay_to
 from .. import pay_codes
+from ..i18n.languages import current
+from . import pay_methods
 
 PIX_CITY = "BRASIL"  # the BR Code needs a city (field 60): the receiver's is not asked, the country stands for it
 
@@ -54,22 +60,18 @@ def evening_of(reader, group: str) -> str:
     return last[0].recorded_at[:10] if last else ""
 
 
-def remittance(group_name: str, evening: str, most: int) -> str:
-    """A transfer's title, naming the group and the evening, in at most ``most`` characters:
-    the group's name is shortened first, so that the date stays."""
-    # Translators: the title of a bank transfer that settles up: %(group)s is the group's name,
-    # %(date)s the evening's date (2026-12-03).
-    text = _("%(group)s, evening of %(date)s", group=group_name, date=evening)
-    cut = group_name
-    while len(text) > most and cut:
-        cut = cut[:-1]
-        text = _("%(group)s, evening of %(date)s", group=cut.rstrip() + "…", date=evening)
-    return text[:most]
+def _evening_day(evening: str) -> date:
+    """The evening's date (YYYY-MM-DD) as a date; today's for a group with no event yet."""
+    try:
+        return date.fromisoformat(evening)
+    except ValueError:
+        return date.today()
 
 
 def ways(grow: dict, transfer: dict, evening: str) -> PayWays | None:
     """How the payer of ``transfer`` (a settle-up transfer of the view) can pay its receiver,
-    or None when the receiver said nothing of how they take money."""
+    by the ways the group's currency takes (pay_methods.methods), or None when the receiver
+    said nothing of how they take money."""
     details = pay_to(grow, transfer["to"])
     if not details:
         return None
@@ -78,20 +80,26 @@ def ways(grow: dict, transfer: dict, evening: str) -> PayWays | None:
     except MoneyError:
         return None
     name = details.get("name") or member_name(grow, transfer["to"])
-    currency, iban = grow["currency"], details.get("iban")
-    made = []
-    if currency == "EUR" and iban:
-        made.append(_code("epc", lambda: pay_codes.epc(name=name, iban=iban, amount=amount,
-                                                       text=remittance(grow["name"], evening, pay_codes.EPC_TEXT))))
-    if currency == "PLN" and iban and iban.startswith("PL"):
-        made.append(_code("zbp", lambda: pay_codes.zbp(iban=iban, amount=amount, name=name,
-                                                       title=remittance(grow["name"], evening, pay_codes.ZBP_TITLE))))
-    if currency == "BRL" and details.get("pix"):
-        made.append(_code("pix", lambda: pay_codes.brcode(
-            key=details["pix"], amount=amount, name=name, city=PIX_CITY, txid=pay_codes.txid_of(evening),
-            info=remittance(grow["name"], evening, pay_codes.TLV_LONGEST))))
-    return PayWays(name, grouped(iban) if iban else None, tuple(c for c in made if c is not None),
-                   details.get("blik") if currency == "PLN" else None)
+    day, offered = _evening_day(evening), pay_methods.methods(grow["currency"])
+    made = [_code(m.code, _payload(m.code, details[m.field], amount, name, grow["name"], day, evening))
+            for m in offered if details.get(m.field) and m.codes(details[m.field])]
+    shown = {m.field for m in offered}
+    iban, blik = (details.get(f) if f in shown else None for f in ("iban", "blik"))
+    return PayWays(name, grouped(iban) if iban else None, tuple(c for c in made if c is not None), blik)
+
+
+def _payload(code: str, value: str, amount: int, name: str, group: str, day: date, evening: str):
+    """What makes the payload of ``code`` to ``value`` (an IBAN, a PIX key), titled by the
+    group's name and the evening in its payer's bank's language."""
+    if code == "epc":
+        return lambda: pay_codes.epc(name=name, iban=value, amount=amount,
+                                     text=pay_methods.title(code, group, day, pay_codes.EPC_TEXT, iban=value))
+    if code == "zbp":
+        return lambda: pay_codes.zbp(iban=value, amount=amount, name=name,
+                                     title=pay_methods.title(code, group, day, pay_codes.ZBP_TITLE))
+    return lambda: pay_codes.brcode(key=value, amount=amount, name=name, city=PIX_CITY,
+                                    txid=pay_codes.txid_of(evening),
+                                    info=pay_methods.title(code, group, day, pay_codes.brcode_info_room(value)))
 
 
 def qr_code(kind: str, payload: str) -> segno.QRCode:
@@ -131,15 +139,34 @@ LABELS = {
 }
 
 
-def form_values(grow: dict, member: str) -> dict:
-    """What the form of a member's details shows: each field as kept ("" when not given), the
-    IBAN grouped by four, and which of the Banco Central's forms the PIX key is."""
+def form_values(grow: dict, member: str) -> dict | None:
+    """What the form of a member's details shows: the fields the group's currency takes
+    (``offered``, pay_methods.fields), each as kept ("" when not given, or not taken in this
+    currency: saving the form clears it), the IBAN grouped by four, and which of the Banco
+    Central's forms the PIX key is; None for a group whose currency takes no money (points)."""
+    offered = pay_methods.fields(grow["currency"])
+    if not offered:
+        return None
     details = pay_to(grow, member)
-    values = {f: details.get(f, "") for f in FIELDS}
+    values = {f: details.get(f, "") if f in offered else "" for f in FIELDS}
     if values["iban"]:
         values["iban"] = grouped(values["iban"])
     values["pix_kind"] = pix_kind(values["pix"]) if values["pix"] else ""
-    return values
+    ways_said = format_list([WAYS[f]() for f in offered if f in WAYS], style="or", locale=current())
+    # Translators: what opens the form where a member says how they take money; %(ways)s lists the ways
+    # the group's currency takes, joined by "or" ("IBAN or BLIK phone").
+    return {**values, "offered": offered, "summary": _("%(ways)s, for the others to pay you in one tap",
+                                                       ways=ways_said)}
+
+
+WAYS = {
+    # Translators: IBAN is the international bank account number.
+    "iban": lambda: _("IBAN"),
+    # Translators: PIX is Brazil's instant payment system; a key is how a PIX payment finds its receiver.
+    "pix": lambda: _("PIX key"),
+    # Translators: BLIK is a Polish mobile payment system that sends money to a phone number.
+    "blik": lambda: _("BLIK phone"),
+}
 
 
 def payments_waiting(reader, grow: dict, brow: dict, principal) -> list[dict]:

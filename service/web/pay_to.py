@@ -1,18 +1,20 @@
 """The page of how a member takes money (an IBAN and its holder's name, a PIX key, a BLIK
-phone), for that member and for the admin; the member's own form is on the group page too.
+phone: those the group's currency takes, pay_methods.fields), for that member; the
+member's own form is on the group page too.
 The form goes through the same handler as the API's PUT .../pay-to, carried out once."""
 from __future__ import annotations
 
 from flask import redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
-from events.errors import DomainError
+from events.errors import DomainError, NotFound
 from events.pay_details import FIELDS
 from projections.groups import member_name
 from .. import handlers
 from ..commands import SetPayDetails
 from ..handlers.pay_to import details_of, may_change
 from ..problems import status_of
-from . import once, pay_shown
+from . import once, pay_methods, pay_shown
 from .base import bp, page_of, writer_of
 from .signed_form import in_words, signed_of, signer
 
@@ -44,7 +46,11 @@ def pay_to_page(group, member):
         details_of(grow, member)  # no such member: 404
         may_change(principal.subject, member)
         signer(r, group, principal)
-        values = typed or pay_shown.form_values(grow, member)
+        offered = pay_methods.fields(grow["currency"])
+        if not offered:
+            # Translators: the page of how a member takes money, in a group that keeps points instead of money.
+            raise NotFound(_("this group keeps points, not money: nobody pays anybody, so there is nothing to take"))
+        values = {**typed, "offered": offered} if typed else pay_shown.form_values(grow, member)
         return render_template("pay_to.html", group=grow, whose=member, name=member_name(grow, member),
                                values=values, problem=problem, back=(typed or {}).get("back", ""), once=once.key())
     page = page_of(group, view)
