@@ -19,7 +19,7 @@ from ..handlers import lookups
 from ..i18n.languages import current
 from ..i18n.money import money
 from ..views import balances_view, settle_up_view
-from . import once, pay_shown, tournament_shown
+from . import live_parts, once, pay_shown, tournament_shown
 from .admin_view import admin_context
 from .base import bp, page_of, table_title, together, writer_of
 from .chart import aligned, balance_chart, legend
@@ -31,37 +31,54 @@ from .signed_form import in_words, signed_of, signer
 def group_page(group):
     """Where everyone in the group stands, and what waits for whom."""
     def view(r, grow, principal, form_token):
-        brow = r.row("balances", group, "") or {"members": {}}
-        signer(r, group, principal)
-        tables, over = [], tournament_shown.tables_over(r, group)
-        for t in grow["tables"]:
-            if t["id"] in over:
-                continue
-            trow = r.row("table", group, t["id"])
-            seats = [member_name(grow, m) for m in trow["seats"]]
-            tables.append({"row": trow, "seats": seats, "title": table_title(trow),
-                           "place": tournament_shown.table_place(r, group, trow)})
-        names = [m["name"] for m in grow["members"]]
-        series, hands = _balance_series(r, group, [m["id"] for m in grow["members"]])
-        chart = balance_chart(names, series, grow["digits"], grow["currency"], hands)
-        settle, evening = settle_up_view(grow, brow), pay_shown.evening_of(r, group)
-        for t in settle["transfers"]:  # who may mark it paid: the admin, or whoever receives it
-            t["may_mark"] = principal.is_admin or principal.subject == t["to"]
-            t["pay"] = pay_shown.ways(grow, t, evening)  # the receiver's codes and what to copy
-        return render_template("group.html", group=grow, principal=principal, form_token=form_token,
-                               balances=balances_view(grow, brow), settle=settle, waiting=_waiting(r, grow, principal),
-                               more_waiting=max(0, r.pending_count(group) - SHOWN_WAITING),
-                               tables=tables, tables_over=len(over), chart=chart,
-                               series=list(zip(names, series, strict=True)),
-                               legend=legend(names), digits=grow["digits"], admin=principal.is_admin,
-                               payments=pay_shown.payments_waiting(r, grow, brow, principal),
-                               corrections=_corrections_waiting(r, grow, brow),
-                               once=once.key(), pay_form=None if principal.is_admin else
-                               pay_shown.form_values(grow, principal.subject), **admin_context(grow),
-                               tournaments=[tournament_shown.summary(r, group, row)
-                                            for row in tournament_shown.listed(r, group)],
-                               mine=tournament_shown.where_i_sit(r, group, principal.subject))
+        return render_template("group.html", version=r.version(group), **_group(r, group, grow, principal, form_token))
     return page_of(group, view)
+
+
+@bp.get("/g/<group>/live")
+def group_live(group):
+    """The group page's live part again, as soon as a result, a payment, a table or a member
+    moved (a card played does not move it)."""
+    def view(r, grow, principal, form_token):
+        return live_parts.block("group.html", **_group(r, group, grow, principal, form_token))
+    return live_parts.answer(group, None, view, quiet=PLAY_EVENTS)
+
+
+PLAY_EVENTS = frozenset({"deal", "seat_cards", "bid", "trick", "play", "claim"})  # nothing the group's page shows
+
+
+def _group(r, group: str, grow: dict, principal, form_token: str) -> dict:
+    """What the group's page shows its reader."""
+    brow = r.row("balances", group, "") or {"members": {}}
+    signer(r, group, principal)
+    tables, over = [], tournament_shown.tables_over(r, group)
+    for t in grow["tables"]:
+        if t["id"] in over:
+            continue
+        trow = r.row("table", group, t["id"])
+        seats = [member_name(grow, m) for m in trow["seats"]]
+        tables.append({"row": trow, "seats": seats, "title": table_title(trow, grow),
+                       "place": tournament_shown.table_place(r, group, trow)})
+    names = [m["name"] for m in grow["members"]]
+    series, hands = _balance_series(r, group, [m["id"] for m in grow["members"]])
+    chart = balance_chart(names, series, grow["digits"], grow["currency"], hands)
+    settle, evening = settle_up_view(grow, brow), pay_shown.evening_of(r, group)
+    for t in settle["transfers"]:  # who may mark it paid: the admin, or whoever receives it
+        t["may_mark"] = principal.is_admin or principal.subject == t["to"]
+        t["pay"] = pay_shown.ways(grow, t, evening)  # the receiver's codes and what to copy
+    return dict(group=grow, principal=principal, form_token=form_token,
+            balances=balances_view(grow, brow), settle=settle, waiting=_waiting(r, grow, principal),
+            more_waiting=max(0, r.pending_count(group) - SHOWN_WAITING),
+            tables=tables, tables_over=len(over), chart=chart,
+            series=list(zip(names, series, strict=True)),
+            legend=legend(names), digits=grow["digits"], admin=principal.is_admin,
+            payments=pay_shown.payments_waiting(r, grow, brow, principal),
+            corrections=_corrections_waiting(r, grow, brow),
+            once=once.key(), pay_form=None if principal.is_admin else
+            pay_shown.form_values(grow, principal.subject), **admin_context(grow),
+            tournaments=[tournament_shown.summary(r, group, row)
+                         for row in tournament_shown.listed(r, group)],
+            mine=tournament_shown.where_i_sit(r, group, principal.subject))
 
 
 SHOWN_WAITING = 50  # the results that wait listed on the group's page; each table's page shows its own
@@ -105,7 +122,8 @@ def _hand_at(grow: dict, trow: dict, number, seats: list[str]) -> str:
     """A hand named by its number at its table, the table as the group's list of tables names
     it (its way of playing and its stake) and by who sits at it: two tables of one game apart."""
     # Translators: a table's name: %(game)s is the game, %(stake)s the stake, an amount of money.
-    table = _("%(game)s at %(stake)s", game=table_title(trow), stake=money(trow["stake"], grow["currency"], current()))
+    table = _("%(game)s at %(stake)s", game=table_title(trow, grow, players=False),
+              stake=money(trow["stake"], grow["currency"], current()))
     # Translators: a result that waits, by its hand's number at its table; %(table)s is the table's name
     # ("<a way to play> at 1.00 zł"), %(players)s who sits at it ("Ala, Bob and Cyd").
     return _("Hand %(number)s at %(table)s (%(players)s)", number=number, table=table, players=together(seats))
