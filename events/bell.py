@@ -84,6 +84,7 @@ class Bell:
             if self._known.get(group, -1) < past:  # the reader has seen further than this process heard
                 self._known[group] = past
                 self._heard.pop(group, None)
+                self._changed.notify_all()  # those waiting behind it look again (they cannot know what they missed)
             looked = past
             if self._news(group, looked, concerns):
                 return True, self._known[group]
@@ -124,7 +125,9 @@ class Bell:
             self._changed.notify_all()
 
     def _start_watcher(self) -> None:
-        if self._watcher is None or not self._watcher.is_alive():
+        """Under the lock: a watcher, unless one runs (it says it ends under the lock too, so
+        that a waiter never counts on a watcher that is on its way out)."""
+        if self._watcher is None:
             self._watcher = threading.Thread(target=self._watch, name="bitka-bell", daemon=True)
             self._watcher.start()
 
@@ -133,10 +136,13 @@ class Bell:
         this process heard, while anyone waits; the thread ends once nobody has waited for a
         while (the next waiter starts another)."""
         idle = 0
-        while not self._stopped and idle < 50:
+        while True:
             time.sleep(self.every)
             with self._changed:
                 known = {group: self._known.get(group, 0) for group in self._waiting}
+                if self._stopped or not known and idle >= 50:
+                    self._watcher = None
+                    return
             if not known:
                 idle += 1
                 continue

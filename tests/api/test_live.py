@@ -251,3 +251,25 @@ def test_the_bell_wakes_its_waiters_for_what_concerns_them_keeps_its_limit_and_s
     bell.stop()
     thread.join(30)
     assert woke == [(True, 5), (False, 5)] and not bell.room()
+
+
+def test_a_waiter_after_the_watcher_went_idle_gets_a_watcher_of_its_own():
+    """The watcher ends once nobody has waited for a while (it says so under the bell's lock,
+    so that a reader who comes as it ends starts another): each later reader has one, and
+    hears another process's write at once rather than at its wait's end."""
+    log = [Heard("g", 1, None, "group_created")]
+    bell = Bell(lambda groups: {"g": log[-1].seq}, lambda group, after: [e for e in log if e.seq > after],
+                limit=4, every=0.001)
+    for _ in range(20):  # waits that end at once, each as the last watcher may be ending
+        assert bell.wait("g", log[-1].seq, 0.06, lambda event: True)[0] is False
+        while bell._watcher is not None:  # noqa: SLF001 - until it has ended
+            time.sleep(0.001)
+    woke: list = []
+    thread = threading.Thread(target=lambda: woke.append(bell.wait("g", 1, 30, lambda event: True)))
+    thread.start()
+    while not bell.held:
+        time.sleep(0.001)
+    log.append(Heard("g", 2, "t", "play"))  # another process's write
+    thread.join(30)
+    assert woke == [(True, 2)]
+
