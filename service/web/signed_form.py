@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from contextlib import contextmanager
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from flask import g
 from flask_babel import gettext as _
@@ -45,8 +45,11 @@ def signed_of(form: Mapping[str, str]) -> acts.Signed | None:
                         "and send it anew.", why=str(e)), errors={"sig": [str(e)]}) from None
 
 
-def signatures_of(form: Mapping[str, str]) -> dict[str, acts.Signed]:
-    """The signatures a table's "confirm all" carries: each hand's (none: an empty dict)."""
+def signatures_of(form: Mapping[str, str], key: Callable[[dict], object] = lambda item: str(item.get("hand"))
+                  ) -> dict:
+    """The signatures a form carries as JSON in its field ``signatures``, each checked and
+    filed under ``key(item)``: a table's "confirm all" files them by hand (the default);
+    none: an empty dict."""
     text = form.get("signatures", "")
     if not text:
         return {}
@@ -55,7 +58,7 @@ def signatures_of(form: Mapping[str, str]) -> dict[str, acts.Signed]:
         if not isinstance(listed, list) or not all(isinstance(item, dict) for item in listed):
             # Translators: why a form's signatures cannot be read (a list of {hand, kid, nonce, sig} was expected).
             raise ValueError(_("not a list of signatures"))
-        return {str(item.get("hand")): acts.checked(item) for item in listed}
+        return {key(item): acts.checked(item) for item in listed}
     except (ValueError, acts.BadSignature) as e:
         raise Invalid(_("This form's signatures cannot be read (%(why)s): nothing was logged. Open the page again "
                         "and send it anew.", why=str(e)), errors={"signatures": [str(e)]}) from None

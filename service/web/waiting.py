@@ -19,7 +19,6 @@ a page's script to draw it again when the page's live part moves (base.html's
 """
 from __future__ import annotations
 
-import json
 from collections import Counter, defaultdict
 
 from flask import Response, g, redirect, render_template, request, url_for
@@ -41,7 +40,7 @@ from . import once, session
 from .addresses import same_site
 from .base import bp, table_title, together
 from .hand_shown import settlement_hash
-from .signed_form import in_words
+from .signed_form import in_words, signatures_of
 
 ACTS = ("confirm", "agree", "confirm_payment")  # each is also the form's field listing what it acts on
 
@@ -200,17 +199,7 @@ def _asked(form) -> dict[str, list[tuple[str, str]]]:
 
 def _signatures(form) -> dict[tuple[str, str], acts.Signed]:
     """The signatures the phone made, one per act: ``[{"act", "of", "kid", "nonce", "sig"}]``."""
-    text = form.get("signatures", "")
-    if not text:
-        return {}
-    try:
-        listed = json.loads(text)
-        if not isinstance(listed, list) or not all(isinstance(item, dict) for item in listed):
-            raise ValueError(_("not a list of signatures"))
-        return {(str(item.get("act")), str(item.get("of"))): acts.checked(item) for item in listed}
-    except (ValueError, acts.BadSignature) as e:
-        raise Invalid(_("This form's signatures cannot be read (%(why)s): nothing was logged. Open the page again "
-                        "and send it anew.", why=str(e)), errors={"signatures": [str(e)]}) from None
+    return signatures_of(form, key=lambda item: (str(item.get("act")), str(item.get("of"))))
 
 
 def _command(act: str, group: str, member: str, of: str, signed):
