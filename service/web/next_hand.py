@@ -11,12 +11,13 @@ from .base import bp
 @bp.app_template_global("after_hand")
 def after_hand(group: str, table: str, hand: str) -> dict:
     """``next``: the id and number of the table's newest hand when it is not ``hand``;
-    ``deal``: the table takes a hand dealt seat by seat now (open, its newest hand over)."""
+    ``deal``: the table takes a hand dealt seat by seat now (open, its newest hand over).
+    From the table's row alone: what a hand's page costs does not grow with its table."""
     with store().reading() as r:
-        dealt = r.table_hands(group, table)
-        if not dealt or hand not in dealt:
-            return {"next": None, "deal": False}
-        if dealt[-1] != hand:
-            return {"next": {"id": dealt[-1], "number": len(dealt)}, "deal": False}
         trow = lookups.table_row(r, group, table)
-        return {"next": None, "deal": trow.get("entry") == "seats" and not trow["closed"]}
+    latest = trow["latest_hand"]
+    if latest is None:
+        return {"next": None, "deal": False}
+    if latest["id"] != hand:
+        return {"next": {"id": latest["id"], "number": trow["hand_count"]}, "deal": False}
+    return {"next": None, "deal": trow.get("entry") == "seats" and not trow["closed"]}

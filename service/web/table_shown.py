@@ -164,9 +164,6 @@ def start_hand(group, table):
 
 
 def _in_play(r, group: str, table: str) -> str | None:
-    """The id of the hand being played at the table, if one is."""
-    dealt = r.table_hands(group, table)
-    if not dealt:
-        return None
-    model = lookups.hand_model(r, group, dealt[-1])
-    return None if model.ended else dealt[-1]
+    """The id of the hand being played at the table, if one is (the table's row says)."""
+    latest = lookups.table_row(r, group, table)["latest_hand"]
+    return latest["id"] if latest and latest["status"] == "playing" else None
