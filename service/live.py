@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from flask import Response, current_app, request
+from flask import Response, current_app, g, request
 
 from events.bell import Bell, Heard
 from events.store import Reader
@@ -64,6 +64,7 @@ def answer(group: str, table: str | None | Callable[[Reader], str | None],
     ``strict``: a client whose version is not the group's current one is answered at once,
     whatever moved (the API's reads, as API.md says); only its wait looks at what moved."""
     shown, wait = shown_version(), preferred_wait()
+    g.live_part = True  # what a page leaves out of its live part while folded (web/live_parts.py)
     with store().reading() as r:
         refused = allowed(r)
         if refused is not None:

@@ -1,9 +1,12 @@
 """Cards as people read them: rank and suit symbol, red or black."""
 from __future__ import annotations
 
+import functools
 import re
 
 from flask_babel import gettext as _
+
+from ..i18n.languages import current
 
 SYMBOLS = {"S": "♠", "C": "♣", "H": "♥", "D": "♦"}
 # A card as the log writes it ("10H", "QC") standing alone in a sentence; a word, a hash or
@@ -46,7 +49,14 @@ def rank_words() -> dict[str, str]:
 
 
 def face(card: str) -> dict:
-    """What a template needs to draw one card."""
+    """What a template needs to draw one card (a page draws dozens: each is worked out once
+    per language)."""
+    return dict(_face(card, current()))
+
+
+@functools.lru_cache(maxsize=1024)
+def _face(card: str, language: str) -> dict:
+    """``face`` in ``language``, the request's own (the key keeps languages apart)."""
     rank, suit = card[:-1], card[-1]
     return {"code": card, "rank": rank, "symbol": SYMBOLS.get(suit, suit),
             "colour": "red" if suit in "HD" else "black",

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from flask import Response, current_app, g
+from flask import Response, current_app, g, request
 
 from .. import live
 from ..handlers import lookups
 from . import session
-from .base import viewer
+from .base import bp, viewer
 
 
 def block(name: str, **context) -> str:
@@ -20,6 +20,15 @@ def block(name: str, **context) -> str:
     template = app.jinja_env.get_template(name)
     app.update_template_context(context)
     return "".join(template.blocks["live"](template.new_context(context)))
+
+
+@bp.app_template_global("folded_out")
+def folded_out(fold: str) -> bool:
+    """Is the inside of fold ``fold`` (a ``details`` with that id) left out of this answer? Only
+    a live part leaves it out, and only while the phone shows it folded (live.js names the
+    folds it shows open: ``?open=``): the phone keeps the copy it has, and asks anew once the
+    reader opens it. A whole page always draws it."""
+    return bool(g.get("live_part")) and fold not in request.args.getlist("open")
 
 
 def answer(group: str, table: str | None, view: Callable, quiet: frozenset[str] = frozenset()) -> Response:

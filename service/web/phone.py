@@ -16,7 +16,6 @@ from events.errors import DomainError, Invalid, Refused
 from .. import handlers, live, steady
 from ..handlers import lookups
 from ..commands import Agree, Confirm, Dispute, Play
-from ..http import store
 from . import once, session
 from .base import bp, game_fields, writer_of
 from .hand_shown import hand_context, hand_page_of
@@ -33,13 +32,11 @@ def hand_live(group, hand):
         shown = hand_context(r, group, hand, grow, who.principal, session.form_token(who), None)
         g.sealed = True  # a hand's live part is one player's view of it
         return live.part(render_template("_hand_body.html", **shown), version)
-    with store().reading() as r:
-        if session.signed_in(r, group) is None:
-            return Response(status=403)
-        table = r.table_of(group, hand)
-        if table is None:  # no such hand: the page's own answer says so
-            return render(r, r.version(group))
-    return live.answer(group, table, lambda r: None if session.signed_in(r, group) else Response(status=403), render)
+
+    def allowed(r):
+        return None if session.signed_in(r, group) is not None else Response(status=403)
+    # No such hand: no table, so any change answers, and the part says so in words.
+    return live.answer(group, lambda r: r.table_of(group, hand), allowed, render)
 
 
 @bp.route("/g/<group>/hands/<hand>/move", methods=["POST"])

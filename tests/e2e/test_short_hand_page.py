@@ -47,7 +47,22 @@ def finished(tmp_path_factory):
             assert st == 201, played
     st, events = call(base, "GET", f"/v1/groups/{g['id']}/events?limit=1000", token=admin)
     seqs = [e["seq"] for e in events["events"] if e.get("hand") == hand["id"]]
-    yield {"base": base, "group": g["id"], "hand": hand["id"], "token": members[0]["token"], "seqs": seqs}
+    # The same four at a second table, a hand in play there: two cards of its first trick played.
+    st, other = call(base, "POST", f"/v1/groups/{g['id']}/tables", {
+        "game": "kop", "stake": "1.00", "seats": [m["id"] for m in members], "rules": {"entry": "seats"}}, admin)
+    st, playing = call(base, "POST", f"/v1/groups/{g['id']}/tables/{other['id']}/hands", {"deal": {"dealer": 0}}, admin)
+    in_play = f"/v1/groups/{g['id']}/hands/{playing['id']}"
+    for seat, cards in enumerate(KOP_HANDS):
+        assert call(base, "POST", f"{in_play}/cards", {"seat": seat, "cards": cards}, members[seat]["token"])[0] == 201
+
+    def play(card):
+        seat = next(s for s, cards in enumerate(KOP_HANDS) if card in cards)
+        st, played = call(base, "POST", f"{in_play}/plays", {"seat": seat, "card": card}, members[seat]["token"])
+        assert st == 201, played
+    for card in KOP_TRICKS[0][:2]:
+        play(card)
+    yield {"base": base, "group": g["id"], "hand": hand["id"], "token": members[0]["token"], "seqs": seqs,
+           "playing": playing["id"], "play": play}
     stop_server(proc)
 
 
@@ -76,4 +91,27 @@ def test_a_finished_hands_page_is_short_on_a_phone_its_log_folded(browser, finis
     assert page.evaluate("document.documentElement.scrollHeight") > height + 20 * 40
     page.goto(f"{address}#event-{finished['seqs'][-1]}")  # a link to one event opens the fold by itself
     expect(page.locator(f"#event-{finished['seqs'][-1]}")).to_be_visible()
+    context.close()
+
+
+def test_a_folded_log_is_not_drawn_again_with_each_card_and_opening_it_brings_it_up_to_date(browser, finished):  # noqa: F811
+    """The live part leaves a folded log out (each phone would draw it again for every card at
+    its table): the phone keeps the rows it has, and the log's line still counts the events;
+    opening the fold asks for the rows as they are now."""
+    context = browser.new_context(locale="en-GB", viewport=PHONE)
+    page = context.new_page()
+    _sign_in_by_keyboard(page, finished["base"], finished["token"])
+    page.goto(f"{finished['base']}/g/{finished['group']}/hands/{finished['playing']}")
+    log = page.locator("section[aria-labelledby=log-h] details")
+    rows = log.locator("table.events tbody tr")
+    before = rows.count()
+    expect(page.locator("#verify-result")).to_have_class(re.compile(r"\bok\b"))
+    finished["play"](KOP_TRICKS[0][2])  # the third card of the first trick, from its player's phone
+    expect(log.locator("summary")).to_contain_text(f"{before + 1} events")  # the live part came
+    assert rows.count() == before  # the folded rows stayed as they were
+    log.locator("summary").click()
+    expect(rows).to_have_count(before + 1)  # opened: as the log is now
+    expect(rows.last).to_be_visible()
+    page.locator("#verify").click()  # the verify button checks the rows the page shows now
+    expect(page.locator("#verify-result")).to_have_class(re.compile(r"\bok\b"))
     context.close()

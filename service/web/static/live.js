@@ -13,6 +13,8 @@
 // (410: a watch link ended) loads the page again, which says why. A part that names the next
 // hand to follow (a[data-follow]: the table dealt again) takes the phone there, unless it is
 // busy; so does a page this phone loaded again after its own tap. What waits for the reader (#waiting[data-refresh]) is drawn again with each change.
+// A fold the reader keeps closed (a hand's log) is not drawn again with each card: the phone
+// keeps the copy it has, and asks for the fold as it is now when the reader opens it.
 "use strict";
 
 (function () {
@@ -47,11 +49,22 @@
     }
   }
 
+  // The folds the reader has open (a hand's log): the server draws their inside only for these.
+  const opened = () => [...live.querySelectorAll("details[open][id]")].map((d) => d.id);
+
   function show(text, tag) {
     const refused = live.querySelector(".problem");
-    const opened = [...live.querySelectorAll("details[open][id]")].map((d) => d.id);  // a log the reader opened
-    live.innerHTML = text;
-    opened.forEach((id) => { const d = document.getElementById(id); if (d && live.contains(d)) d.open = true; });
+    const open = opened();
+    const drawn = document.createElement("template");
+    drawn.innerHTML = text;
+    // A fold's inside the server left out (it was folded here): this phone keeps what it had,
+    // marked stale, and asks for it anew when the reader opens it.
+    drawn.content.querySelectorAll("[data-fold][data-left-out]").forEach((slot) => {
+      const had = live.querySelector(`[data-fold="${slot.dataset.fold}"]:not([data-left-out])`);
+      if (had) { had.dataset.stale = ""; slot.replaceWith(had); }
+    });
+    live.replaceChildren(drawn.content);
+    open.forEach((id) => { const d = document.getElementById(id); if (d && live.contains(d)) d.open = true; });
     if (tag) version = tag;
     held = null;
     if (news) news.textContent = "";
@@ -67,15 +80,17 @@
     if (held && !busy()) show(held.text, held.tag);
   }
 
-  async function ask() {
+  async function ask(anew) {
     if (document.hidden || asking) return;
     const controller = new AbortController();
     asking = controller;
     let again = 0;
+    const address = new URL(live.dataset.live, window.location.href);
+    opened().forEach((id) => address.searchParams.append("open", id));
+    // anew: a fold just opened holds what it had when it was folded: drawn again, news or not
+    const headers = anew ? {} : { "If-None-Match": `"${(held && held.tag) || version}"`, "Prefer": "wait=25" };
     try {
-      const answer = await fetch(live.dataset.live, {
-        credentials: "same-origin", signal: controller.signal,
-        headers: { "If-None-Match": `"${(held && held.tag) || version}"`, "Prefer": "wait=25" } });
+      const answer = await fetch(address, { credentials: "same-origin", signal: controller.signal, headers });
       if (answer.status === 410) {
         window.location.reload();
         return;
@@ -107,11 +122,11 @@
     if (!controller.signal.aborted) setTimeout(ask, again);
   }
 
-  function restart() {  // ask now, whatever was being waited for
+  function restart(anew) {  // ask now, whatever was being waited for
     if (asking) asking.abort();
     asking = null;
     settle();
-    ask();
+    ask(anew === true);
   }
 
   document.addEventListener("visibilitychange", () => {
@@ -132,6 +147,10 @@
   document.addEventListener("bitka:caught-up", restart);  // taps kept while offline went (static/taps.js)
   live.addEventListener("change", () => setTimeout(settle, 0));  // a tick cleared, a call closed
   live.addEventListener("focusout", () => setTimeout(settle, 0));
-  live.addEventListener("toggle", () => setTimeout(settle, 0), true);  // does not bubble: caught on its way down
+  live.addEventListener("toggle", (event) => {  // does not bubble: caught on its way down
+    const fold = event.target;
+    if (fold.open && fold.querySelector("[data-fold][data-stale]")) restart(true);  // its inside, as it is now
+    else setTimeout(settle, 0);
+  }, true);
   ask();
 })();
