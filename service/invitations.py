@@ -125,14 +125,25 @@ def pending(reader, group: str, key: str) -> list[Invitation]:
     return sorted(found, key=lambda i: i.expires_at, reverse=True)
 
 
-def admin_link(w: Writer, group: str) -> Invitation:
+def admin_link(w: Writer, group: str, key: str | None = None, made: str | None = None) -> Invitation:
     """The admin's own link, replacing any earlier one: it signs in as the admin each time it
-    is opened (on a new phone, or when a browser forgot), and does not expire."""
+    is opened (on a new phone, or when a browser forgot), and does not expire. With ``key``
+    (a page session's) and ``made`` (a random word naming this link), its code is keyed by
+    them, so that the welcome page can show it again to that browser alone (``admin_code``)
+    without the code ever being in an address."""
     lookups.group_row(w, group)
     w.drop_invitations(group, auth.ADMIN)
-    code = secrets.token_urlsafe(24)
+    code = secrets.token_urlsafe(24) if key is None or made is None else keyed_code(key, group, auth.ADMIN, made)
     w.add_invitation(code_hash(code), group, auth.ADMIN, None)
     return Invitation(group, auth.ADMIN, code, None)
+
+
+def admin_code(reader, group: str, key: str, made: str) -> str | None:
+    """The code of ``group``'s admin link when it is the one made under ``key`` and ``made``
+    and still the current one; None otherwise (made elsewhere, replaced, or never made)."""
+    code = keyed_code(key, group, auth.ADMIN, made)
+    entry = reader.invitation(code_hash(code))
+    return code if entry is not None and entry[:3] == (group, auth.ADMIN, None) else None
 
 
 def found(reader, code: str) -> tuple[str, str]:

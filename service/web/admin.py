@@ -31,6 +31,7 @@ from . import once, qr, session
 from .base import bp, page_of, whole, writer_of
 from .result_form import result_body, result_fields
 from .signed_form import in_words, signed_of
+from .start import new_link_name
 
 
 def _admin_only(principal) -> None:
@@ -105,9 +106,13 @@ def new_admin_link(group):
     if principal is None:
         return redirect(url_for("web.sign_in_page"))
     _admin_only(principal)
+    shown = new_link_name()
     with store().writing(group) as w:
-        link = invitations.admin_link(w, group)
-    return redirect(url_for("web.welcome_page", group=group, code=link.code), 303)
+        key = _invitation_key(w, group)
+        if key is None:  # signed out meanwhile (from another device)
+            return redirect(url_for("web.sign_in_page"))
+        invitations.admin_link(w, group, key, shown)
+    return redirect(url_for("web.welcome_page", group=group, link=shown), 303)
 
 
 @bp.route("/g/<group>/tables/new", methods=["GET", "POST"])

@@ -166,16 +166,22 @@ def signed_in(reader, group: str | None = None) -> Session | None:
     return None
 
 
-def start(response: Response, token: str, admin_hash: str | None = None) -> Response:
+def new_id() -> str:
+    """A new session's id, for ``start`` to make the session with (256 bits)."""
+    return secrets.token_urlsafe(32)
+
+
+def start(response: Response, token: str, admin_hash: str | None = None, secret: str | None = None) -> Response:
     """Sign this browser in with ``token``: a new session of the token's member (or admin), in
     place of any session this browser had in that group (which ends). ``Unauthenticated``
     when the token is not known.
 
     The admin's rights this browser held in that group stay with the new member session (and
     ``admin_hash``, an admin credential's hash, gives them: a new group's organizer). The
-    admin's token taken on a member's session adds the admin's rights to it: the member stays."""
+    admin's token taken on a member's session adds the admin's rights to it: the member stays.
+    ``secret``: the new session's id (``new_id``), when the caller keys something by it first."""
     digest = auth.token_hash(token)
-    secret, now = secrets.token_urlsafe(32), _now()
+    secret, now = secret or new_id(), _now()
     agent = request.headers.get("User-Agent", "")[:AGENT_KEPT]
     with store().writing() as w:
         found = w.credential(digest)
@@ -300,7 +306,12 @@ def invitation_key(found: Session) -> str:
     """What the links this session makes on the members page are keyed by
     (``invitations.keyed_code``): derived from the session's id, which only this browser's
     cookie holds, so only this browser can have them shown again."""
-    return hmac.new(found.secret.encode("utf-8"), b"bitka invitation key", hashlib.sha256).hexdigest()
+    return invitation_key_of(found.secret)
+
+
+def invitation_key_of(secret: str) -> str:
+    """``invitation_key`` of the session whose id is ``secret`` (one being made: ``new_id``)."""
+    return hmac.new(secret.encode("utf-8"), b"bitka invitation key", hashlib.sha256).hexdigest()
 
 
 def check_form(found: Session) -> None:

@@ -11,6 +11,8 @@ someone else is refused on it, in words (session.py).
 """
 from __future__ import annotations
 
+import secrets
+
 from flask import current_app, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
@@ -69,26 +71,44 @@ def _created(values: dict):
         member = made.organizer
         if organizer and member is None:  # a browser without scripts: the organizer joins without a key
             member = handlers.handle(AddMember(made.id, auth.ADMIN, organizer), w)
+    secret, shown = session.new_id(), new_link_name()
     with store().writing(made.id) as w:
-        link = invitations.admin_link(w, made.id)
-    welcome = redirect(url_for("web.welcome_page", group=made.id, code=link.code), 303)
+        invitations.admin_link(w, made.id, session.invitation_key_of(secret), shown)
+    welcome = redirect(url_for("web.welcome_page", group=made.id, link=shown), 303)
     if member is None:  # a form of an earlier page, without the organizer's name: the admin alone, as before
-        return session.start(welcome, made.admin_token)
-    return session.start(welcome, member.token, admin_hash=auth.token_hash(made.admin_token))
+        return session.start(welcome, made.admin_token, secret=secret)
+    return session.start(welcome, member.token, admin_hash=auth.token_hash(made.admin_token), secret=secret)
+
+
+def new_link_name() -> str:
+    """What names a new admin link in the welcome page's address (``?link=``): not its code,
+    which is keyed by it and by the session making it (``invitations.admin_code``), so the
+    name alone, in a history, a log or a Referer, shows nobody the link."""
+    return secrets.token_urlsafe(12)
+
+
+def shown_admin_link(reader, group: str, who: session.Session | None) -> str | None:
+    """The admin's link as the welcome page shows it: only when the page's ``?link=`` names
+    the group's current admin link and this browser's session made it; None otherwise."""
+    name = request.args.get("link", "")
+    if who is None or not 8 <= len(name) <= 64:
+        return None
+    code = invitations.admin_code(reader, group, session.invitation_key(who), name)
+    return public_url(url_for("web.join_page", code=code)) if code else None
 
 
 @bp.get("/g/<group>/welcome")
 def welcome_page(group):
-    """The admin's first page: the link to keep, and what to do next. The link's code is in
-    this page's address and on it: no cache keeps either (the pages' "no-store")."""
-    code = request.args.get("code", "")
+    """The admin's first page: the link to keep, and what to do next. The link is shown to the
+    browser that made it, while it is the group's current one (``shown_admin_link``); its
+    code is never in an address. No cache keeps the page (the pages' "no-store")."""
     g.sealed = True
 
     def view(r, grow, principal, form_token):
         if not principal.is_admin:
             return redirect(url_for("web.group_page", group=group))
-        link = public_url(url_for("web.join_page", code=code)) if code else None
         who = session.signed_in(r, group)
+        link = shown_admin_link(r, group, who)
         return render_template("welcome.html", group=grow, link=link,
                                organizer=member_name(grow, who.member) if who and who.member else None,
                                qr=qr.svg(link, _("the admin's link as a QR code")) if link else None)

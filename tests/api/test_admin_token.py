@@ -12,10 +12,12 @@ from tests.command import run
 
 
 def _admin_link(browser: Browser, group: str) -> str:
-    """The admin's own link, made on the members page: the code of /join/{code}."""
+    """The admin's own link, made on the members page and shown on the welcome page it leads
+    to: the code of /join/{code}."""
     made = browser.post(f"/g/{group}/admin-link", browser.form(f"/g/{group}/members"))
     assert made.status_code == 303
-    return re.search(r"code=([^&]+)", made.headers["Location"])[1]
+    return re.search(r'href="http://localhost/join/([^"]+)"', browser.get(made.headers["Location"]).get_data(
+        as_text=True))[1]
 
 
 def _status(client, group, token) -> int:

@@ -35,7 +35,7 @@ def _start(app, name="Thursday cards"):
     page = admin.http.get("/new").get_data(as_text=True)
     made = admin.http.post("/new", data={"signin_token": _hidden(page, "signin_token"), "name": name,
                                          "currency": "PLN", "confirmations": "payers"})
-    assert made.status_code == 303 and "/welcome?code=" in made.headers["Location"]
+    assert made.status_code == 303 and "/welcome?link=" in made.headers["Location"]
     group = made.headers["Location"].split("/")[2]
     welcome = admin.http.get(made.headers["Location"]).get_data(as_text=True)
     assert "Keep your link" in welcome and "<svg" in welcome and "/join/" in welcome

@@ -4,10 +4,13 @@ request names, the admin's link is kept by no cache, and a balance past 10^15 mi
 can be agreed and paid back."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from cli.server import address
 from tests.api.test_confirmations import STARE_WIN
+from tests.api.test_evening_pages import _browser, _hidden, _join
 from tests.api.test_pages import _signed_in
 from tests.command import run
 from tests.conftest import without_confirmations
@@ -77,12 +80,36 @@ def test_invitation_links_never_come_from_the_host_a_request_names(app, kop_tabl
     assert address("::1", 80) == "http://[::1]:80" and address("192.168.1.5", 8000) == "http://192.168.1.5:8000"
 
 
-def test_the_admins_welcome_page_with_its_link_is_kept_by_no_cache(client, kop_table):
-    t = kop_table
-    _signed_in(client, t["admin"].token)
-    welcome = client.http.get(f"/g/{t['group']}/welcome?code=c0de")
+def test_the_admins_link_is_never_in_an_address_and_the_welcome_page_shows_only_the_real_one(app):
+    """The admin's link is shown on the welcome page that follows the new group (and a new
+    admin link), to the browser that made it, while it is the current one; its code is in no
+    address (no Location, no page's URL: not in a history, a log or a Referer), and a code put
+    in the address is never shown as the admin's link."""
+    admin = _browser(app)
+    page = admin.http.get("/new").get_data(as_text=True)
+    made = admin.http.post("/new", data={"signin_token": _hidden(page, "signin_token"), "name": "Czwartek",
+                                         "currency": "PLN", "confirmations": "payers", "organizer": "Ola"})
+    welcome_at, group = made.headers["Location"], made.headers["Location"].split("/")[2]
+    welcome = admin.http.get(welcome_at)
     assert welcome.status_code == 200 and "no-store" in welcome.headers["Cache-Control"]
-    assert "http://localhost/join/c0de" in welcome.get_data(as_text=True)
+    code = re.search(r'href="http://localhost/join/([^"]+)"', welcome.get_data(as_text=True))[1]
+    assert code not in welcome_at and "code" not in welcome_at
+
+    members = admin.http.get(f"/g/{group}/members").get_data(as_text=True)
+    again = admin.http.post(f"/g/{group}/admin-link", data={"form_token": _hidden(members, "form_token")})
+    assert again.status_code == 303 and "code" not in again.headers["Location"]
+    new = re.search(r'href="http://localhost/join/([^"]+)"', admin.http.get(again.headers["Location"]).get_data(
+        as_text=True))[1]
+    assert new != code and new not in again.headers["Location"]
+    old_page = admin.http.get(welcome_at).get_data(as_text=True)  # replaced: the old link is shown no more
+    assert "/join/" not in old_page and "Your admin link is not shown here" in old_page
+
+    laptop = _join(app, f"/join/{new}")  # the admin on another browser, by the link: it is not shown there
+    for at in (again.headers["Location"], f"/g/{group}/welcome?code=FAKEFAKEFAKEFAKE1234",
+               f"/g/{group}/welcome?link=FAKEFAKEFAKEFAKE1234&code=FAKEFAKEFAKEFAKE1234"):
+        for browser in (laptop, admin) if "FAKE" in at else (laptop,):
+            shown = browser.http.get(at).get_data(as_text=True)
+            assert "/join/" not in shown and "Your admin link is not shown here" in shown
 
 
 def test_an_invitation_page_with_its_code_in_the_address_is_kept_by_no_cache(client, kop_table):
