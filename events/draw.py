@@ -14,6 +14,7 @@ Pure: bytes and lists in, lists out.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from typing import Iterator, Mapping, Sequence, TypeVar
 
 T = TypeVar("T")
@@ -92,6 +93,9 @@ def fault(drawn: Mapping, players: Sequence[str], committed: str | None, last_ha
     secret, recorded_seed = drawn.get("secret"), drawn.get("seed")
     if not (_hex32(secret) and _hex32(recorded_seed)):
         return "its secret and seed are not 64 lowercase hex digits each"
+    why = tables_fault(drawn.get("tables"))
+    if why:
+        return why
     if committed is None or commitment(bytes.fromhex(secret)) != committed:
         return f"its secret does not hash to the commitment published before it ({committed})"
     if entropies is not None:  # drawn from the players' check-ins
@@ -105,9 +109,23 @@ def fault(drawn: Mapping, players: Sequence[str], committed: str | None, last_ha
     if sizes is None:
         return f"{len(players)} players fit no tables"
     expected = tables(shuffled(players, seeded), sizes)
-    seated = [t.get("seats") for t in drawn.get("tables", ()) if isinstance(t, Mapping)]
+    seated = [t.get("seats") for t in drawn["tables"]]
     if seated != expected:
         return f"its tables are not the players shuffled by its seed: the seed seats {expected}"
+    return None
+
+
+def tables_fault(drawn_tables) -> str | None:
+    """Why a recorded draw's ``tables`` are not as a draw writes them (None when they are): a
+    list of objects, each with an id of text of its own (no two tables share one) and its seats."""
+    if not isinstance(drawn_tables, list) or not all(isinstance(t, Mapping) for t in drawn_tables):
+        return "its tables are not a list of tables"
+    ids = [t.get("id") for t in drawn_tables]
+    if not all(isinstance(i, str) for i in ids):
+        return "a table's id in it is not text"
+    twice = sorted(i for i, n in Counter(ids).items() if n > 1)
+    if twice:
+        return f"two of its tables share one id ({', '.join(twice)}): each table has an id of its own"
     return None
 
 
