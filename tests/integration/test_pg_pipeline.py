@@ -84,3 +84,22 @@ def test_what_a_pipelined_write_counts_is_read_back_not_taken_from_a_rowcount(st
         assert w.use_invitation("code-hash", "2026-12-01T12:00:01Z") is False  # used once already
         assert w.drop_credentials(GROUP, "m_1") == 1
         assert w.drop_invitations(GROUP, "m_1") == 1
+
+
+def test_a_reads_snapshot_begins_with_its_first_statement_and_still_holds_for_the_whole_read(store):
+    """A read's BEGIN goes out with its first statement (one round trip fewer): nothing is
+    sent before it, a write committed between the read's statements is still not seen, and a
+    read that asked nothing hands back an idle connection, whose next write is no snapshot."""
+    from psycopg.pq import TransactionStatus
+    with store.reading() as r:
+        assert r.conn.raw.info.transaction_status == TransactionStatus.IDLE  # nothing sent yet
+        assert r.version(GROUP) == 1
+        assert r.conn.raw.execute("SHOW transaction_isolation").fetchone()[0] == "repeatable read"
+        with store.writing(GROUP) as w:  # another connection: the pool's one is taken by the read
+            w.append(GROUP, [NewEvent("note", {"said": "meanwhile"})], "tester")
+        assert r.version(GROUP) == 1 and [e.data["said"] for e in r.scan(GROUP)] == ["first"]
+    with store.reading():
+        pass  # asked nothing: no BEGIN waits on its connection
+    with store.writing(GROUP) as w:
+        assert w.conn.raw.execute("SHOW transaction_isolation").fetchone()[0] == "read committed"
+        assert w.version(GROUP) == 2
