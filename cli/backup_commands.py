@@ -11,13 +11,12 @@ from pathlib import Path
 
 import click
 
-from events import backups as on_disk
-from events.checkpoint import key_id, load_or_create_key, public_raw
-from events.database import is_postgres
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from .backups import BackupFailed, Schedule, into_directory, last_good_at, make
+from events import backups as on_disk
+
+from .backups import BackupFailed, Schedule, into_directory, last_good_at, make, signing_key
 from .options import store_option
-from .pg_dumps import tools_problem
 from .proofs import key_path
 from .restore import RestoreFailed, RestoreRefused, key_note
 from .restore import restore as bring_back
@@ -34,38 +33,30 @@ class Duration(click.ParamType):
             self.fail(str(e), param, ctx)
 
 
-def signing_key_id(db: str, key_file: str | None) -> str | None:
-    """The id of the key that signs the store's checkpoints, when there is one (none is made here)."""
-
-    path = Path(key_path(db, key_file))
-    if not path.exists():
-        return None
-    try:
-        return key_id(public_raw(load_or_create_key(path)))
-    except (ValueError, OSError):
-        return None
-
-
 @click.command()
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
 @click.option("--dir", "directory", type=click.Path(file_okay=False),
-              help="Back up into this directory (bitka-<UTC time>.db or .sql.gz, each with its manifest .json), "
+              help="Back up into this directory (bitka-<UTC time>.db or .rows.gz, each with its manifest .json), "
                    "keeping the newest --keep.")
 @click.option("--keep", type=click.IntRange(min=1), default=48, show_default=True,
               help="With --dir: how many good backups to keep; older ones go only after a new good one exists.")
 @click.option("--every", type=Duration(), help="With --dir: go on making one every DURATION (1h, 30m, 1d).")
-@click.option("--key", "key_file", envvar="BITKA_KEY", help="The signing key, whose id the manifest records.")
+@click.option("--key", "key_file", envvar="BITKA_KEY",
+              help="The store's signing key, which signs each backup's manifest (default: the store's name + .key; "
+                   "./bitka.key for PostgreSQL; made if there is none, as bitka serve makes it).")
 @click.option("--while-pid", type=int, hidden=True)  # bitka serve's: stop when that process is gone
 @store_option
 @click.pass_obj
 def backup(obj, file, directory, keep, every, key_file, while_pid):
     """Back the store up, consistently even while bitka serve writes to it, and prove the
     copy before it counts: every hash and link verified, every projection row and
-    settlement derived again from the log (SQLite: an online copy; PostgreSQL: pg_dump,
-    loaded into a scratch schema and checked there). Each backup has a manifest beside it
-    (when, size, SHA-256, events, each group's size, last hash and Merkle root) that
-    bitka restore checks it against. A backup that does not prove itself is exit 1 and
-    counts for nothing. The signing key is not in the backup: keep a copy of it apart.
+    settlement derived again from the log, and nothing in it that bitka does not write
+    (SQLite: an online copy; PostgreSQL: its tables' rows in bitka's own format, loaded
+    into a scratch schema and checked there). Each backup has a manifest beside it (when,
+    size, SHA-256, events, each group's size, last hash and Merkle root), signed with the
+    store's signing key, that bitka restore checks it against. A backup that does not
+    prove itself is exit 1 and counts for nothing. The signing key is not in the backup:
+    keep a copy of it apart (bitka restore needs it).
 
     \b
     Examples:
@@ -80,12 +71,15 @@ def backup(obj, file, directory, keep, every, key_file, while_pid):
     if file and (every or given("keep") == click.core.ParameterSource.COMMANDLINE):
         raise click.UsageError("--every and --keep go with --dir")
     obj.store()  # a store there, or bad usage
-    key_id = signing_key_id(obj.db, key_file)
+    try:
+        key = signing_key(obj.db, key_path(obj.db, key_file))
+    except (ValueError, OSError) as e:
+        raise click.UsageError(f"the signing key at {key_path(obj.db, key_file)} cannot be read: {e}") from None
     if file:
-        if Path(file).exists():
+        if Path(file).exists() or Path(file).is_symlink():
             raise click.UsageError(f"{file} exists already; back up to a new file")
         try:
-            facts = make(obj.db, Path(file), time.time(), key_id)
+            facts = make(obj.db, Path(file), time.time(), key)
         except BackupFailed as e:
             click.echo(str(e))
             sys.exit(1)
@@ -95,22 +89,23 @@ def backup(obj, file, directory, keep, every, key_file, while_pid):
     where = Path(directory)
     if every is None:
         try:
-            click.echo(into_directory(obj.db, where, keep, time.time(), key_id).said())
+            click.echo(into_directory(obj.db, where, keep, time.time(), key).said())
         except BackupFailed as e:
             click.echo(f"the backup failed: {e}")
             sys.exit(1)
         return
-    scheduled(obj.db, where, every, keep, key_id, while_pid)
+    scheduled(obj.db, where, every, keep, key, while_pid)
 
 
-def scheduled(db: str, where: Path, every: int, keep: int, key_id: str | None, while_pid: int | None) -> None:
+def scheduled(db: str, where: Path, every: int, keep: int, key: Ed25519PrivateKey, while_pid: int | None) -> None:
     """Backups on schedule until stopped (SIGTERM, or the server that started this is gone)."""
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # a backup in progress cleans up after itself
 
     def said(text: str) -> None:
         click.echo(f"bitka backup: {text}", err=True)
 
-    schedule = Schedule(lambda now: into_directory(db, where, keep, now, key_id), every, last_good_at(where, every),
+    schedule = Schedule(lambda now: into_directory(db, where, keep, now, key), every,
+                        last_good_at(where, every, key.public_key()),
                         alive=(lambda: os.getppid() == while_pid) if while_pid else (lambda: True), said=said)
     said(f"a backup of the store every {every} s into {where}, keeping the newest {keep}; the next is due at "
          f"{on_disk.stamp(schedule.due())}")
@@ -126,24 +121,26 @@ def scheduled(db: str, where: Path, every: int, keep: int, key_id: str | None, w
               help="Where to: an SQLite file (a path or sqlite:///path) or postgresql://... (its schema).")
 @click.option("--force", is_flag=True, help="Replace a target that is not empty.")
 @click.option("--key", "key_file", envvar="BITKA_KEY",
-              help="The key the restored store will be served with (default: the target's name + .key; "
-                   "./bitka.key for PostgreSQL), to say whether it is the one that signed its checkpoints.")
+              help="The signing key that signed the backup, which the restored store will be served with "
+                   "(default: the target's name + .key; ./bitka.key for PostgreSQL).")
 def restore(backup_path, target, force, key_file):
-    """Bring a backup back, after checking it: its SHA-256 against its manifest, then
-    every hash and link, every projection row and settlement derived again, and each
-    group's size, last hash and Merkle root against the manifest. BACKUP is a backup file,
-    or a directory of them (its newest good backup). A target that is not empty is
-    replaced only with --force (stop bitka serve on it first). Exit 1 when the backup does
-    not prove itself: then nothing was replaced.
+    """Bring a backup back, after checking it: its manifest's signature with the signing
+    key, its SHA-256 against its manifest, then every hash and link, every projection row
+    and settlement derived again, nothing in it that bitka does not write (a trigger, a
+    view, a credential the log does not explain), and each group's size, last hash and
+    Merkle root against the manifest. BACKUP is a backup file, or a directory of them (its
+    newest good backup). A target that is not empty is replaced only with --force (stop
+    bitka serve on it first). Exit 1 when the backup does not prove itself: then nothing
+    was replaced.
 
     \b
     Examples:
       bitka restore /var/backups/bitka --to club.db
       bitka restore /var/backups/bitka/bitka-20261129T140000Z.db --to club.db --force
-      bitka restore bitka-20261129T140000Z.sql.gz --to postgresql://bitka@db.example/bitka
+      bitka restore bitka-20261129T140000Z.rows.gz --to postgresql://bitka@db.example/bitka --key bitka.key
     """
     try:
-        chosen, done = bring_back(backup_path, target, force)
+        chosen, done = bring_back(backup_path, target, force, key_path(target, key_file))
     except RestoreRefused as e:
         raise click.UsageError(str(e)) from None
     except RestoreFailed as e:
@@ -151,8 +148,10 @@ def restore(backup_path, target, force, key_file):
         sys.exit(1)
     for problem in chosen.passed_over:
         click.echo(f"passed over: {problem}")
+    for note in chosen.notes:
+        click.echo(note)
     click.echo(done)
-    note = key_note(chosen.facts, key_path(target, key_file))
+    note = key_note(chosen, key_path(target, key_file), target)
     if note:
         click.echo(note)
 
@@ -178,7 +177,7 @@ class Runner:
         return {"BITKA_BACKUP_DIR": self.directory, "BITKA_BACKUP_EVERY": self.every, "BITKA_BACKUP_SINCE": self.since}
 
     def check(self) -> None:
-        """Before serving: the directory can be written to, and a PostgreSQL store can be dumped."""
+        """Before serving: the directory can be written to."""
         where = Path(self.directory)
         try:
             where.mkdir(parents=True, exist_ok=True)
@@ -186,10 +185,6 @@ class Runner:
             raise click.UsageError(f"--backup-dir {where} cannot be made: {e.strerror}") from None
         if self.makes and not os.access(where, os.W_OK | os.X_OK):
             raise click.UsageError(f"--backup-dir {where} is not writable by this user")
-        if self.makes and is_postgres(self.db):
-            problem = tools_problem()
-            if problem:
-                raise click.UsageError(problem)
 
     def start(self) -> None:
         if not self.makes or self.process is not None:

@@ -1,21 +1,26 @@
-"""Backups that prove themselves: a copy of the store (SQLite's online backup API) or a dump
-(PostgreSQL's ``pg_dump``), checked as ``bitka verify`` and ``bitka replay`` check a store
-before it counts, described by a manifest, the newest N kept; and the schedule that makes
-them, on a clock that tests drive.
+"""Backups that prove themselves: a copy of the store (SQLite's online backup API) or its
+rows (PostgreSQL, cli/pg_dumps.py), checked as ``bitka verify`` and ``bitka replay`` check a
+store, and for anything bitka would not have written (cli/backup_contents.py), before it
+counts; described by a manifest signed with the store's signing key, the newest N kept; and
+the schedule that makes them, on a clock that tests drive.
 
-A backup is written beside its final name and renamed into place only once it verified
-and replayed (an SQLite copy as the store it is; a dump loaded into a scratch schema and
-checked there), then its manifest is written: what ``events.backups`` reads to say which
-is the last good one. Older backups are deleted only after a new good one exists, and only
-past the newest ``keep`` that are still intact on disk. One backup is made at a time in a
-directory (an ``flock`` on ``DIR/.bitka-backup.lock``).
+A backup is made in a directory of its own inside the backup directory (made afresh, the
+owner's alone: nobody else's file or link is ever written through), renamed into place only
+once it verified and replayed (an SQLite copy as the store it is; PostgreSQL rows loaded into
+a scratch schema and checked there), then its signed manifest is written: what
+``events.backups`` reads to say which is the last good one. Older backups are deleted only
+after a new good one exists, only past the newest ``keep`` good ones, and only those whose
+manifests this key signed: bitka deletes no file it did not make. One backup is made at a
+time in a directory (an ``flock`` on ``DIR/.bitka-backup.lock``).
 """
 from __future__ import annotations
 
 import fcntl
 import json
 import os
+import shutil
 import sqlite3
+import tempfile
 import time
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError
@@ -23,15 +28,20 @@ from importlib.metadata import version as installed
 from pathlib import Path
 from typing import Callable
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from events import backups
+from events.checkpoint import default_key_path, load_or_create_key
 from events.database import is_postgres, open_store
 
 from . import pg_dumps
+from .backup_contents import foreign_objects, unexplained_rows
 from .checks import replay_store, verify_store
 from .money_checks import store_faults
 
 LOCK = ".bitka-backup.lock"
 PARTIAL = ".partial"
+WORK = ".bitka-backup-"  # the directory of one backup being made, inside the backup directory
 RETRY = 600  # seconds: a failed backup is tried again this soon (or at the next interval, if sooner)
 
 
@@ -59,6 +69,8 @@ def check(url: str) -> Checked:
             if not r.is_store():
                 return Checked(["it holds no bitka store"])
             problems = [f"the append-only triggers are missing: {', '.join(t)}" for t in [r.missing_triggers()] if t]
+            problems += [] if is_postgres(url) else foreign_objects(r.conn)  # PostgreSQL's: made by migrations
+            problems += unexplained_rows(r.conn)
         problems += [str(f) for f in verify_store(url, None, _quiet)]
         report = replay_store(url, None, None, True, _quiet)
         problems += report.differences
@@ -120,15 +132,18 @@ def _fsynced(path: Path) -> None:
 
 
 def _write_json(path: Path, value: dict) -> None:
-    """Whole or not at all: written beside ``path`` and renamed over it."""
-    partial = path.with_name(f".{path.name}{PARTIAL}")
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        json.dump(value, out, indent=2, sort_keys=True)
-        out.write("\n")
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(partial, path)
+    """Whole or not at all: written to a new file of a new name beside ``path`` (never
+    through a file or a link that was there) and renamed over it."""
+    fd, partial = tempfile.mkstemp(prefix=f".{path.name}.", suffix=PARTIAL, dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(value, out, indent=2, sort_keys=True)
+            out.write("\n")
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(partial, path)
+    finally:
+        Path(partial).unlink(missing_ok=True)
 
 
 def copy_sqlite(db: str, out: Path) -> None:
@@ -136,7 +151,7 @@ def copy_sqlite(db: str, out: Path) -> None:
     store is being written meanwhile; the copy is a single file (no WAL beside it)."""
     source = open_store(db).connect()
     try:
-        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # backups hold token hashes: the owner's
+        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)  # token hashes: the owner's
         os.close(fd)
         target = sqlite3.connect(out)
         try:
@@ -151,55 +166,58 @@ def copy_sqlite(db: str, out: Path) -> None:
 def _checked_copy(db: str, partial: Path) -> tuple[Checked, dict]:
     """Make the copy or dump at ``partial`` and check it; the manifest's facts of the store's kind."""
     if is_postgres(db):
-        problem = pg_dumps.tools_problem()
-        if problem:
-            raise BackupFailed(problem)
-        schema = pg_dumps.schema_of(db)
         try:
+            schema = pg_dumps.schema_of(db)
             pg_dumps.dump(db, schema, partial)
             with pg_dumps.scratch(db) as (url, name):
-                pg_dumps.load(partial, db, schema, name)
+                pg_dumps.load(partial, db, name)
+                open_store(url).setup().close()  # a backup of an older schema: the later migrations
                 checked = check(url)
         except pg_dumps.DumpFailed as e:
             raise BackupFailed(str(e)) from None
-        return checked, {"kind": "postgresql", "schema_name": schema}
+        return checked, {"kind": "postgresql", "format": "rows", "schema_name": schema}
     copy_sqlite(db, partial)
     return check(str(partial)), {"kind": "sqlite"}
 
 
-def make(db: str, out: Path, made_at: float, key_id: str | None = None) -> dict:
+def signing_key(db: str, key_file: str | None = None) -> Ed25519PrivateKey:
+    """The key the store's checkpoints are signed with (made, as bitka serve makes it, when
+    there is none yet): it signs each backup's manifest too."""
+    return load_or_create_key(key_file or default_key_path(db))
+
+
+def make(db: str, out: Path, made_at: float, key: Ed25519PrivateKey) -> dict:
     """Back the store up to the file ``out`` (absent), checked, with its manifest ``out.json``
-    beside it; the manifest's facts. BackupFailed, and no ``out``, when it does not check."""
-    partial = out.with_name(f".{out.name}{PARTIAL}")
-    partial.unlink(missing_ok=True)
-    try:
+    beside it, signed with ``key``; the manifest's facts. BackupFailed, and no ``out``, when
+    it does not check."""
+    with tempfile.TemporaryDirectory(prefix=WORK, dir=out.parent) as work:  # 0700, new: nobody else's
+        partial = Path(work) / out.name
         checked, kind = _checked_copy(db, partial)
         if checked.problems:
             raise BackupFailed("the copy does not verify and replay: " + "; ".join(checked.problems[:5])
                                + (f" (and {len(checked.problems) - 5} more)" if len(checked.problems) > 5 else ""))
         _fsynced(partial)
-        facts = {"bitka_backup": backups.FORMAT, "file": out.name, **kind, "made_at": backups.stamp(made_at),
-                 "size": partial.stat().st_size, "sha256": backups.sha256_of(partial), "events": checked.events,
-                 "settlements": checked.settlements, "groups": checked.groups, "schema": checked.schema,
-                 "key_id": key_id, "bitka": _bitka_version(),
-                 "checked": "every hash and link verified; every projection row and settlement derived again "
-                            "from the log and equal"}
-        if out.exists():
+        facts = backups.signed({
+            "bitka_backup": backups.FORMAT, "file": out.name, **kind, "made_at": backups.stamp(made_at),
+            "size": partial.stat().st_size, "sha256": backups.sha256_of(partial), "events": checked.events,
+            "settlements": checked.settlements, "groups": checked.groups, "schema": checked.schema,
+            "bitka": _bitka_version(),
+            "checked": "every hash and link verified; every projection row and settlement derived again from the "
+                       "log and equal; nothing in it that bitka does not write"}, key)
+        if out.exists() or out.is_symlink():
             raise BackupFailed(f"{out} exists already; back up to a new file")
         os.replace(partial, out)
         _write_json(out.with_name(out.name + backups.MANIFEST), facts)
         _fsynced(out.parent)
         return facts
-    finally:
-        partial.unlink(missing_ok=True)
 
 
 def file_name(db: str, made_at: float, directory: Path) -> Path:
-    """``bitka-20261129T140000Z.db`` (or ``.sql.gz`` for a dump), a new name in ``directory``."""
+    """``bitka-20261129T140000Z.db`` (or ``.rows.gz`` for PostgreSQL), a new name in ``directory``."""
     base = backups.PREFIX + time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(made_at))
-    suffix = ".sql.gz" if is_postgres(db) else ".db"
+    suffix = pg_dumps.SUFFIX if is_postgres(db) else ".db"
     name, n = directory / f"{base}{suffix}", 2
-    while name.exists() or name.with_name(name.name + backups.MANIFEST).exists():
+    while any(p.exists() or p.is_symlink() for p in (name, name.with_name(name.name + backups.MANIFEST))):
         name, n = directory / f"{base}-{n}{suffix}", n + 1
     return name
 
@@ -211,7 +229,11 @@ class DirectoryLock:
         self.path = directory / LOCK
 
     def __enter__(self):
-        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)  # never through a link
+        except OSError as e:
+            raise BackupFailed(f"{self.path} cannot be opened as bitka's lock ({e.strerror}): if it is a link, "
+                               "someone else put it there; remove it") from None
         fcntl.flock(self.fd, fcntl.LOCK_EX)
         return self
 
@@ -220,16 +242,19 @@ class DirectoryLock:
         os.close(self.fd)
 
 
-def into_directory(db: str, directory: Path, keep: int, now: float, key_id: str | None = None) -> Made:
-    """One backup into ``directory``, then the older ones past the newest ``keep`` intact ones
-    removed; ``last-attempt.json`` says how it went either way."""
+def into_directory(db: str, directory: Path, keep: int, now: float, key: Ed25519PrivateKey | None = None) -> Made:
+    """One backup into ``directory``, signed with ``key`` (by default the store's signing
+    key, beside it), then the older ones past the newest ``keep`` good ones removed;
+    ``last-attempt.json`` says how it went either way."""
+    key = signing_key(db) if key is None else key
     directory.mkdir(parents=True, exist_ok=True)
     with DirectoryLock(directory):
-        for stale in directory.glob(f".{backups.PREFIX}*{PARTIAL}"):  # left by a backup that was killed
-            stale.unlink(missing_ok=True)
+        for stale in directory.glob(f"{WORK}*"):  # left by a backup that was killed: only this user's own
+            if stale.is_dir() and not stale.is_symlink() and stale.lstat().st_uid == os.getuid():
+                shutil.rmtree(stale, ignore_errors=True)
         out = file_name(db, now, directory)
         try:
-            facts = make(db, out, now, key_id)
+            facts = make(db, out, now, key)
         except BackupFailed as e:
             _write_json(directory / backups.ATTEMPT, {"at": backups.stamp(now), "ok": False, "problem": str(e)})
             raise
@@ -238,21 +263,24 @@ def into_directory(db: str, directory: Path, keep: int, now: float, key_id: str 
             _write_json(directory / backups.ATTEMPT, {"at": backups.stamp(now), "ok": False, "problem": problem})
             raise BackupFailed(problem) from e
         _write_json(directory / backups.ATTEMPT, {"at": backups.stamp(now), "ok": True, "file": out.name})
-        return Made(out, facts, tuple(prune(directory, keep)))
+        return Made(out, facts, tuple(prune(directory, keep, key.public_key(), now)))
 
 
-def prune(directory: Path, keep: int) -> list[str]:
-    """Remove the backups older than the newest ``keep`` that are intact on disk (a damaged
-    one among the newest stays, and is reported, but does not count towards ``keep``)."""
+def prune(directory: Path, keep: int, key, now: float) -> list[str]:
+    """Remove the backups older than the newest ``keep`` good ones (a damaged one among the
+    newest stays, and is reported, but does not count towards ``keep``). Only backups whose
+    manifests ``key`` signed are counted or removed: a file bitka did not make stays."""
     found, _unreadable = backups.listed(directory)
-    intact, removed = 0, []
+    good, removed = 0, []
     for backup in found:
-        if intact >= keep:
+        if backups.signature_problem(backup.name, backup.facts, key) is not None:
+            continue
+        if good >= keep:
             backup.file.unlink(missing_ok=True)
             backup.manifest.unlink(missing_ok=True)
             removed.append(backup.name)
-        elif backups.damage(backup) is None:
-            intact += 1
+        elif backups.distrust(backup, key, now) is None:
+            good += 1
     return removed
 
 
@@ -306,9 +334,11 @@ class Schedule:
         return made
 
 
-def last_good_at(directory: Path, every: float) -> Callable[[], float | None]:
-    """When the last good backup of ``directory`` was made (None: there is none)."""
+def last_good_at(directory: Path, every: float, key, clock: Callable[[], float] = time.time
+                 ) -> Callable[[], float | None]:
+    """When the last good backup of ``directory`` was made (None: there is none): one whose
+    manifest ``key`` signed, dated no later than now."""
     def at() -> float | None:
-        good = backups.status(directory, int(every)).last_good
+        good = backups.status(directory, int(every), key, clock()).last_good
         return None if good is None else good.made_at
     return at

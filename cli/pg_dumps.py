@@ -1,59 +1,63 @@
-"""PostgreSQL backups: ``pg_dump`` of the store's schema (plain SQL, gzipped), and that dump
-loaded again with ``psql`` into another schema of a database: a scratch schema, to verify
-and replay it as a store of its own, or the schema a restore names.
+"""PostgreSQL backups in bitka's own format: data, never a script.
 
-A plain dump names every object by its schema (``public.events``); loading it elsewhere
-says each name again with the other schema, outside the rows it copies (their text is
-never touched). A load runs in one transaction (``psql --single-transaction``), so it lands
-whole or not at all; a restore that replaces a store drops its tables in that transaction
-too. The password of a URL goes to ``pg_dump`` and ``psql`` in their environment, never on
-a command line another user could read.
+A backup of a PostgreSQL store is its tables' rows, nothing else, gzipped::
+
+    {"bitka_rows": 1, "schema": 4, "tables": ["credentials", "events", ...]}
+    {"table": "credentials", "columns": ["token_hash", "group_id", "subject"]}
+    <the table's rows, as PostgreSQL's COPY text writes them, a line each>
+    \\.
+    {"table": "events", ...}
+
+read in one snapshot of the store (``REPEATABLE READ``), through psycopg's ``COPY ... TO
+STDOUT``. Loading it is the other way round, in one transaction: bitka's own migrations
+make the tables in the schema it is loaded into (as they were at the backup's schema
+version), and each table's rows go in through ``COPY ... FROM STDIN``, whose names (schema,
+table, columns) are bitka's, quoted as identifiers, never the file's text. A line of the
+file is only ever a row of a table bitka made: nothing in it is run as a statement, and no
+external tool (``psql``, ``pg_dump``) reads it. The file names a table or a column bitka
+does not make, or leaves one out: refused.
+
+Backups of bitka before 2026-12 were ``pg_dump`` scripts (``.sql.gz``): they are never fed
+to anything (cli/restore.py says how to bring one back by hand).
 """
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import re
-import shutil
-import subprocess
-import tempfile
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import BinaryIO, Iterator
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 import psycopg
 from psycopg import sql
 
+from events import migrations
+from events.envelope import utc_now
+from events.pgstore import Connection
+
 SCRATCH = "bitka_check_"
-_COPY = re.compile(rb"^COPY .* FROM stdin;\r?\n$")
-_END_OF_COPY = (b"\\.\n", b"\\.\r\n")
-_SCHEMA_STATEMENTS = (b"CREATE SCHEMA ", b"ALTER SCHEMA ", b"COMMENT ON SCHEMA ")
+FORMAT = 1
+SUFFIX = ".rows.gz"
+_END = b"\\.\n"
+_MOST_IN_A_LINE = 1 << 20  # a header line of the file is short; a longer one is not bitka's
+_CREATED = re.compile(r"^\s*CREATE TABLE (?:IF NOT EXISTS )?(\w+)", re.I)
 
 
 class DumpFailed(RuntimeError):
-    """pg_dump or psql could not do it: the sentence says why."""
+    """The store could not be read or written, or the file is not a backup bitka made: the sentence says why."""
 
 
-def tools_problem() -> str | None:
-    """Why PostgreSQL stores cannot be backed up or restored here (None: they can)."""
-    missing = [tool for tool in ("pg_dump", "psql") if shutil.which(tool) is None]
-    if missing:
-        return (f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not installed; PostgreSQL backups "
-                "need them (Debian: apt-get install postgresql-client)")
-    return None
-
-
-def _conninfo(url: str) -> tuple[str, dict]:
-    """The URL as the libpq tools take it, without its password, and the environment that
-    carries the password."""
-    info = psycopg.conninfo.conninfo_to_dict(url)
-    password = info.pop("password", None)
-    env = dict(os.environ)
-    if password is not None:
-        env["PGPASSWORD"] = str(password)
-    return psycopg.conninfo.make_conninfo(**{k: str(v) for k, v in info.items()}), env
+def tables_made(version: int) -> list[str]:
+    """The tables bitka's PostgreSQL migrations up to ``version`` make, and the table of migrations."""
+    names = {"schema_migrations"}
+    for m in migrations.POSTGRES:
+        if m.version <= version:
+            names.update(found.group(1) for s in m.statements if (found := _CREATED.match(s)))
+    return sorted(names)
 
 
 def in_schema(url: str, schema: str) -> str:
@@ -80,84 +84,125 @@ def schema_of(url: str) -> str:
 
 def tables_in(url: str, schema: str) -> list[str]:
     with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
-        return [name for (name,) in conn.execute(
-            "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
-            "WHERE n.nspname = %s AND c.relkind IN ('r', 'p') ORDER BY c.relname", (schema,))]
+        return _tables(conn, schema)
 
 
-def dump(url: str, schema: str, out: Path) -> None:
-    """``pg_dump`` of ``schema`` (one consistent snapshot, taken while servers write), gzipped to ``out``."""
-    conninfo, env = _conninfo(url)
-    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # a dump holds token hashes: the owner's
-    with tempfile.TemporaryFile() as errors, os.fdopen(fd, "wb") as raw, \
-            gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6) as packed:
-        process = subprocess.Popen(["pg_dump", "--dbname", conninfo, "--schema", schema, "--format", "plain",
-                                    "--no-owner", "--no-privileges"], stdout=subprocess.PIPE, stderr=errors, env=env)
-        for block in iter(lambda: process.stdout.read(1 << 20), b""):
-            packed.write(block)
-        if process.wait() != 0:
-            errors.seek(0)
-            raise DumpFailed(f"pg_dump failed: {errors.read().decode('utf-8', 'replace').strip()}")
+def _tables(conn: psycopg.Connection, schema: str) -> list[str]:
+    return [name for (name,) in conn.execute(
+        "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+        "WHERE n.nspname = %s AND c.relkind IN ('r', 'p') ORDER BY c.relname", (schema,))]
 
 
-def _said_again(line: bytes, pattern: re.Pattern, target: bytes) -> bytes:
-    return pattern.sub(target + b".", line)
+def _columns(conn: psycopg.Connection, schema: str, table: str) -> list[str]:
+    return [name for (name,) in conn.execute(
+        "SELECT attname FROM pg_attribute WHERE attrelid = %s::regclass AND attnum > 0 AND NOT attisdropped "
+        "ORDER BY attnum", (sql.Identifier(schema, table).as_string(conn),))]
 
 
-def _qualified(schema: str) -> re.Pattern:
-    forms = sorted({schema, '"' + schema.replace('"', '""') + '"'}, key=len, reverse=True)
-    return re.compile(rb'(?<![\w$".])(?:' + b"|".join(re.escape(f.encode("utf-8")) for f in forms) + rb")\.")
+def _line(value: dict) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":")).encode("utf-8") + b"\n"
 
 
-def _ident(name: str) -> bytes:
-    return ('"' + name.replace('"', '""') + '"').encode("utf-8")
+def dump(url: str, schema: str, out: Path) -> int:
+    """Every table of the store in ``schema`` that bitka's migrations made, its rows in one
+    snapshot, gzipped to ``out`` (a new file); the store's schema version."""
+    try:
+        with psycopg.connect(url, connect_timeout=10) as conn, \
+                os.fdopen(os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600), "wb") as raw, \
+                gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6) as packed:  # token hashes: the owner's alone
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            name = sql.Identifier(schema, "schema_migrations")
+            version = conn.execute(sql.SQL("SELECT max(version) FROM {}").format(name)).fetchone()[0]
+            names = [t for t in tables_made(version or 0) if t in set(_tables(conn, schema))]
+            packed.write(_line({"bitka_rows": FORMAT, "schema": version, "tables": names}))
+            for table in names:
+                columns = _columns(conn, schema, table)
+                packed.write(_line({"table": table, "columns": columns}))
+                statement = sql.SQL("COPY {} ({}) TO STDOUT").format(
+                    sql.Identifier(schema, table), sql.SQL(", ").join(map(sql.Identifier, columns)))
+                with conn.cursor().copy(statement) as copy:
+                    for row in copy:
+                        packed.write(row)
+                packed.write(_END)
+            conn.rollback()
+    except psycopg.Error as e:
+        raise DumpFailed(f"the store could not be read: {str(e).strip()}") from None
+    return version
 
 
-def rewritten(dump_file: Path, source: str, target: str) -> Iterator[bytes]:
-    """The dump's lines with every name in ``source`` said in ``target``; the rows it copies
-    stay as they are, and the statements about the schema itself are left out."""
-    pattern, said = _qualified(source), _ident(target)
-    copying = False
-    with gzip.open(dump_file, "rb") as lines:
-        for line in lines:
-            if copying:
-                copying = line not in _END_OF_COPY
-                yield line
-                continue
-            if line.startswith(_SCHEMA_STATEMENTS):
-                continue
-            copying = bool(_COPY.match(line))
-            yield _said_again(line, pattern, said)
+def _header(lines: BinaryIO, what: str) -> dict:
+    line = lines.readline(_MOST_IN_A_LINE)
+    try:
+        value = json.loads(line)
+        if not isinstance(value, dict):
+            raise ValueError("not an object")
+        return value
+    except ValueError:
+        raise DumpFailed(f"the backup is not bitka's rows: where {what} should be, it holds "
+                         f"{line[:60]!r}") from None
 
 
-def load(dump_file: Path, url: str, source: str, target: str, replacing: list[str] = ()) -> None:
-    """Load the dump of schema ``source`` into schema ``target`` of ``url``'s database in one
-    transaction, dropping the tables ``replacing`` names there first."""
-    conninfo, env = _conninfo(url)
-    prelude = [b"SET lock_timeout = '10s';\n", b"CREATE SCHEMA IF NOT EXISTS " + _ident(target) + b";\n"]
-    for table in replacing:
-        prelude.append(b"DROP TABLE IF EXISTS " + _ident(target) + b"." + _ident(table) + b" CASCADE;\n")
+def _rows(lines: BinaryIO) -> Iterator[bytes]:
+    """A table's lines of COPY text, up to its end (``\\.``)."""
+    for line in lines:
+        if line == _END:
+            return
+        yield line
+    raise DumpFailed("the backup ends in the middle of a table")
+
+
+def load(backup: Path, url: str, schema: str, replacing: bool = False) -> None:
+    """Load the backup into ``schema`` of ``url``'s database, in one transaction: its tables
+    made there by bitka's migrations (at the backup's schema version; with ``replacing``, the
+    tables of bitka's that are there dropped first), then its rows copied into them."""
+    try:
+        with gzip.open(backup, "rb") as lines, psycopg.connect(url, connect_timeout=10) as conn:
+            _load(lines, conn, schema, replacing)
+    except (OSError, EOFError) as e:  # gzip's or the disk's
+        raise DumpFailed(f"the backup cannot be read: {e}") from None
+    except psycopg.Error as e:
+        raise DumpFailed(f"the backup could not be loaded: {str(e).strip()}") from None
+
+
+def _load(lines: BinaryIO, conn: psycopg.Connection, schema: str, replacing: bool) -> None:
+    head = _header(lines, "its first line")
+    version = head.get("schema")
+    known = {m.version for m in migrations.POSTGRES}
+    if head.get("bitka_rows") != FORMAT or type(version) is not int or version not in known:
+        raise DumpFailed(f"the backup is not bitka's rows of a schema this bitka knows (it says {head!r:.200})")
+    conn.execute("SET LOCAL lock_timeout = '10s'")
+    conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
     if replacing:
-        prelude.append(b"DROP FUNCTION IF EXISTS " + _ident(target) + b".bitka_refuse_change() CASCADE;\n")
-    with tempfile.TemporaryFile() as errors:
-        process = subprocess.Popen(["psql", "--no-psqlrc", "--quiet", "--set", "ON_ERROR_STOP=1",
-                                    "--single-transaction", "--dbname", conninfo, "--file", "-"],
-                                   stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=errors, env=env)
-        try:
-            for line in prelude:
-                process.stdin.write(line)
-            for line in rewritten(dump_file, source, target):
-                process.stdin.write(line)
-            process.stdin.close()
-        except BrokenPipeError:  # psql stopped at an error: it says which below
-            pass
-        except OSError as e:  # the dump could not be read (gzip's or the disk's error)
-            process.kill()
-            process.wait()
-            raise DumpFailed(f"the dump cannot be read: {e}") from None
-        if process.wait() != 0:
-            errors.seek(0)
-            raise DumpFailed(f"psql could not load the dump: {errors.read().decode('utf-8', 'replace').strip()}")
+        for table in tables_made(max(known)):
+            conn.execute(sql.SQL("DROP TABLE IF EXISTS {} CASCADE").format(sql.Identifier(schema, table)))
+        conn.execute(sql.SQL("DROP FUNCTION IF EXISTS {}() CASCADE").format(
+            sql.Identifier(schema, "bitka_refuse_change")))
+    conn.execute(sql.SQL("SET LOCAL search_path TO {}").format(sql.Identifier(schema)))
+    migrations.apply(Connection(conn), [m for m in migrations.POSTGRES if m.version <= version], utc_now())
+    conn.execute("DELETE FROM schema_migrations")  # the backup's own say when each was applied
+    wanted, seen = tables_made(version), set()
+    while len(seen) < len(wanted):
+        said = _header(lines, "a table")
+        table, columns = said.get("table"), said.get("columns")
+        if table not in wanted or table in seen:
+            raise DumpFailed(f"the backup holds a table bitka does not make here, or one twice: {table!r:.80}")
+        ours = _columns(conn, schema, table)
+        if columns != ours:
+            raise DumpFailed(f"the backup's table {table} has the columns {columns!r:.300}, and bitka's has {ours}")
+        seen.add(table)
+        statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
+            sql.Identifier(schema, table), sql.SQL(", ").join(map(sql.Identifier, ours)))
+        with conn.cursor().copy(statement) as copy:
+            for row in _rows(lines):
+                copy.write(row)
+    if lines.read(1):
+        raise DumpFailed("the backup goes on after its last table")
+    conn.execute(sql.SQL("SELECT setval(pg_get_serial_sequence({}, 'position'), coalesce(max(position), 0) + 1, "
+                         "false) FROM {}").format(sql.Literal(sql.Identifier(schema, "events").as_string(conn)),
+                                                  sql.Identifier(schema, "events")))
+    found = conn.execute("SELECT max(version) FROM schema_migrations").fetchone()[0]
+    if found != version:
+        raise DumpFailed(f"the backup says schema {version}, and its table of migrations {found}")
 
 
 @contextmanager
@@ -168,7 +213,7 @@ def scratch(url: str) -> Iterator[tuple[str, str]]:
         with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
             conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(name)))
     except psycopg.Error as e:
-        raise DumpFailed(f"a scratch schema to check the dump in cannot be made ({str(e).strip()}); the store's "
+        raise DumpFailed(f"a scratch schema to check the backup in cannot be made ({str(e).strip()}); the store's "
                          "user needs the CREATE privilege on its database") from None
     try:
         yield in_schema(url, name), name

@@ -1,24 +1,36 @@
 """``bitka restore``: a backup brought back only after it proves itself.
 
-The backup's file is checked against its manifest first (size and SHA-256: a file damaged
-on disk goes no further), then checked as a store (every hash and link, the money, every
-projection row and settlement derived again from the log: ``backups.check``) and compared
-with what its manifest says it held (each group's size, last hash and Merkle root). Only
-then does it replace anything: an SQLite copy is checked beside the target and renamed over
-it; a PostgreSQL dump is loaded into a scratch schema of the target's database and checked
-there, then loaded into the target's schema in one transaction. A target that is not empty
-is replaced only with ``--force``.
+First its manifest: signed with the store's signing key (``--key``; anyone who can write
+to a backup directory can write a manifest and its SHA-256, nobody without the key can sign
+one), dated no later than now when it is picked from a directory. Then the file, copied
+where only its owner can write (so what is checked is what is restored), against the
+manifest's size and SHA-256; then the copy checked as a store (every hash and link, the
+money, every projection row and settlement derived again from the log, and nothing in it
+bitka does not write: ``backups.check``) and compared with what its manifest says it held
+(each group's size, last hash and Merkle root). Only then does it replace anything: an
+SQLite copy is checked beside the target and renamed over it; PostgreSQL rows are loaded
+into a scratch schema of the target's database and checked there, then loaded into the
+target's schema in one transaction. A target that is not empty is replaced only with
+``--force``.
+
+A backup is data: nothing in it is run. The ``pg_dump`` scripts older bitkas made
+(``.sql.gz``) are refused, with how to bring one back by hand; so are the unsigned SQLite
+copies they made.
 """
 from __future__ import annotations
 
 import json
 import os
 import shutil
+import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
 from events import backups
-from events.checkpoint import key_id, load_or_create_key, public_raw
+from events.checkpoint import default_key_path, load_or_create_key
 from events.database import is_postgres, open_store, sqlite_path
 from events.pgstore import redacted
 
@@ -40,7 +52,8 @@ class Chosen:
     file: Path
     facts: dict
     made_at: float
-    passed_over: tuple[str, ...] = ()  # the newer backups of a directory that are damaged
+    passed_over: tuple[str, ...] = ()  # the newer backups of a directory that are damaged, or not bitka's
+    notes: tuple[str, ...] = ()
 
     @property
     def backup(self) -> backups.Backup:
@@ -48,17 +61,30 @@ class Chosen:
                               self.facts)
 
 
-def choose(given: str) -> Chosen:
-    """The backup that ``given`` names: a backup file (its manifest beside it), its manifest,
-    or a directory of backups (its newest good one)."""
-    path = Path(given)
-    if path.is_dir():
-        state = backups.status(path, 1)
-        if state.last_good is None:
-            damaged = "; ".join(problem for _name, problem in state.damaged)
-            raise RestoreFailed(f"there is no good backup in {path}" + (f": {damaged}" if damaged else ""))
-        return Chosen(state.last_good.file, state.last_good.facts, state.last_good.made_at,
-                      tuple(problem for _name, problem in state.damaged))
+def public_key(key_file: str) -> Ed25519PublicKey:
+    """The signing key's public half, to check a backup's signature with; never made here."""
+    if not Path(key_file).exists():
+        raise RestoreRefused(f"there is no signing key at {key_file} to check the backup's signature with: give the "
+                             "copy of the store's signing key you keep apart with --key FILE; nothing was restored")
+    try:
+        return load_or_create_key(key_file).public_key()
+    except (ValueError, OSError) as e:
+        raise RestoreRefused(f"the signing key at {key_file} cannot be read ({e}); nothing was restored") from None
+
+
+def newest_good(path: Path, key: Ed25519PublicKey, now: float) -> Chosen:
+    """The newest good backup of the directory ``path``: signed with ``key``, not from the
+    future, intact; the newer ones passed over, each with why."""
+    state = backups.status(path, 1, key, now)
+    if state.last_good is None:
+        damaged = "; ".join(problem for _name, problem in state.damaged)
+        raise RestoreFailed(f"there is no good backup in {path}" + (f": {damaged}" if damaged else ""))
+    return Chosen(state.last_good.file, state.last_good.facts, state.last_good.made_at,
+                  tuple(problem for _name, problem in state.damaged))
+
+
+def named(path: Path, now: float) -> Chosen:
+    """The backup file ``path`` names (its manifest beside it), or whose manifest it is."""
     if path.name.endswith(backups.MANIFEST) and path.with_name(path.name[:-len(backups.MANIFEST)]).exists():
         path = path.with_name(path.name[:-len(backups.MANIFEST)])
     if not path.exists():
@@ -66,28 +92,52 @@ def choose(given: str) -> Chosen:
     manifest = path.with_name(path.name + backups.MANIFEST)
     try:
         facts = json.loads(manifest.read_text(encoding="utf-8"))
-        made_at = backups.instant(facts["made_at"])
-        if facts.get("bitka_backup") != backups.FORMAT:
+        if not isinstance(facts, dict) or facts.get("bitka_backup") not in (backups.FORMAT, backups.UNSIGNED):
             raise ValueError("it is not a bitka backup manifest")
+        made_at = backups.instant(facts["made_at"])
     except FileNotFoundError:
         raise RestoreRefused(f"{path} has no manifest beside it ({manifest.name}), so it cannot be checked; a "
                              "backup made by bitka backup has one (a copy made otherwise can be checked with bitka "
                              "verify and bitka replay, and served as it is)") from None
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         raise RestoreFailed(f"the manifest {manifest} cannot be read ({e})") from None
-    return Chosen(path, facts, made_at)
+    ahead = backups.future_problem(path.name, made_at, now)
+    return Chosen(path, facts, made_at, notes=(f"note: {ahead}, yet it was named, and is checked",) if ahead else ())
 
 
-def restore(given: str, target: str, force: bool) -> tuple[Chosen, str]:
-    """Bring the backup back at ``target``: the backup, and what was done, in a sentence."""
-    chosen = choose(given)
-    problem = backups.damage(chosen.backup)
+def _old_format(chosen: Chosen) -> str | None:
+    """A backup of an older bitka, which this one does not restore, and how to do it by hand."""
+    name, facts = chosen.file.name, chosen.facts
+    if facts.get("kind") == "postgresql" and facts.get("format") != "rows":
+        return (f"{name} is a pg_dump script made by an older bitka; bitka no longer feeds a backup to psql, since a "
+                "script can run any command. To bring it back by hand, read it first (zcat it: only CREATE, ALTER, "
+                "COPY and SELECT pg_catalog.setval lines, no line starting with a backslash other than \\.), then "
+                "load it with psql as a user who may write only that database, and check the store with bitka "
+                "verify and bitka replay")
+    if facts.get("bitka_backup") == backups.UNSIGNED:
+        return (f"{name} was made by an older bitka and is not signed, so nothing proves it is the copy bitka made. "
+                "If it never left your hands, bring it back by hand: copy it into place, then check it with bitka "
+                "verify and bitka replay before serving it")
+    return None
+
+
+def restore(given: str, target: str, force: bool, key_file: str, now: float | None = None) -> tuple[Chosen, str]:
+    """Bring the backup back at ``target``, its signature checked with the key at
+    ``key_file``: the backup, and what was done, in a sentence."""
+    path, now = Path(given), time.time() if now is None else now
+    chosen = None if path.is_dir() else named(path, now)
+    key = public_key(key_file)
+    chosen = chosen or newest_good(path, key, now)
+    old = _old_format(chosen)
+    if old is not None:
+        raise RestoreRefused(f"{old}; nothing was restored")
+    problem = backups.signature_problem(chosen.file.name, chosen.facts, key) or backups.damage(chosen.backup)
     if problem is not None:
         raise RestoreFailed(f"{problem}; nothing was restored. Restore an older backup (bitka restore DIR picks the "
                             "newest good one)")
     kind = chosen.facts.get("kind")
     if kind == "postgresql" and not is_postgres(target):
-        raise RestoreRefused(f"{chosen.file.name} is a PostgreSQL dump: restore it to a postgresql:// URL (then "
+        raise RestoreRefused(f"{chosen.file.name} is a PostgreSQL backup: restore it to a postgresql:// URL (then "
                              "bitka migrate moves it to an SQLite file)")
     if kind == "sqlite" and is_postgres(target):
         raise RestoreRefused(f"{chosen.file.name} is an SQLite copy: restore it to a file, then move it with bitka "
@@ -98,8 +148,9 @@ def restore(given: str, target: str, force: bool) -> tuple[Chosen, str]:
         _to_sqlite(chosen, Path(sqlite_path(target)), force)
     f = chosen.facts
     return chosen, (f"restored {chosen.file} (made {f['made_at']}: {f['events']} events of {len(f['groups'])} "
-                    f"group(s)) to {_shown(target)}: its SHA-256 is its manifest's, it verifies and replays, and "
-                    "each group's size, last hash and Merkle root are the manifest's")
+                    f"group(s)) to {_shown(target)}: its manifest is signed with key {f.get('key_id')}, its SHA-256 "
+                    "is its manifest's, it verifies and replays, it holds nothing bitka does not write, and each "
+                    "group's size, last hash and Merkle root are the manifest's")
 
 
 def _shown(target: str) -> str:
@@ -129,6 +180,17 @@ def _held(path: Path) -> str:
         return f"{path.stat().st_size:,} bytes"
 
 
+def _copied(chosen: Chosen, copy: Path) -> None:
+    """The backup copied to ``copy`` (a new file of its owner's), and it is the manifest's."""
+    with open(chosen.file, "rb") as source, open(copy, "wb") as out:
+        shutil.copyfileobj(source, out, 1 << 20)
+        out.flush()
+        os.fsync(out.fileno())
+    if backups.sha256_of(copy) != chosen.facts["sha256"]:
+        raise RestoreFailed(f"the copy of {chosen.file.name} at {copy} is not the backup (its SHA-256 differs): it "
+                            "changed while it was copied, or the disk failed; nothing was restored")
+
+
 def _to_sqlite(chosen: Chosen, target: Path, force: bool) -> None:
     sides = [target.with_name(target.name + s) for s in ("-wal", "-shm", "-journal")]
     occupied = (target.exists() and target.stat().st_size > 0) or any(s.exists() and s.stat().st_size for s in sides)
@@ -137,18 +199,12 @@ def _to_sqlite(chosen: Chosen, target: Path, force: bool) -> None:
                              "restoring would replace it: stop bitka serve on it, then add --force")
     if not target.parent.is_dir():
         raise RestoreRefused(f"there is no directory {target.parent} to restore into")
-    copy = target.with_name(f".{target.name}.restoring{PARTIAL}")
-    copy.unlink(missing_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.restoring.", suffix=PARTIAL, dir=target.parent)  # 0600
+    os.close(fd)
+    copy = Path(name)
     try:
-        shutil.copyfile(chosen.file, copy)
-        os.chmod(copy, 0o600)
-        if backups.sha256_of(copy) != chosen.facts["sha256"]:
-            raise RestoreFailed(f"the copy of {chosen.file.name} at {copy} is not the backup (its SHA-256 differs): "
-                                "the disk failed while copying; nothing was restored")
+        _copied(chosen, copy)
         _proven(check(str(copy)), chosen)
-        fd = os.open(copy, os.O_RDONLY)
-        os.fsync(fd)
-        os.close(fd)
         for side in sides:  # a WAL beside the new file would be read into it
             side.unlink(missing_ok=True)
         os.replace(copy, target)
@@ -160,25 +216,24 @@ def _to_sqlite(chosen: Chosen, target: Path, force: bool) -> None:
 
 
 def _to_postgres(chosen: Chosen, target: str, force: bool) -> None:
-    problem = pg_dumps.tools_problem()
-    if problem:
-        raise RestoreRefused(problem)
     schema = pg_dumps.schema_of(target)
     present = pg_dumps.tables_in(target, schema)
     if present and not force:
         raise RestoreRefused(f"the schema {schema} of {redacted(target)} is not empty (it holds {len(present)} "
                              f"table(s): {', '.join(present[:8])}{', ...' if len(present) > 8 else ''}); restoring "
                              "would replace bitka's tables: stop bitka serve on it, then add --force")
-    source = chosen.facts.get("schema_name") or "public"
     try:
-        with pg_dumps.scratch(target) as (url, name):
-            pg_dumps.load(chosen.file, target, source, name)
-            _proven(check(url), chosen)
-            ours = pg_dumps.tables_in(target, name)
-        pg_dumps.load(chosen.file, target, source, schema, replacing=[t for t in ours if t in present])
+        with tempfile.TemporaryDirectory(prefix="bitka-restore-") as work:
+            copy = Path(work) / chosen.file.name
+            _copied(chosen, copy)
+            with pg_dumps.scratch(target) as (url, name):
+                pg_dumps.load(copy, target, name)
+                open_store(url).setup().close()  # a backup of an older schema: the later migrations
+                _proven(check(url), chosen)
+            pg_dumps.load(copy, target, schema, replacing=bool(present))
     except pg_dumps.DumpFailed as e:
         raise RestoreFailed(f"{e}; nothing was restored") from None
-    store = open_store(pg_dumps.in_schema(target, schema))
+    store = open_store(pg_dumps.in_schema(target, schema)).setup()
     try:
         with store.reading() as r:
             arrived = {g: {"size": n, "hash": r.hash_at(g, n), "root": r.merkle_root(g, n).hex()}
@@ -190,21 +245,11 @@ def _to_postgres(chosen: Chosen, target: str, force: bool) -> None:
                             "says (each group's size, last hash and Merkle root): check it with bitka verify")
 
 
-def key_note(chosen_facts: dict, key_file: str) -> str | None:
-    """A word about the signing key: a backup holds none, and checkpoints saved by members
-    hold only with the key that signed them."""
-    wanted = chosen_facts.get("key_id")
-    if not wanted:
+def key_note(chosen: Chosen, key_file: str, target: str) -> str | None:
+    """A word about the signing key: a backup holds none, and the checkpoints members saved
+    hold only with the key that signed them, the one that signed the backup."""
+    usual = default_key_path(target)
+    if Path(key_file).resolve() == Path(usual).resolve():
         return None
-    if not Path(key_file).exists():
-        return (f"note: the checkpoints of this store were signed with key {wanted}, and there is no key at "
-                f"{key_file}: put that key file there (or serve with --key), or members' saved checkpoints will "
-                "not hold")
-    try:
-        have = key_id(public_raw(load_or_create_key(key_file)))
-    except (ValueError, OSError):
-        return f"note: the key at {key_file} cannot be read; the checkpoints were signed with key {wanted}"
-    if have != wanted:
-        return (f"note: the key at {key_file} is {have}, and the checkpoints of this store were signed with "
-                f"{wanted}: serve with that key (--key), or members' saved checkpoints will not hold")
-    return None
+    return (f"note: this store's checkpoints and backups are signed with key {chosen.facts.get('key_id')}, the one "
+            f"at {key_file}: serve it with --key {key_file} (or copy that file to {usual})")

@@ -81,17 +81,27 @@ def address(host: str, port: int) -> str:
     return f"http://{f'[{shown}]' if ':' in shown else shown}:{port}"
 
 
+METRICS_DIRS = ("PROMETHEUS_MULTIPROC_DIR", "prometheus_multiproc_dir")  # what prometheus_client reads
+
+
 def metrics_across_workers() -> tuple[Callable, Callable]:
     """prometheus_client's multiprocess mode, so that /metrics counts every worker's requests
-    whichever worker answers it: each worker keeps its counts in files of a directory
-    (``$PROMETHEUS_MULTIPROC_DIR``, else a new one of its own, removed when the server
-    stops), which must be set before any worker imports prometheus_client. The hooks
-    gunicorn's master calls when a worker exits and when it stops."""
-    made = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
-    directory = Path(os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(prefix="bitka-metrics-"))
-    directory.mkdir(parents=True, exist_ok=True)
-    for old in directory.glob("*.db"):  # another run's counts are not this one's
-        old.unlink()
+    whichever worker answers it: each worker keeps its counts in files of a directory, which
+    must be named before any worker imports prometheus_client. That directory is always a new
+    one bitka makes (mode 0700): inside ``$PROMETHEUS_MULTIPROC_DIR`` when it is set, else in
+    the system's temporary directory; it is removed when the server stops, with only what
+    the workers wrote in it. Nothing else there is read, emptied or deleted: the variable
+    pointed at a store's or the backups' directory costs nothing. The hooks gunicorn's master
+    calls when a worker exits and when it stops."""
+    given = next((os.environ[name] for name in METRICS_DIRS if os.environ.get(name)), None)
+    try:
+        if given:
+            Path(given).mkdir(parents=True, exist_ok=True)
+        directory = Path(tempfile.mkdtemp(prefix="bitka-metrics-", dir=given))
+    except OSError as e:
+        raise click.UsageError(f"PROMETHEUS_MULTIPROC_DIR={given}: bitka cannot make its metrics' directory in it "
+                               f"({e.strerror})") from None
+    os.environ.pop("prometheus_multiproc_dir", None)
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(directory)
 
     def child_exit(server, worker):
@@ -99,9 +109,15 @@ def metrics_across_workers() -> tuple[Callable, Callable]:
         multiprocess.mark_process_dead(worker.pid)
 
     def on_exit(server):
-        if made:
-            shutil.rmtree(directory, ignore_errors=True)
+        shutil.rmtree(directory, ignore_errors=True)
     return child_exit, on_exit
+
+
+def single_process_metrics() -> None:
+    """The development server is one process: its counts stay in it, and no directory a
+    variable names is written to."""
+    for name in METRICS_DIRS:
+        os.environ.pop(name, None)
 
 
 def run_gunicorn(db: str, host: str, port: int, workers: int, threads: int, key: str | None,
@@ -180,6 +196,7 @@ def run_dev(db: str, host: str, port: int, key: str | None, damaged: list[Fault]
     class KeepAlive(WSGIRequestHandler):
         protocol_version = "HTTP/1.1"  # clients may reuse one connection for many requests
 
+    single_process_metrics()
     app = create_app(_app_config(db, key, damaged, backups, address(host, port), lan=lan))
     if backups is not None:
         backups.start()

@@ -5,10 +5,12 @@ These are operations endpoints, outside the API's ``/v1`` (and its OpenAPI docum
 - ``/healthz`` answers 200 while the process answers at all (a liveness probe);
 - ``/readyz`` answers 200 only when the store answers, its migrations are all applied, the
   signing key is loaded and, when backups are configured, the last good backup is fresh
-  (at most twice the interval old, and the newest backup not damaged on disk); otherwise
-  503, its JSON body naming each check that is not ready and why;
+  (at most twice the interval old, and no newer backup damaged on disk, dated in the future
+  or not signed with the signing key); otherwise 503, its JSON body naming each check that
+  is not ready and why;
 - ``/metrics`` is Prometheus' text format (service/metrics.py); with ``BITKA_METRICS_TOKEN``
-  set it needs ``Authorization: Bearer <that token>``.
+  set it needs ``Authorization: Bearer <that token>``. Served with ``--lan`` (a hall's
+  network, plain HTTP), it answers only this machine (loopback), unless that token is set.
 
 Backups are configured by ``BITKA_BACKUP_DIR`` and ``BITKA_BACKUP_EVERY`` (seconds, or
 ``1h``), which ``bitka serve --backup-dir`` sets.
@@ -16,6 +18,7 @@ Backups are configured by ``BITKA_BACKUP_DIR`` and ``BITKA_BACKUP_EVERY`` (secon
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import os
 import time
 
@@ -25,6 +28,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from events import backups
 from events.checkpoint import published
+from events.errors import Refused
+from events.sentences import say
 from events.migrations import latest, pending
 from .metrics import Metrics, instrument
 from .problems import problem
@@ -53,7 +58,9 @@ def backup_status(app: Flask) -> backups.Status | None:
     if not directory:
         return None
     since = app.config.get("BITKA_BACKUP_SINCE") or app.extensions.get("bitka.started")  # bitka serve's start
-    return backups.status(directory, app.config["BITKA_BACKUP_EVERY"], since=since)
+    key = app.extensions.get("bitka.key")  # a backup counts only when its manifest is signed with the server's key
+    public = key.public_key() if isinstance(key, Ed25519PrivateKey) else None
+    return backups.status(directory, app.config["BITKA_BACKUP_EVERY"], public, since=since)
 
 
 def _check(ok: bool, detail: str) -> dict:
@@ -120,9 +127,19 @@ def readyz():
     return jsonify(body), 503 if not_ready else 200, _NO_STORE
 
 
+def _loopback(address: str | None) -> bool:
+    try:
+        return ipaddress.ip_address((address or "").split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
 @bp.get("/metrics")
 def metrics():
     token = current_app.config.get("BITKA_METRICS_TOKEN")
+    if current_app.config.get("BITKA_LAN") and not token and not _loopback(request.remote_addr):
+        raise Refused(say("served with --lan, the metrics answer only this machine: scrape them from it, or set "
+                          "BITKA_METRICS_TOKEN and send it as a Bearer token"))
     if token:
         given = request.headers.get("Authorization", "")
         if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
@@ -160,6 +177,10 @@ class BackupCollector:
         yield GaugeMetricFamily("bitka_backup_interval_seconds", "How often a backup is due", value=state.every)
         fresh = state.fresh and not state.damaged
         yield GaugeMetricFamily("bitka_backup_fresh", "1 while the last good backup is at most twice the interval "
-                                "old and the newest is not damaged", value=1 if fresh else 0)
-        yield GaugeMetricFamily("bitka_backups_damaged", "Backups newer than the last good one that are damaged on "
-                                "disk", value=len(state.damaged))
+                                "old and none newer is damaged, dated in the future or unsigned",
+                                value=1 if fresh else 0)
+        yield GaugeMetricFamily("bitka_backups_damaged", "Backups newer than the last good one that do not count: "
+                                "damaged on disk, dated in the future, or not signed with the signing key",
+                                value=len(state.damaged))
+        yield GaugeMetricFamily("bitka_backups_in_the_future", "Backups whose manifests are dated in the future "
+                                "(never counted as the last good one)", value=state.ahead)

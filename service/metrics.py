@@ -12,8 +12,9 @@
 
 Under ``bitka serve``'s gunicorn each worker is a process of its own: the counts go through
 prometheus_client's multiprocess mode (``$PROMETHEUS_MULTIPROC_DIR``, set by cli/server.py
-before the workers start), so any worker's answer holds every worker's counts. Without it
-(the development server, tests) the app keeps its counts in a registry of its own.
+before the workers start to a new directory of bitka's own, never one it was given), so any
+worker's answer holds every worker's counts. Without it (the development server, tests) the
+app keeps its counts in a registry of its own.
 """
 from __future__ import annotations
 

@@ -80,7 +80,7 @@ def backed_up(tmp_path):
     from service.app import create_app
     db, where = str(tmp_path / "club.db"), tmp_path / "backups"
     demo_store(db)
-    app = create_app({"BITKA_DB": db, "BITKA_KEY": str(tmp_path / "k"), "TESTING": True,
+    app = create_app({"BITKA_DB": db, "BITKA_KEY": db + ".key", "TESTING": True,  # the key backups are signed with
                       "BITKA_BACKUP_DIR": str(where), "BITKA_BACKUP_EVERY": "1h"})
     yield app, db, where
     app.extensions["bitka.store"].close()

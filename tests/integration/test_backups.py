@@ -3,7 +3,6 @@ round trips on both backends, and what the admin's page says of them."""
 from __future__ import annotations
 
 import html
-import os
 import re
 import time
 from datetime import datetime, timezone
@@ -11,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.backups import RETRY, Schedule, into_directory, last_good_at
+from cli.backups import RETRY, Schedule, into_directory, last_good_at, signing_key
 from events import backups
 from events.database import open_store
 from tests.backends import drop_schema, drop_trigger, fresh_schema_url, run_raw
@@ -45,14 +44,9 @@ def _events(db: str) -> int:
     return count
 
 
-def _require_pg_dump() -> None:
-    """PostgreSQL backups need pg_dump and psql: skipped without them, except in CI."""
-    from cli.pg_dumps import tools_problem
-    problem = tools_problem()
-    if problem:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI backs PostgreSQL up too, but {problem}")
-        pytest.skip(problem)
+def _key(db: str):
+    """The store's signing key's public half: what a backup's manifest is checked with."""
+    return signing_key(db).public_key()
 
 
 def test_a_schedule_on_a_fake_clock_backs_up_every_interval_and_keeps_the_newest_n(tmp_path):
@@ -67,7 +61,7 @@ def test_a_schedule_on_a_fake_clock_backs_up_every_interval_and_keeps_the_newest
             run("--db", db, "demo")
         return done
 
-    schedule = Schedule(backup, HOUR, last_good_at(where, HOUR), clock.now, clock.sleep, nap=600)
+    schedule = Schedule(backup, HOUR, last_good_at(where, HOUR, _key(db), clock.now), clock.now, clock.sleep, nap=600)
     assert schedule.run(attempts=5) == 5
     assert [at for at, _ in made] == [T0 + k * HOUR for k in range(5)]  # the first at once, then on the hour
     assert max(clock.naps) <= 600 and sum(clock.naps) == 4 * HOUR
@@ -86,9 +80,10 @@ def test_a_schedule_on_a_fake_clock_backs_up_every_interval_and_keeps_the_newest
         assert b.facts["kind"] == "sqlite" and b.facts["settlements"] > 0
     # A server started again half an hour after the last backup waits for the next hour, not a whole interval.
     later = FakeClock(T0 + 4.5 * HOUR)
-    assert Schedule(backup, HOUR, last_good_at(where, HOUR), later.now, later.sleep).due() == T0 + 5 * HOUR
+    restarted = Schedule(backup, HOUR, last_good_at(where, HOUR, _key(db), later.now), later.now, later.sleep)
+    assert restarted.due() == T0 + 5 * HOUR
     fresh = FakeClock(T0)
-    assert Schedule(backup, HOUR, last_good_at(tmp_path / "none", HOUR), fresh.now, fresh.sleep).due() == T0
+    assert Schedule(backup, HOUR, last_good_at(tmp_path / "none", HOUR, _key(db)), fresh.now, fresh.sleep).due() == T0
 
 
 def test_the_schedule_stops_when_the_server_that_started_it_is_gone(tmp_path):
@@ -108,7 +103,7 @@ def test_a_failed_backup_is_tried_again_soon_counts_for_nothing_and_deletes_noth
         attempts.append(now)
         return into_directory(db, where, 1, now)
 
-    schedule = Schedule(backup, HOUR, last_good_at(where, HOUR), clock.now, clock.sleep, nap=HOUR)
+    schedule = Schedule(backup, HOUR, last_good_at(where, HOUR, _key(db), clock.now), clock.now, clock.sleep, nap=HOUR)
     schedule.run(attempts=1)
     store = open_store(db)
     run_raw(store, drop_trigger(store, "events_refuse_update"),
@@ -118,7 +113,7 @@ def test_a_failed_backup_is_tried_again_soon_counts_for_nothing_and_deletes_noth
     assert attempts == [T0, T0 + HOUR, T0 + HOUR + RETRY]
     [only], _ = backups.listed(where)
     assert only.made_at == T0 and not list(where.glob(".*partial"))  # keep=1, yet the good one stays
-    state = backups.status(where, HOUR, now=clock.t)
+    state = backups.status(where, HOUR, _key(db), now=clock.t)
     assert state.last_good == only and state.fresh
     assert f"group {group}: first bad seq 5" in state.failed["problem"]
     assert any("the last attempt" in p and "first bad seq 5" in p for p in state.problems)
@@ -144,19 +139,19 @@ def test_a_backup_damaged_on_disk_is_reported_and_never_the_last_good_one(tmp_pa
     from service.app import create_app
     now = time.time()
     db, where, newest, older = _two_backups_the_newest_damaged(tmp_path, now)
-    state = backups.status(where, HOUR)
+    state = backups.status(where, HOUR, _key(db))
     assert state.last_good == older and [name for name, _ in state.damaged] == [newest.name]
     assert "does not match its manifest" in state.problems[0]
     # restore of the damaged file refuses it; restore of the directory passes over it to the older one
-    refused = run("restore", str(newest.file), "--to", str(tmp_path / "a.db"))
+    refused = run("restore", str(newest.file), "--to", str(tmp_path / "a.db"), "--key", db + ".key")
     assert refused.exit_code == 1 and "does not match its manifest" in refused.output
     assert "nothing was restored" in refused.output and not (tmp_path / "a.db").exists()
-    restored = run("restore", str(where), "--to", str(tmp_path / "b.db"))
+    restored = run("restore", str(where), "--to", str(tmp_path / "b.db"), "--key", db + ".key")
     assert restored.exit_code == 0, restored.output
     assert f"passed over: {newest.name} does not match its manifest" in restored.output
     assert f"restored {older.file}" in restored.output
     # the health check names it: not ready, though the older good one is fresh
-    app = create_app({"BITKA_DB": db, "BITKA_KEY": str(tmp_path / "k"), "TESTING": True,
+    app = create_app({"BITKA_DB": db, "BITKA_KEY": db + ".key", "TESTING": True,
                       "BITKA_BACKUP_DIR": str(where), "BITKA_BACKUP_EVERY": "1h"})
     ready = app.test_client().get("/readyz")
     assert ready.status_code == 503 and ready.json["not_ready"] == ["backups"]
@@ -174,9 +169,9 @@ def test_a_manifest_that_cannot_be_read_is_named_and_its_backup_not_counted(tmp_
     made = into_directory(db, where, 48, T0)
     manifest = made.file.with_name(made.file.name + ".json")
     manifest.write_text(manifest.read_text()[:-20])
-    state = backups.status(where, HOUR, now=T0 + 60)
+    state = backups.status(where, HOUR, _key(db), now=T0 + 60)
     assert state.last_good is None and "cannot be read" in state.damaged[0][1]
-    said = run("restore", str(made.file), "--to", str(tmp_path / "a.db"))
+    said = run("restore", str(made.file), "--to", str(tmp_path / "a.db"), "--key", db + ".key")
     assert said.exit_code == 1 and "cannot be read" in said.output
 
 
@@ -198,30 +193,29 @@ def target(db_url, tmp_path):
     if not db_url.startswith("postgresql"):
         yield str(tmp_path / "restored.db")
         return
-    _require_pg_dump()
     url, schema = fresh_schema_url()
     yield url
     drop_schema(schema)
 
 
 def test_a_backup_restores_the_same_store_and_never_over_one_without_force(db_url, target, tmp_path):
-    where = tmp_path / "backups"
+    where, key = tmp_path / "backups", str(tmp_path / "signing.key")
     assert run("--db", db_url, "demo").exit_code == 0
-    made = run("--db", db_url, "backup", "--dir", str(where), "--keep", "2")
+    made = run("--db", db_url, "backup", "--dir", str(where), "--keep", "2", "--key", key)
     assert made.exit_code == 0 and "it verifies and replays" in made.output, made.output
     [backup], _ = backups.listed(where)
     assert backup.facts["kind"] == ("postgresql" if db_url.startswith("postgresql") else "sqlite")
-    assert backup.name.endswith(".sql.gz" if db_url.startswith("postgresql") else ".db")
+    assert backup.name.endswith(".rows.gz" if db_url.startswith("postgresql") else ".db")
     assert oct(backup.file.stat().st_mode & 0o777) == "0o600"  # it holds token hashes: the owner's alone
-    restored = run("restore", str(where), "--to", target)
+    restored = run("restore", str(where), "--to", target, "--key", key)
     assert restored.exit_code == 0 and "it verifies and replays" in restored.output, restored.output
     _same_store(db_url, target)
     assert run("--db", target, "verify").exit_code == 0 and run("--db", target, "replay").exit_code == 0
     # a store that is not empty is not replaced without --force, and is with it
-    again = run("restore", str(backup.file), "--to", target)
+    again = run("restore", str(backup.file), "--to", target, "--key", key)
     assert again.exit_code == 2 and "is not empty" in again.output and "--force" in again.output
     assert run("--db", target, "demo").exit_code == 0  # the target moves on: now it differs from the backup
-    forced = run("restore", str(backup.file), "--to", target, "--force")
+    forced = run("restore", str(backup.file), "--to", target, "--force", "--key", key)
     assert forced.exit_code == 0, forced.output
     _same_store(db_url, target)
 
@@ -231,13 +225,14 @@ def test_restore_says_what_it_cannot_do(tmp_path):
     demo_store(db)
     copy = tmp_path / "plain-copy.db"
     copy.write_bytes(Path(db).read_bytes())
-    said = run("restore", str(copy), "--to", str(tmp_path / "x.db"))
+    said = run("restore", str(copy), "--to", str(tmp_path / "x.db"), "--key", db + ".key")
     assert said.exit_code == 2 and "has no manifest" in said.output
     assert run("--db", db, "backup", str(tmp_path / "one.db")).exit_code == 0  # a file of its own, manifest beside
     assert (tmp_path / "one.db.json").exists()
-    said = run("restore", str(tmp_path / "one.db"), "--to", "postgresql://nobody@127.0.0.1:1/none")
+    said = run("restore", str(tmp_path / "one.db"), "--to", "postgresql://nobody@127.0.0.1:1/none", "--key",
+              db + ".key")
     assert said.exit_code == 2 and "is an SQLite copy" in said.output
-    said = run("restore", str(tmp_path), "--to", str(tmp_path / "y.db"))  # a directory without bitka's backups
+    said = run("restore", str(tmp_path), "--to", str(tmp_path / "y.db"), "--key", db + ".key")  # no bitka backups
     assert said.exit_code == 1 and "there is no good backup" in said.output
     assert run("--db", db, "backup", "--dir", str(tmp_path / "b"), "--every", "soon").exit_code == 2
     assert run("--db", db, "backup", str(tmp_path / "two.db"), "--every", "1h").exit_code == 2
@@ -261,7 +256,7 @@ def _page_sentences(app, group: str, token: str) -> str:
 def test_the_admins_page_says_when_the_last_good_backup_was_made_and_warns_when_it_is_old(tmp_path, made_ago, fresh):
     from service.app import create_app
     db, where = str(tmp_path / "club.db"), tmp_path / "backups"
-    app = create_app({"BITKA_DB": db, "BITKA_KEY": str(tmp_path / "k"), "TESTING": True,
+    app = create_app({"BITKA_DB": db, "BITKA_KEY": db + ".key", "TESTING": True,
                       "BITKA_BACKUP_DIR": str(where), "BITKA_BACKUP_EVERY": HOUR})
     http = app.test_client()
     g = http.post("/v1/groups", json={"name": "Czwartek", "currency": "PLN"}).json
@@ -286,7 +281,7 @@ def test_the_admins_page_says_a_backup_is_damaged_and_when_none_is_configured(tm
                               f"Warning: the backup {newest.name} is damaged on disk (it no longer matches its "
                               "manifest), so it does not count."),
                              ({}, "This server is not set to make backups on a schedule.")]:
-        app = create_app({"BITKA_DB": db, "BITKA_KEY": str(tmp_path / "k"), "TESTING": True, **config})
+        app = create_app({"BITKA_DB": db, "BITKA_KEY": db + ".key", "TESTING": True, **config})
         http = app.test_client()
         g = http.post("/v1/groups", json={"name": "Piątek", "currency": "EUR"}).json
         said = _page_sentences(app, g["id"], g["admin_token"])
