@@ -43,8 +43,9 @@ class BackupsSaid:
                                      "(%(interval)s): backups may have stopped. Tell whoever runs this server.",
                                      interval=interval)))
         for name, _problem in state.damaged:
-            said.append(("notice", _("Warning: the backup %(name)s is damaged on disk (it no longer matches its "
-                                     "manifest), so it does not count.", name=name)))
+            said.append(("notice", _("Warning: the backup %(name)s does not count: it no longer matches its "
+                                     "manifest, or its manifest is not signed with this server's key, or it is "
+                                     "dated in the future. bitka restore names which.", name=name)))
         if state.failed is not None:
             said.append(("notice", _("Warning: the last backup attempt, %(when)s, failed; the server's log says why.",
                                      when=_moment(backups.instant(state.failed["at"])) if state.failed.get("at")

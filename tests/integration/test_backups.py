@@ -278,8 +278,9 @@ def test_the_admins_page_says_a_backup_is_damaged_and_when_none_is_configured(tm
     now = time.time()
     db, where, newest, _older = _two_backups_the_newest_damaged(tmp_path, now)
     for config, expected in [({"BITKA_BACKUP_DIR": str(where), "BITKA_BACKUP_EVERY": HOUR},
-                              f"Warning: the backup {newest.name} is damaged on disk (it no longer matches its "
-                              "manifest), so it does not count."),
+                              f"Warning: the backup {newest.name} does not count: it no longer matches its "
+                              "manifest, or its manifest is not signed with this server's key, or it is dated in the "
+                              "future. bitka restore names which."),
                              ({}, "This server is not set to make backups on a schedule.")]:
         app = create_app({"BITKA_DB": db, "BITKA_KEY": db + ".key", "TESTING": True, **config})
         http = app.test_client()
