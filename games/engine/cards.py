@@ -4,7 +4,7 @@ Input is forgiving (any case, ``T`` for 10, suit symbols); output is always cano
 """
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from events.sentences import say
 
@@ -107,3 +107,12 @@ def dealt(raw: object, keys: tuple[str, ...], seats: int, size: int, game: str,
             raise RuleViolation(say("seat {seat} is dealt {cards_count} cards; {game} deals {size} to each seat",
                                     seat=seat, cards_count=len(cards), game=game, size=size))
     return dealer, parsed
+
+
+def dealt_round(cards: Sequence[str], seats: int, size: int, first: int = 0) -> list[list[str]]:
+    """Cards dealt seat by seat, ``size`` to each, from the top of ``cards``: the first
+    ``size`` to seat ``first``, the next to the seat after it, and so on round the table."""
+    hands: list[list[str]] = [[] for _ in range(seats)]
+    for i in range(seats):
+        hands[(first + i) % seats] = list(cards[i * size:(i + 1) * size])
+    return hands

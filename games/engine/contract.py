@@ -10,8 +10,9 @@ once (``one_card``); what a reader may see (``seen``); which results a pack can 
 score sheet's card points and tricks per side (``possible``); the table decider
 (``table``); the calls a phone offers (``call_offers``); sentences (``words``; every
 sentence is ``say(template, name=value)``); a hand's body given again for a correction
-(``again``); autoplay. ``tests/games/test_every_game.py`` holds every registered game to
-this contract, over each of its presets.
+(``again``); autoplay; and the trick-taking core a trick game declares its play to
+(``trick_game``). ``tests/games/test_every_game.py`` holds every registered game to this
+contract, over each of its presets.
 
 ``Game`` is read in four parts, in this order below:
 
@@ -45,6 +46,7 @@ from typing import Any, Callable, Collection, Mapping, Sequence
 from . import seen
 from .base import Command, Event, Settlement, TableTerms
 from .errors import RuleViolation
+from .units import POINT, Unit
 
 State = Any  # each game's own frozen state
 Rules = Any  # each game's own frozen rules
@@ -264,6 +266,11 @@ class Game:
     play_fields: tuple[DealField, ...] = ()  # a card played (POST .../plays) beyond seat and card
     call_fields: tuple[DealField, ...] = ()  # a call (a bid) beyond seat and call
     rule_fields: tuple[RuleField, ...] = ()  # the table's rules, described (else named and typed only)
+    # What a table's score table notes beside a hand, from its settlement (the settlement
+    # event's data): sentences of the log, in the game's own words (a doubled round it
+    # played in, or one it makes due). The table decider's game and match scores and a
+    # correction are noted by the page itself.
+    notes: Callable[[Mapping], Sequence[str]] = lambda settlement: ()
     # A table of this many seats refused because its rules seat another number: the refusal
     # that names the rules which seat that many (None: the service says it in its own words).
     seating: Callable[[Rules, int], str | None] = lambda rules, seats: None
@@ -279,6 +286,9 @@ class Game:
     codes: Mapping[str, str] = field(default_factory=dict)  # a code of its log (an outcome, a role) as players say it
     docs: Mapping[str, str] = field(default_factory=dict)  # "play", "claim": what those requests do, for OpenAPI
     demo: tuple[DemoTable, ...] = ()  # what ``bitka demo`` plays (none: a few random hands of the first preset)
+    # What its card points are counted in (units.py): every count in a trick event or a score
+    # sheet is in it, and the pages and the log say thirds as "2 points (7 thirds)".
+    unit: Unit = POINT
 
     def seated(self, rules: Rules, count: int) -> Rules | None:
         """The rules of a table of ``count`` seats playing by ``rules`` (the same rules, with

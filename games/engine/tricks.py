@@ -177,3 +177,8 @@ class Trick:
         if not self.played:
             data["played"] = False
         return data
+
+    @classmethod
+    def from_data(cls, d: Mapping) -> "Trick":
+        """The trick a ``trick`` event recorded (a subclass reads its own fields too)."""
+        return cls(d["trick"], d["leader"], tuple(d["cards"]), d["winner"], d["points"], d.get("played", True))

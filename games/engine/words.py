@@ -8,6 +8,7 @@ from typing import Callable, Mapping
 from events.sentences import say
 
 from .contract import ResultField
+from .units import POINT, Unit
 
 Who = Callable[[int], str]
 
@@ -70,7 +71,13 @@ def call(d: Mapping, who: Who) -> str:
     return say("{seat} calls {call}{jack}", seat=who(d['seat']), call=d['call'], jack=jack)
 
 
-def trick(d: Mapping, who: Who) -> str:
+def trick(d: Mapping, who: Who, unit: Unit = POINT) -> str:
+    """A trick: who led, its cards, who took it and what it holds, in the game's ``unit``
+    (thirds said as the whole points they make and the thirds: units.py)."""
+    if not unit.whole:
+        return say("trick {trick}: {leader} leads; cards {cards}; {winner} wins {points}",
+                   trick=d['trick'], leader=who(d['leader']), cards=' '.join(d['cards']),
+                   winner=who(d['winner']), points=unit.said(d['points']))
     return (say("trick {trick}: {leader} leads; cards {cards}; {winner} wins {points} card "
                 "points",
                 trick=d['trick'], leader=who(d['leader']), cards=' '.join(d['cards']),

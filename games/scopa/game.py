@@ -5,110 +5,33 @@ or else a set of cards summing to it. The deal names the table and the stock; la
 are dealt by bitka from the stock (3 cards to each seat, starting after the dealer), and
 the last capturer sweeps what is left. A play event records what it captured, whether it
 was a scopa, and any round dealt or sweep made after it, so the hand replays from its
-events alone. Scoring and money: scoring.py; the score sheet: result.py; a deal seat by
-seat: seen.py.
+events alone. The pack and the table's rules: rules.py; what a play captures: capture.py;
+calling oneself out: claim.py; scoring and money: scoring.py; the score sheet: result.py;
+a deal seat by seat: seen.py; the words: words.py.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from itertools import combinations
-from typing import Mapping, Sequence
+from typing import Mapping
 
 from events.sentences import say
 
-from ..engine import one_card, words
-from ..engine.base import Command, Event, TableTerms, named_rules
-from ..engine.cards import check_exact_pack, dealt, pack, parse_cards
-from ..engine.contract import DEALT, Capabilities, DealField, Game, Preset, RuleField, TableRules
+from ..engine import one_card
+from ..engine.base import Command, Event, TableTerms
+from ..engine.cards import check_exact_pack, dealt, dealt_round, parse_cards
+from ..engine.contract import DEALT, Capabilities, DealField, Game, TableRules
 from ..engine.errors import Revealing, RuleViolation, may_not_play
 from . import demo, glossary
 from . import result as scopa_result
 from . import scoring as scopa_scoring
 from . import seen as scopa_seen
+from .capture import Play, captures, chosen
+from .claim import decide_claim
+from .rules import DEALS, PACK, ROUND, TARGETS, VALUE, ScopaRules, parse_rules, seat_count, value
+from .words import PRESETS, RULE_FIELDS, describe
 
-PACK = pack(("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"))
-VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "J": 8, "Q": 9, "K": 10}
-DEALS = {  # deal -> (cards in each hand, cards face up on the table)
-    "standard": (3, 4), "scopone": (9, 4), "scientifico": (10, 0)}
-ROUND = 3  # cards to each seat when every hand is empty and the stock is not
-TARGETS = range(11, 62)  # the seed names 11, 16 and 21 "for example", and 31 or 41 in longer games
-
-
-def value(card: str) -> int:
-    return VALUE[card[:-1]]
-
-
-@dataclass(frozen=True)
-class ScopaRules:
-    players: int = 2
-    deal: str = "standard"
-    target: int = 11
-    claims: bool = True
-    stake_per: str = "game"
-
-    game = "scopa"
-
-    def to_data(self) -> dict:
-        return {"players": self.players, "deal": self.deal, "target": self.target, "claims": self.claims,
-                "stake_per": self.stake_per}
-
-    @property
-    def sides(self) -> tuple[tuple[int, ...], ...]:
-        """Who scores together: each player alone, or with four, seats 0+2 against 1+3."""
-        return ((0, 2), (1, 3)) if self.players == 4 else tuple((s,) for s in range(self.players))
-
-    def side_of(self, seat: int) -> int:
-        return next(i for i, seats in enumerate(self.sides) if seat in seats)
-
-
-def parse_rules(raw: Mapping | None) -> ScopaRules:
-    rules = named_rules(ScopaRules, raw, "scopa")
-    if rules.players not in (2, 3, 4) or isinstance(rules.players, bool):
-        raise RuleViolation(say("players must be 2, 3 or 4"))
-    if not isinstance(rules.deal, str) or rules.deal not in DEALS:
-        raise RuleViolation(say("deal must be one of {deals}", deals=', '.join(DEALS)))
-    if rules.deal != "standard" and rules.players != 4:
-        raise RuleViolation(say("the {deal} deal is for four players", deal=rules.deal))
-    if not isinstance(rules.target, int) or isinstance(rules.target, bool) or rules.target not in TARGETS:
-        raise RuleViolation(say("target must be a whole number of points from {lowest} to {highest} (11, 16 and "
-                                "21 are usual; 31 or 41 for a longer game), not {target}",
-                                lowest=TARGETS[0], highest=TARGETS[-1], target=repr(rules.target)))
-    if not isinstance(rules.claims, bool):
-        raise RuleViolation(say("claims must be true or false"))
-    if rules.stake_per not in ("game", "point"):
-        raise RuleViolation(say("stake_per must be 'game' or 'point'"))
-    return rules
-
-
-def seat_count(rules: ScopaRules) -> int:
-    return rules.players
-
-
-@dataclass(frozen=True)
-class Play:
-    seat: int
-    card: str
-    capture: tuple[str, ...]
-    scopa: bool
-    by: str  # "match", "sum" or "none": which rule made the capture the legal one
-    dealt: tuple[tuple[str, ...], ...] = ()
-    sweep: tuple[int, tuple[str, ...]] | None = None
-
-    def to_data(self) -> dict:
-        data = {"seat": self.seat, "card": self.card, "capture": list(self.capture), "scopa": self.scopa,
-                "by": self.by}
-        if self.dealt:
-            data["dealt"] = [list(h) for h in self.dealt]
-        if self.sweep:
-            data["sweep"] = {"seat": self.sweep[0], "cards": list(self.sweep[1])}
-        return data
-
-    @classmethod
-    def from_data(cls, d: Mapping) -> "Play":
-        sweep = d.get("sweep")
-        return cls(d["seat"], d["card"], tuple(d["capture"]), d["scopa"], d["by"],
-                   tuple(tuple(h) for h in d.get("dealt", ())),
-                   (sweep["seat"], tuple(sweep["cards"])) if sweep else None)
+__all__ = ("PACK", "VALUE", "DEALS", "ROUND", "TARGETS", "ScopaRules", "parse_rules", "seat_count", "value", "Play",
+           "captures", "ScopaState", "GAME")
 
 
 @dataclass(frozen=True)
@@ -145,11 +68,12 @@ def sheet(state: ScopaState) -> dict:
 
 
 def deals(rules: ScopaRules, deck, dealer: int) -> dict:
-    """Three cards to each seat and four face up (ten each and none face up, scientifico);
-    the rest is the stock."""
+    """The cards each seat holds and those face up, as the table's way of dealing says
+    (``DEALS``: three each and four face up; ten each, scientifico; nine each and four face
+    up, scopone); the rest is the stock."""
     n = rules.players
-    size, face_up = (10, 0) if rules.deal == "scientifico" else (3, 4)
-    return {"dealer": dealer, "hands": [list(deck[i * size:(i + 1) * size]) for i in range(n)],
+    size, face_up = DEALS[rules.deal]
+    return {"dealer": dealer, "hands": dealt_round(deck, n, size),
             "table": list(deck[n * size:n * size + face_up]), "stock": list(deck[n * size + face_up:])}
 
 
@@ -185,17 +109,6 @@ def new_hand(rules: ScopaRules, deal: Mapping) -> ScopaState:
     return state
 
 
-def captures(card: str, table: Sequence[str]) -> tuple[str, list[tuple[str, ...]]]:
-    """The captures a card may make, and by which rule: single cards of its value first,
-    else every set of two or more summing to it, else none."""
-    singles = [(c,) for c in table if value(c) == value(card)]
-    if singles:
-        return "match", singles
-    sums = [combo for size in range(2, len(table) + 1) for combo in combinations(table, size)
-            if sum(map(value, combo)) == value(card)]
-    return ("sum", sums) if sums else ("none", [])
-
-
 def decide(state: ScopaState, command: Command) -> list[Event]:
     if is_over(state):
         raise RuleViolation(say("the hand is over"))
@@ -208,7 +121,7 @@ def decide(state: ScopaState, command: Command) -> list[Event]:
                 raise RuleViolation(waiting)
             return [Event("play", _decide_play(state, data).to_data())]
         case Command(kind="claim", data=data):
-            return [_decide_claim(state, data)]
+            return [decide_claim(state, data)]
     raise RuleViolation(say("scopa hands take plays and claims, not {command_kind}s", command_kind=command.kind))
 
 
@@ -231,7 +144,7 @@ def _decide_play(state: ScopaState, data: Mapping) -> Play:
     seat, card = one_card.judged(in_play(state), data, keys=("seat", "card", "capture"))
     by, options = captures(card, state.table)
     try:
-        taken = _chosen(card, options, data.get("capture"), by)
+        taken = chosen(card, options, data.get("capture"), by)
     except RuleViolation as e:  # judged only for a card held: said as for one not held to who may not see it
         raise Revealing(e.detail, seat, may_not_play(card, seat), **e.extra) from None
     table = tuple(c for c in state.table if c not in taken) + (() if taken else (card,))
@@ -247,35 +160,6 @@ def _decide_play(state: ScopaState, data: Mapping) -> Play:
     return Play(seat, card, taken, bool(taken) and not table and not last_play, by, dealt, sweep)
 
 
-def _chosen(card: str, options: list[tuple[str, ...]], raw, by: str) -> tuple[str, ...]:
-    """The capture a play takes: the one named (a legal one), or the only legal one. A refusal
-    that lists the legal captures carries them as data too (``legal``: one list per capture)."""
-    listed = "; ".join("+".join(o) for o in options)
-    legal = [list(o) for o in options]
-    if raw is None:
-        if len(options) > 1:
-            raise RuleViolation(say("{card} can capture {listed}: say which in capture",
-                                    card=card, listed=listed), legal=legal)
-        return options[0] if options else ()
-    chosen = parse_cards(raw)
-    if not options:
-        if chosen:
-            raise RuleViolation(say("{card} ({value}) captures nothing: no table card or sum of cards makes "
-                                    "{value}",
-                                    card=card, value=value(card)))
-        return ()
-    for option in options:
-        if sorted(option) == sorted(chosen):
-            return option
-    if not chosen:
-        raise RuleViolation(say("a card that can capture must capture: {card} can take {listed}",
-                                card=card, listed=listed), legal=legal)
-    rule = (say("a card matching a single table card must take one such card, never a sum") if by == "match"
-            else say("the captured cards must sum to the card's value"))
-    raise RuleViolation(say("{card} may capture {listed}, not {chosen}: {rule}",
-                            card=card, listed=listed, chosen='+'.join(chosen), rule=rule), legal=legal)
-
-
 def _not_held(state: ScopaState, card: str, seat: int) -> str:
     """Where a card the seat to play does not hold is, for a reader who may see it."""
     holder = next((s for s, h in enumerate(state.held) if card in h), None)
@@ -286,27 +170,7 @@ def _not_held(state: ScopaState, card: str, seat: int) -> str:
 
 def _next_round(state: ScopaState) -> tuple[tuple[str, ...], ...]:
     """3 cards to each seat in turn from the top of the stock, starting after the dealer."""
-    n, stock = state.rules.players, state.stock
-    hands = [()] * n
-    for i in range(n):
-        seat = (state.dealer + 1 + i) % n
-        hands[seat] = tuple(stock[i * ROUND:(i + 1) * ROUND])
-    return tuple(hands)
-
-
-def _decide_claim(state: ScopaState, data: Mapping) -> Event:
-    if not state.rules.claims:
-        raise RuleViolation(say("this table plays without chiamarsi fuori"))
-    extra = sorted(set(data) - {"seat"})
-    if extra:
-        raise RuleViolation(say("a claim has only seat, not {extra}", extra=', '.join(extra)))
-    seat = data.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.rules.players:
-        raise RuleViolation(say("seat must be a seat from 0 to {last}",
-                                last=state.rules.players - 1))
-    side = state.rules.side_of(seat)
-    certain = scopa_scoring.certain_points(state, side)
-    return Event("claim", {"seat": seat, "side": side, "certain": certain, "points": sum(certain.values())})
+    return tuple(tuple(h) for h in dealt_round(state.stock, state.rules.players, ROUND, state.dealer + 1))
 
 
 def evolve(state: ScopaState, event) -> ScopaState:
@@ -425,75 +289,6 @@ def superseded(state, version: int) -> list[str]:
     return []
 
 
-_WHY_CAPTURE = {
-    "match": say("a table card of the same value must be taken, before any sum"),
-    "sum": say("no table card has its value, so it takes cards summing to it"),
-}
-
-
-def describe(kind: str, d: Mapping, who) -> str:
-    match kind:
-        case "deal":
-            return words.dealt(d, who, say("; table: {table}; stock: {stock} cards",
-                                           table=' '.join(d['table']) or 'empty',
-                                           stock=len(d['stock'])))
-        case "result":
-            return words.result(d, who, words.sheet_of(scopa_result.result_fields(None)), "Scopa")
-        case "play":
-            return _play_words(d, who)
-        case "claim":
-            certain = ", ".join(f"{k} {v}" for k, v in sorted(d["certain"].items())) or "nothing"
-            return say("{seat} calls itself out (chiamarsi fuori); certain points: {certain}",
-                       seat=who(d['seat']), certain=certain)
-    return words.any_event(kind, d, who)
-
-
-def _play_words(d: Mapping, who) -> str:
-    if d["capture"] and d["scopa"]:
-        text = say("{seat} plays {card} and takes {capture} ({why}): scopa",
-                   seat=who(d['seat']), card=d['card'], capture='+'.join(d['capture']),
-                   why=_WHY_CAPTURE[d['by']])
-    elif d["capture"]:
-        text = say("{seat} plays {card} and takes {capture} ({why})",
-                   seat=who(d['seat']), card=d['card'], capture='+'.join(d['capture']),
-                   why=_WHY_CAPTURE[d['by']])
-    else:
-        text = say("{seat} plays {card}, which captures nothing, to the table",
-                   seat=who(d['seat']), card=d['card'])
-    if "dealt" in d:
-        text += say("; every hand is empty, so 3 more cards go to each seat from the stock")
-    if "sweep" in d:
-        text += (say("; the hand is over and {sweep_seat}, the last to capture, takes {sweep_cards} "
-                     "(never a scopa)",
-                     sweep_seat=who(d['sweep']['seat']), sweep_cards=' '.join(d['sweep']['cards'])))
-    return text
-
-
-PRESETS = (
-    Preset(say("Scopa for two"), {"players": 2}, 2,
-           say("Forty cards, three each and four face up; take cards by matching or adding up, a sweep is a scopa; the "
-               "first to 11 points wins the game.")),
-    Preset(say("Scopa for three"), {"players": 3}, 3,
-           say("As Scopa for two, each for themselves; the winner takes a stake from each of the others.")),
-    Preset(say("Scopa for four, in pairs"), {"players": 4}, 4,
-           say("Partners sit opposite (seats 0 and 2 against 1 and 3); three cards each, four face up.")),
-    Preset(say("Scopone scientifico"), {"players": 4, "deal": "scientifico"}, 4,
-           say("Four in pairs, all forty cards dealt (ten each), nothing face up to start.")),
-)
-RULE_FIELDS = (
-    RuleField("players", "2 or 3 each for themselves, or 4 in pairs (seats 0 and 2 against 1 and 3)",
-              options=(2, 3, 4)),
-    RuleField("deal", "standard (3 cards each and 4 face up, the rest 3 at a time); with four players also scopone "
-                      "(9 each and 4 face up) or scientifico (10 each, nothing face up)", options=tuple(DEALS)),
-    RuleField("target", "the game points that win a game (11, 16 and 21 are usual; 31 or 41 for a longer game)",
-              low=TARGETS[0], high=TARGETS[-1],
-              asked=say("Points that win a game: 11, 16 or 21 as a rule, up to 61")),
-    RuleField("claims", "whether a side may call itself out (chiamarsi fuori)", options=(False, True)),
-    RuleField("stake_per", "game: the losers pay the stake once a game; point: the stake per point of margin",
-              options=("game", "point"), asked=say("What the stake pays"),
-              said=(say("The stake once a game, from each loser"),
-                    say("The stake for each point the game is won by"))),
-)
 GAME = Game(
     name="scopa", title="Scopa", capabilities=Capabilities(logged_by="plays", claims=True,
                                                     claim_says=say("Call myself out (chiamarsi fuori)")),

@@ -13,29 +13,42 @@ result.py; a deal seat by seat: seen.py.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Mapping
 
 from events.sentences import say
 
-from ..bisca.game import ORDER, POINTS, points, winner_index  # Bisca's cards, and who takes a trick
-from ..engine import one_card, words
+from ..engine import words
 from ..engine.base import Command, Event, TableTerms, named_rules
-from ..engine.cards import SUIT_NAMES, check_exact_pack, dealt, pack, parse_card, parse_cards
+from ..engine.cards import SUIT_NAMES, check_exact_pack, dealt, dealt_round, parse_card, parse_cards
 from ..engine.contract import DEALT, Capabilities, DealField, Game, Preset, RuleField, TableRules
-from ..engine.errors import Revealing, RuleViolation, may_not_play
+from ..engine.errors import RuleViolation
 from ..engine.tricks import Trick
+from ..engine.trick_game.hand import TrickHand, cards_shown, outline
+from ..engine.trick_game.play import TrickRules
+from ..engine.trick_game.values import CardValues
 from . import glossary
 from . import result as sueca_result
 from . import scoring as sueca_scoring
 from . import seen as sueca_seen
 
-PACK = pack(ORDER)  # Bisca's forty cards, ranks and points
+ORDER = ("A", "7", "K", "J", "Q", "6", "5", "4", "3", "2")  # high to low in every suit
+POINTS = {"A": 11, "7": 10, "K": 4, "J": 3, "Q": 2}
+CARDS = CardValues(ORDER, POINTS)
+PACK = CARDS.pack()  # forty cards
 SEATS = 4
 HAND = 10  # cards dealt to each seat: the whole pack
 TRICKS = len(PACK) // SEATS
 SIDES = ((0, 2), (1, 3))
 DEAL_KEYS = ("dealer", "hands", "trump")
+
+
+def points(card: str) -> int:
+    return CARDS.of(card)
+
+
+def winner_index(cards, trump: str | None) -> int:
+    return CARDS.winner_index(cards, trump)
 
 
 @dataclass(frozen=True)
@@ -78,7 +91,7 @@ def parse_rules(raw: Mapping | None) -> SuecaRules:
 
 
 @dataclass(frozen=True)
-class SuecaState:
+class SuecaState(TrickHand):
     """A Sueca hand: each seat's cards not played yet (the dealer's with the trump card in
     them), the trump card, the tricks, and the trick being played a card at a time."""
     rules: SuecaRules
@@ -94,14 +107,6 @@ class SuecaState:
     def trump_suit(self) -> str | None:
         return self.trump[-1] if self.trump else None
 
-    @property
-    def leader(self) -> int:
-        return self.tricks[-1].winner if self.tricks else (self.dealer + 1) % SEATS
-
-    @property
-    def turn(self) -> int:
-        return (self.leader + len(self.current)) % SEATS
-
 
 def _dealer_alone(raw: Mapping) -> bool:
     """A deal of the dealer alone (its cards come seat by seat): no cards and no trump card."""
@@ -111,13 +116,13 @@ def _dealer_alone(raw: Mapping) -> bool:
 
 def sheet(state: SuecaState) -> dict:
     """The score sheet of a hand played out: card points and tricks per side (0+2, 1+3)."""
-    return {"points": [sum(t.points for t in state.tricks if t.winner in side) for side in SIDES],
-            "tricks": [sum(1 for t in state.tricks if t.winner in side) for side in SIDES]}
+    won, taken = state.won()
+    return {"points": won, "tricks": taken}
 
 
 def deals(rules: SuecaRules, deck, dealer: int) -> dict:
     """Ten cards to each seat; the trump card the dealer's last (or first) card."""
-    hands = [list(deck[i * HAND:(i + 1) * HAND]) for i in range(SEATS)]
+    hands = dealt_round(deck, SEATS, HAND)
     return {"dealer": dealer, "hands": hands, "trump": hands[dealer][-1 if rules.trump_card == "last" else 0]}
 
 
@@ -164,20 +169,14 @@ def new_hand(rules: SuecaRules, deal: Mapping) -> SuecaState:
     return SuecaState(rules, deal["dealer"], hands, deal["trump"])
 
 
+PLAY = TrickRules(CARDS, lambda rules: PACK, lambda state, card: say("{card} is not in the {game} pack", card=card,
+                                                                          game="sueca"),
+                  follow=True, trump=lambda state: state.trump_suit)
+
+
 def legal_cards(state: SuecaState, seat: int, played: tuple = ()) -> list[str]:
     """The seat's cards of the suit led, when it holds any; otherwise (and to lead) any card."""
-    hand = list(state.held[seat])
-    if not played:
-        return hand
-    same = [c for c in hand if c[-1] == played[0][-1]]
-    return same or hand
-
-
-def _must_follow(state: SuecaState, seat: int, trick: tuple) -> str:
-    led = trick[0][-1]
-    same = [c for c in state.held[seat] if c[-1] == led]
-    return say("seat {seat} holds {listing_same} and must follow {suit_name_led}",
-               seat=seat, listing_same=" ".join(same), suit_name_led=SUIT_NAMES[led])
+    return PLAY.legal_cards(state, seat, played)
 
 
 def decide(state: SuecaState, command: Command) -> list[Event]:
@@ -188,76 +187,18 @@ def decide(state: SuecaState, command: Command) -> list[Event]:
     waiting = sueca_seen.waiting(state)
     if waiting:
         raise RuleViolation(waiting)
-    match command:
-        case Command(kind="trick", data=data):
-            return [Event("trick", _decide_trick(state, one_card.whole_trick(data, SEATS, state.current)).to_data())]
-        case Command(kind="play", data=data):
-            return _decide_play(state, data)
-    raise RuleViolation(say("sueca hands take cards, tricks and plays, not {command_kind}s: sueca has no calls",
-                            command_kind=command.kind))
-
-
-def in_play(state: SuecaState, whole_trick: bool = False) -> one_card.InPlay:
-    """The hand as judging its next card sees it; in a whole trick a card held by another
-    seat is said to be (the trick's order is wrong), which tells where it is."""
-    played = {c: s for s, c in state.current} | {c: (t.leader + t.cards.index(c)) % SEATS
-                                                  for t in state.tricks for c in t.cards}
-    trick = tuple(c for _, c in state.current)
-    return one_card.InPlay(
-        SEATS, state.turn, played, PACK,
-        lambda card: say("{card} is not in the {game} pack", card=card, game="sueca"),
-        lambda seat: state.held[seat],
-        lambda seat, card: None if card in legal_cards(state, seat, trick) else _must_follow(state, seat, trick),
-        (lambda seat, card: _held_elsewhere(state, seat, card)) if whole_trick else (lambda seat, card: None))
-
-
-def _held_elsewhere(state: SuecaState, seat: int, card: str) -> RuleViolation | None:
-    owner = next((s for s, h in enumerate(state.held) if card in h), None)
-    if owner is None:
-        return None
-    return Revealing(say("{card} is held by seat {owner}, but this card of the trick is seat {seat}'s to play",
-                         card=card, owner=owner, seat=seat), None, may_not_play(card, seat))
-
-
-def _decide_play(state: SuecaState, data: Mapping) -> list[Event]:
-    """One card, by the seat whose turn it is; the trick's event comes with its last card."""
-    return one_card.trick_card(in_play(state), data, tuple(c for _, c in state.current),
-                               lambda cards: Event("trick", _trick_of(state, cards).to_data()))
-
-
-def _decide_trick(state: SuecaState, cards: list[str]) -> Trick:
-    """A whole trick, leader first, its form checked (``one_card.whole_trick``): each card
-    judged as if played alone, in turn."""
-    so_far = state
-    for card in cards:
-        seat, card = one_card.judged(in_play(so_far, whole_trick=True), {"card": card})
-        so_far = _after_play(so_far, seat, card)
-    return _trick_of(state, cards)
-
-
-def _trick_of(state: SuecaState, cards: list[str]) -> Trick:
-    """The trick of four cards already judged: its winner and card points."""
-    leader = state.leader
-    winner = (leader + winner_index(cards, state.trump_suit)) % SEATS
-    return Trick(len(state.tricks) + 1, leader, tuple(cards), winner, sum(map(points, cards)))
-
-
-def _after_play(state: SuecaState, seat: int, card: str) -> SuecaState:
-    held = tuple(tuple(c for c in h if c != card) if s == seat else h for s, h in enumerate(state.held))
-    return replace(state, held=held, current=(*state.current, (seat, card)))
+    events = PLAY.decide(state, command)
+    if events is None:
+        raise RuleViolation(say("sueca hands take cards, tricks and plays, not {command_kind}s: sueca has no calls",
+                                command_kind=command.kind))
+    return events
 
 
 def evolve(state: SuecaState, event) -> SuecaState:
-    match event.type, event.data:
-        case "play", d:
-            return _after_play(state, d["seat"], d["card"])
-        case "trick", d:
-            trick = Trick(d["trick"], d["leader"], tuple(d["cards"]), d["winner"], d["points"])
-            held = tuple(tuple(c for c in h if c not in trick.cards) for h in state.held)
-            return replace(state, held=held, tricks=(*state.tricks, trick), current=())
-        case "seat_cards", d:
-            return sueca_seen.after_cards(state, d)
-    return state
+    if event.type == "seat_cards":
+        return sueca_seen.after_cards(state, event.data)
+    after = PLAY.evolve(state, event)
+    return state if after is None else after
 
 
 def is_over(state: SuecaState) -> bool:
@@ -277,35 +218,23 @@ def settle(state: SuecaState, table: TableTerms):
     return sueca_scoring.settle(state, table)
 
 
-def _played_by_seat(state: SuecaState) -> list[tuple[int, str]]:
-    """(seat, card) of every card played so far, in order."""
-    return [((t.leader + i) % SEATS, c) for t in state.tricks for i, c in enumerate(t.cards)] + list(state.current)
-
-
 def played(state: SuecaState) -> list[str]:
     """Every card played so far, in order: the tricks, then the trick being played."""
-    return [c for _, c in _played_by_seat(state)]
+    return state.played()
 
 
 def view(state: SuecaState) -> dict:
     over = is_over(state)
-    won, taken = [0, 0], [0, 0]
-    for t in state.tricks:
-        won[state.rules.side_of(t.winner)] += t.points
-        taken[state.rules.side_of(t.winner)] += 1
-    by_seat = _played_by_seat(state)
+    won, taken = state.won()
     dealing = sueca_seen.waiting(state) is not None
+    shown = cards_shown(state)
     return {
-        "dealer": state.dealer, "rules": state.rules.to_data(),
-        "leader": None if over else state.leader, "turn": None if over else state.turn,
+        **outline(state, over),
         "trump": state.trump, "trump_suit": state.trump_suit, "trump_name": SUIT_NAMES.get(state.trump_suit or ""),
         "trump_seen": state.trump is not None or state.result is not None,
-        "held": [list(h) for h in state.held],
-        "deal": [[c for s, c in by_seat if s == seat] + list(hand)
-                 for seat, hand in enumerate(state.held)],  # each seat's cards this hand: played, then held
+        "held": shown["held"], "deal": shown["deal"],  # each seat's cards this hand: played, then held
         "awaiting": [s for s in range(SEATS) if not state.logged[s]],
-        "current": [{"seat": s, "card": c} for s, c in state.current],
-        "tricks": [t.to_data() for t in state.tricks],
+        "current": shown["current"], "tricks": shown["tricks"],
         "sides": [{"seats": list(seats), "points": won[i], "tricks": taken[i]} for i, seats in enumerate(SIDES)],
         "phase": "done" if over else ("dealing" if dealing else "play"),
     }

@@ -66,7 +66,7 @@ def hand_context(r, group: str, hand: str, grow: dict, principal, form_token: st
         signs_payouts=payouts_said(waiting, live["seats"], grow["digits"]),
         correction_wait=correction_wait(r, group, grow, live["hand"].get("correction_waiting"), principal),
         waiting_for=[member_name(grow, m) for m in balances_waiting(waiting)] if waiting else [],
-        admin=principal.is_admin, sides=sides, numbers=numbers,
+        admin=principal.is_admin, sides=sides, numbers=numbers, unit=model.decider.unit,
         can_play=live["hand"]["phase"] in ("auction", "play") and model.decider.capabilities.logged_by == "tricks"
         and not hidden, **live)
 
