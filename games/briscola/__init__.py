@@ -1,0 +1,2 @@
+"""briscola."""
+from .game import GAME as GAME
