@@ -1,0 +1,124 @@
+"""Tressette's hand score, the game to its target and the money (rules/tressette.md, "Scoring").
+
+A side's points for the hand are its thirds divided by 3, rounded down (the odd thirds are
+lost), plus its declarations' whole points. The game score lives with the table
+(``TableTerms.match``); when a side reaches the target at the end of a hand it wins the
+game; when both do, the higher total wins, and a tie plays another hand. The next hand
+starts a new game at 0-0 (the table decider's). Money (``stake_per``): "game", each player
+of the losing side pays one stake to a player of the winning side when a game is won;
+"point", one stake per point of the margin, then.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from events.sentences import say
+
+from ..engine.base import Settlement, Side, TableTerms
+from ..engine.units import THIRD
+from .rules import LAST_TRICK, points_of
+
+
+class HandScore(NamedTuple):
+    """A hand as it scores, per side: its thirds (the last trick's with them), tricks and
+    declared points, and the side that took the last trick."""
+    thirds: list[int]
+    tricks: list[int]
+    last: int
+    accuse: list[int]
+
+    @property
+    def points(self) -> list[int]:
+        return [points_of(t) + a for t, a in zip(self.thirds, self.accuse, strict=True)]
+
+
+def hand_score(state) -> HandScore:
+    """The hand's score: from its tricks and declarations, or from its score sheet."""
+    rules = state.rules
+    if state.result is not None:
+        r = state.result
+        return HandScore(list(r["thirds"]), list(r["tricks"]), r["last"], list(r.get("accuse") or [0, 0]))
+    thirds, tricks = state.won()
+    accuse = [0, 0]
+    for d in state.declared:
+        accuse[rules.side_of(d["seat"])] += d["points"]
+    return HandScore(thirds, tricks, rules.side_of(state.tricks[-1].winner), accuse)
+
+
+class GameEnd(NamedTuple):
+    winners: list[int]
+    losers: list[int]
+    outcome: str  # "hand": the game goes on; "game": a side won it; "tie": both reached the target level
+
+
+def game_end(after: list[int], target: int) -> GameEnd:
+    """Who wins the game with these totals: nobody until a side reaches the target; the
+    higher total when both do; nobody on a tie (another hand is played)."""
+    if max(after) < target:
+        return GameEnd([], [], "hand")
+    top = max(after)
+    best = [s for s, score in enumerate(after) if score == top]
+    if len(best) > 1:
+        return GameEnd([], [], "tie")
+    return GameEnd(best, [s for s in range(len(after)) if s != best[0]], "game")
+
+
+def money(rules, end: GameEnd, after: list[int], stake: int) -> tuple[list[int], int]:
+    """What each seat wins or pays, and the stakes each loser pays (``Settlement.units``):
+    one per game won, or one per point of the margin."""
+    amounts = [0] * rules.players
+    if not end.winners:
+        return amounts, 1
+    won, lost = end.winners[0], end.losers[0]
+    units = after[won] - after[lost] if rules.stake_per == "point" else 1
+    for payer, payee in zip(rules.sides[lost], rules.sides[won], strict=True):
+        amounts[payer] -= stake * units
+        amounts[payee] += stake * units
+    return amounts, units
+
+
+def _explained(state, score: HandScore) -> list[str]:
+    lines = [] if state.result is None else [say("the cards of this hand were not logged: scored from its result")]
+    for side, (thirds, tricks) in enumerate(zip(score.thirds, score.tricks, strict=True)):
+        lines.append(say("side {side} takes {points} in {tricks} trick(s)", side=side, points=THIRD.said(thirds),
+                         tricks=tricks))
+    lines.append(say("side {side} took the last trick, worth {thirds} thirds", side=score.last,
+                     thirds=LAST_TRICK))
+    for side, accuse in enumerate(score.accuse):
+        if accuse:
+            lines.append(say("side {side} declares {points} point(s)", side=side, points=accuse))
+    lines.append(say("points this hand: {scores} (the odd thirds are lost)",
+                     scores=", ".join(say("side {side} {points}", side=s, points=p)
+                                      for s, p in enumerate(score.points))))
+    return lines
+
+
+def settle(state, table: TableTerms) -> Settlement:
+    rules = state.rules
+    score = hand_score(state)
+    points = score.points
+    lines = _explained(state, score)
+    before = list(table.match) if table.match else [0, 0]
+    after = [b + p for b, p in zip(before, points, strict=True)]
+    end = game_end(after, rules.target)
+    scores = ", ".join(say("side {side} {points}", side=s, points=p) for s, p in enumerate(after))
+    if end.outcome == "game":
+        lines.append(say("game score: {scores}; side {side} reaches {target} with the higher total and wins the game",
+                         scores=scores, side=end.winners[0], target=rules.target))
+    elif end.outcome == "tie":
+        lines.append(say("game score: {scores}; both sides reach {target} level: another hand is played",
+                         scores=scores, target=rules.target))
+    else:
+        lines.append(say("game score: {scores} (to {target})", scores=scores, target=rules.target))
+    amounts, units = money(rules, end, after, table.stake)
+    if end.winners:
+        lines.append(say("stake per game: each player of side {side} receives one stake from a player of the other "
+                         "side", side=end.winners[0]) if rules.stake_per == "game"
+                     else say("stake per point: side {side} wins by {margin} point(s), each of its players receives "
+                              "{margin} stake(s) from a player of the other side", side=end.winners[0], margin=units))
+    over = end.outcome == "game"
+    sides = tuple(Side(rules.sides[s], f"side {s}", points[s], score.tricks[s]) for s in range(2))
+    winner = list(rules.sides[end.winners[0]]) if over else None
+    match = {"before": before, "hand": points, "after": after, "game_over": over, "winners": end.winners}
+    return Settlement(end.outcome, "tressette", sides, winner, 1, units, (), tuple(amounts), table.members,
+                      tuple(lines), {"match": match}, pays=over)
