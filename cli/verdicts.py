@@ -50,7 +50,7 @@ def correct(obj, group, hand, reason, void, result_json):
     Examples:
       bitka correct --group g_3f9a --hand h_9be0 --reason "misdeal" --void
       bitka correct --group g_3f9a --hand h_9be0 --reason "40, not 70" \\
-        --result '{"contract": "normal", "stare": [1, 3], "doubles": [], "points": 40, "tricks": 1}'
+        --result '{"points": [70, 50], "tricks": [6, 4]}'
     """
     from marshmallow import ValidationError
 

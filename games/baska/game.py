@@ -179,4 +179,4 @@ CODES = {**kop.CODES, "bytow-2005": say("Bytów 2005"), "stare-lose": say("stare
          "lost-contract": say("lost contract")}
 GAME = kop.game("baska", "Baśka", parse_rules, decide, settle, is_over, view, superseded,
                 TableRules(bok_rundy=lambda rules: rules.bok_rundy), PRESETS, RULE_FIELDS, glossary.TERMS,
-                demo.TABLES, CODES)
+                demo.TABLES, CODES, baska_scoring.notes)

@@ -11,6 +11,8 @@ reading is kept only to re-derive them (``table.rules_version``).
 """
 from __future__ import annotations
 
+from typing import Mapping
+
 from events.sentences import heard, say
 
 from ..engine.base import Factor, Settlement, Side, TableTerms
@@ -123,3 +125,14 @@ def _factors(t: Teams, stare_lost: bool, outcome: str, doubles: list[Factor], bo
     if bok_runda:
         factors.append(Factor("bok-runda", 2, say("this hand is played in a bok-runda, at double stake")))
     return factors
+
+
+def notes(settlement: Mapping) -> list[str]:
+    """What a table's score table notes beside a Baśka hand (``Game.notes``), from its
+    settlement: the bok-runda it was played in, which doubled it, and the one it makes due."""
+    said = []
+    if settlement.get("bok_runda"):
+        said.append(say("in a bok-runda (doubled)"))
+    if settlement.get("bok_due"):
+        said.append(say("makes a bok-runda due"))
+    return said

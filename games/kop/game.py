@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, cached_property, partial
-from typing import Mapping
+from typing import Callable, Mapping
 
 from events.sentences import say
 
@@ -394,9 +394,10 @@ def describe(kind: str, d: Mapping, who, title: str = "Kop") -> str:
 def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, superseded_, table: TableRules,
          presets: tuple[Preset, ...] = (), rule_fields: tuple[RuleField, ...] = (),
          terms: tuple[Term, ...] = (), demo: tuple[DemoTable, ...] = (),
-         codes: Mapping[str, str] | None = None) -> Game:
+         codes: Mapping[str, str] | None = None, notes: Callable[[Mapping], list[str]] | None = None) -> Game:
     """A game on Kop's engine (Kop, and Baśka with its own rules, decisions and money);
-    ``codes`` are its log's codes as players say them (Kop's when not given)."""
+    ``codes`` are its log's codes as players say them (Kop's when not given); ``notes``
+    what its score table notes beside a hand (``Game.notes``: none when not given)."""
     engine = kop_result.Engine(new_hand, decide_, evolve)
     return Game(
         name=name, title=title, capabilities=Capabilities(deal_on_page=True, claims=True,
@@ -414,7 +415,7 @@ def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, sup
                        "settled at once (the tricks not played are counted as one such way, marked \"played\": "
                        "false); otherwise a 422 names a card after which it would end otherwise"},
         presets=presets, rule_fields=rule_fields, glossary=terms, call_fields=CALL_FIELDS,
-        codes=CODES if codes is None else codes, demo=demo)
+        codes=CODES if codes is None else codes, demo=demo, notes=notes or (lambda settlement: []))
 
 
 CALL_FIELDS = (DealField("jack", "card", "wesele with rules.wesele = any-jack: the partner's jack, said aloud. "

@@ -313,7 +313,7 @@ def _value(reading: _Reading, value: str, depth: int) -> str:
 
 def _bracketed(parts: list[str], joint: str) -> list[str]:
     """Parts of a value split at ``joint`` joined again where the split fell inside brackets
-    ("cicha (black queens, silent)" is one part)."""
+    ("a contract (alone, silent)" is one part)."""
     out: list[str] = []
     for part in parts:
         if out and out[-1].count("(") > out[-1].count(")"):

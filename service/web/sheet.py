@@ -85,7 +85,7 @@ def result_page(group, table):
 
 
 def _values() -> dict[str, list[str]]:
-    """The form as sent: every field's values (the stare are two ticked names)."""
+    """The form as sent: every field's values (a field of seats is as many ticked names)."""
     return {k: [v.strip() for v in request.form.getlist(k)] for k in request.form if k not in FORM_ONLY}
 
 

@@ -16,10 +16,12 @@ from projections.hands import game_of
 from .. import handlers
 from ..handlers import lookups
 from ..commands import ConfirmTable, NewHand
+from ..i18n.languages import current
 from . import live_parts, once, tournament_shown
 from .base import bp, hand_names, page_of, table_title, together, writer_of
 from .hand_shown import settlement_hash
 from .signed_form import in_words, signatures_of, signer
+from .words import said
 
 
 @dataclass(frozen=True)
@@ -33,7 +35,7 @@ class Row:
     notes: list[str]  # doubled rounds, game and match scores, corrections
 
 
-def score_rows(hands, seats: list[str], waiting: dict[str, str], digits: int) -> list[Row]:
+def score_rows(hands, seats: list[str], waiting: dict[str, str], digits: int, game) -> list[Row]:
     """The running score of a table's hands (as corrections left them); ``waiting`` maps a
     hand to "pending" or "disputed" while its settlement does not count yet: its row says
     what it would pay, and the running totals leave it out until it counts."""
@@ -52,18 +54,14 @@ def score_rows(hands, seats: list[str], waiting: dict[str, str], digits: int) ->
                 totals[seat] += amount
         rows.append(Row(number, hand.id, seats[hand.opened["dealer"]], state,
                         [format_amount(paid[seat], digits) if seat in paid else "" for seat in range(len(seats))],
-                        [format_amount(t, digits) for t in totals], _notes(hand, s, seats)))
+                        [format_amount(t, digits) for t in totals], _notes(game, hand, s, seats)))
     return rows
 
 
-def _notes(hand, s: dict | None, seats: list[str]) -> list[str]:
-    notes = []
-    if s and s.get("bok_runda"):
-        # Translators: a note beside a hand in the score table (bok-runda: the game's own word for a doubled round).
-        notes.append(_("in a bok-runda (doubled)"))
-    if s and s.get("bok_due"):
-        # Translators: a note beside a hand in the score table: after it, a bok-runda (doubled round) is owed.
-        notes.append(_("makes a bok-runda due"))
+def _notes(game, hand, s: dict | None, seats: list[str]) -> list[str]:
+    """The notes beside a hand: the game's own (``Game.notes``: a doubled round, in its
+    words), then its match score and whether an admin corrected it."""
+    notes = [said(note, seats, language=current()) for note in game.notes(s)] if s else []
     match = (s or {}).get("match")
     if match:
         score = "–".join(str(n) for n in match["after"])
@@ -110,7 +108,7 @@ def _table(r, group: str, table: str, grow: dict, principal) -> dict:
     waiting = {p["hand"]: p["state"] for p in pending}
     mine_waiting = _mine_waiting(r, group, table, pending, principal.subject)
     signer(r, group, principal)
-    rows = score_rows(hands, seats, waiting, grow["digits"])
+    rows = score_rows(hands, seats, waiting, grow["digits"], game)
     playing = corrections.in_play(hands)
     seated = principal.subject in trow["seats"]
     return dict(group=grow, table=trow, title=table_title(trow, grow), seats=seats, rows=rows,

@@ -36,8 +36,8 @@ def _codes() -> tuple[re.Pattern, dict[str, str]]:
 
 
 def _said_codes(text: str, language: str) -> str:
-    """The games' codes in ``text`` as players say them, in ``language`` where the word is
-    one of the log's ("stare-lose": "stare lost", in Polish "stare przegrały")."""
+    """The games' codes in ``text`` as players say them (``Game.codes``), in ``language``
+    where the word is one of the log's."""
     pattern, codes = _codes()
     return pattern.sub(lambda m: phrases.word(codes[m.group(1)], language), text) if codes else text
 

@@ -13,7 +13,9 @@ from games.bisca import game as bisca
 from games.scopa import game as scopa
 from games.engine.errors import may_not_play
 from games.engine.autoplay import play_out, play_by_plays
+from games.registry import GAMES
 from service.i18n import phrases
+from tests import every_game
 from tests.api import test_corrections as tables
 from tests.api.test_random_hands import _random_baska_hand, _random_hand
 from tests.backends import ON_SQLITE
@@ -27,15 +29,18 @@ ASKED = {"pl": "pl-PL,pl;q=0.9,en;q=0.5", "it": "it-IT", "pt_BR": "pt-BR,pt;q=0.
 
 
 def _hands_of_every_kind(client) -> list[tuple[dict, str]]:
-    """Hands of each game logged by result, card by card and seat by seat, with a
-    correction, a void, a dispute and a confirmation among them: (group, hand id)."""
-    rng, logged = random.Random(21), []
-    for game, (players, rules, draw, _) in tables.GAMES.items():
-        group = tables._group(client, players, game, rules)
-        for _ in range(12):
-            r = group["admin"].post(f"{group['base']}/tables/{group['table']}/hands", {"result": draw(rng)})
-            if r.status_code == 201:
-                logged.append((group, r.json["id"]))
+    """Hands of every game at each of its presets logged by result (random score sheets),
+    and of some games card by card and seat by seat, with a correction, a void, a dispute
+    and a confirmation among them: (group, hand id)."""
+    rng, logged, group = random.Random(21), [], None
+    for name, preset in ((p.values[0], p.values[1]) for p in every_game.presets()):  # every game, each way
+        game, chosen = GAMES[name], GAMES[name].presets[preset]
+        group = tables._group(client, chosen.players, name, dict(chosen.rules), within=group)
+        for _ in range(4):
+            _, result = tables.random_result(group, game, game.parse_rules(chosen.rules), rng)
+            r = group["admin"].post(f"{group['base']}/tables/{group['table']}/hands", {"result": result})
+            assert r.status_code == 201, r.json
+            logged.append((group, r.json["id"]))
         first = logged[-1][1]
         r = group["admin"].post(f"{group['base']}/hands/{first}/correct", {"reason": "wrong sheet", "void": True})
         assert r.status_code == 201, r.json

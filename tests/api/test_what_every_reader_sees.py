@@ -1,5 +1,6 @@
 """What every reader sees of a hand in play, in every game and variant and whichever way its
-cards are logged: random legal hands (hypothesis) of Kop, Baśka, Scopa and Bisca, logged
+cards are logged: random legal hands (hypothesis) of every registered game, at a table of
+each of its presets (and of the rules no preset plays, ``tests/every_game.py``), logged
 seat by seat from each player's own token (``entry: "seats"``) or by one scorer who types
 the whole deal (the admin, or a seated member), and read after every request by every
 reader there is: each seat's member, the admin, and a member of the group not seated.
@@ -42,10 +43,7 @@ from os.path import commonprefix
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
-from games.bisca import game as bisca
-
-from games.scopa import game as scopa
-from games.kop.auction import JACKS_HIGH_TO_LOW, black_queens_holder
+from games.engine.autoplay import dealt_at_random
 from games.engine.base import Command, Event
 from games.engine.errors import RuleViolation
 from games.registry import GAMES
@@ -54,6 +52,7 @@ from service.web.cards import in_order
 from tests.api.test_what_a_reader_learns import HEX, ID, TIME, stable
 from tests.backends import ON_SQLITE
 from tests.conftest import Client
+from tests.every_game import uncovered
 
 ADMIN, OUTSIDER = "admin", "outsider"  # the readers beside the seats (a seat is its number)
 NAMES = ("Ala", "Bob", "Cyd", "Dan", "Ewa", "Fil")
@@ -65,7 +64,9 @@ SIDE_BY_SIDE = 4  # readers reading at once, as phones do
 
 @dataclass(frozen=True)
 class Setup:
-    """A table: its game and rules (``knock``: the Capixaba cutter knocks for hearts)."""
+    """A table: its game and rules (``knock``: the dealer logs, instead of the card it turns
+    up, the first thing its game offers instead, ``Game.instead_of_turning``: the Capixaba
+    cutter's knock for hearts)."""
     game: str
     rules: dict
     knock: bool = False
@@ -74,15 +75,33 @@ class Setup:
         return "-".join([self.game, *map(str, self.rules.values()), *(["knock"] if self.knock else [])])
 
 
-SETUPS = [
-    Setup("kop", {}), Setup("kop", {"ranking": "as-trzy-dychy", "wesele": "any-jack"}),
-    Setup("baska", {"variant": "bytow-2005"}), Setup("baska", {"variant": "classic"}),
-    Setup("scopa", {"players": 2}), Setup("scopa", {"players": 3}), Setup("scopa", {"players": 4}),
-    Setup("scopa", {"players": 4, "deal": "scopone"}), Setup("scopa", {"players": 4, "deal": "scientifico"}),
-    *(Setup("bisca", {"variant": v}) for v in ("tres", "nove", "quatro", "seis", "capixaba")),
-    Setup("bisca", {"variant": "capixaba"}, knock=True),
-    Setup("sueca", {"trump_card": "first", "bandeira": "tricks"}),
-]
+def instead_of_turning(game, rules) -> list:
+    """What the dealer of a hand dealt seat by seat may log instead of the card it turns up."""
+    state = game.initial_state(rules, {**game.parse_deal(rules, {"dealer": 0}).data, **deal_context(game, rules, None)})
+    return list(game.instead_of_turning(state, 0))
+
+
+def setups() -> list:
+    """(setup, entry) for each preset of each registered game, each way of logging it (and the
+    dealer's knock where the game has one); once more, logged one way, with the rules no
+    preset plays."""
+    cases = []
+    for name, game in GAMES.items():
+        for preset in game.presets:
+            rules = dict(preset.rules)
+            knock = bool(instead_of_turning(game, game.parse_rules(rules)))
+            for setup in (Setup(name, rules), *([Setup(name, rules, knock=True)] if knock else ())):
+                cases += [pytest.param(setup, entry, id=f"{setup}-{entry}") for entry in ENTRIES]
+        for rules in uncovered(name):
+            setup, entry = Setup(name, rules), ENTRIES[len(cases) % 2]
+            cases.append(pytest.param(setup, entry, id=f"{setup}-{entry}"))
+    return cases
+
+
+
+
+ENTRIES = ("seats", "scorer")
+SETUPS = setups()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -134,58 +153,44 @@ class Table:
 
 
 def random_deal(t: Table, dealer: int, rng: random.Random) -> dict:
-    """A whole deal of the pack shuffled, cut again until the rules take it (no three kings
-    face up in Scopa, no ace or 7 cut for trumps in Capixaba); each hand laid out as a
-    player sorts it (by suit, high to low), so that where a card lies tells of the others."""
-    cards, n = sorted(t.pack), t.seats
-    rng.shuffle(cards)
-    if t.setup.game in ("kop", "baska"):
-        return {"dealer": dealer, "hands": [in_order(cards[i * 4:(i + 1) * 4]) for i in range(n)]}
-    if t.setup.game == "sueca":  # as the game deals a shuffled pack: ten each, the dealer's card for trumps
-        deal = dict(t.game.deals(t.rules, cards, dealer))
-        return {**deal, "hands": [in_order(h) for h in deal["hands"]]}
-    if t.setup.game == "scopa":
-        size, face_up = scopa.DEALS[t.rules.deal]
-        while sum(c[:-1] == "K" for c in cards[n * size:n * size + face_up]) >= 3:
-            cards = cards[1:] + cards[:1]
-        return {"dealer": dealer, "hands": [in_order(cards[i * size:(i + 1) * size]) for i in range(n)],
-                "table": cards[n * size:n * size + face_up], "stock": cards[n * size + face_up:]}
-    size = bisca.VARIANTS[t.rules.variant].hand
-    while t.rules.variant == "capixaba" and not t.setup.knock and cards[-1][:-1] in ("A", "7"):
-        cards = cards[1:] + cards[:1]
-    hands, rest = [in_order(cards[i * size:(i + 1) * size]) for i in range(n)], cards[n * size:]
+    """A whole deal of the pack shuffled, as the game deals it, shuffled again until the
+    rules take it (``autoplay.dealt_at_random``); each hand laid out as a player sorts it
+    (by suit, high to low), so that where a card lies tells of the others. With the knock,
+    what the dealer logs instead of the card it turns up stands for it, and that card goes
+    to the bottom of the stock."""
+    deal = dealt_at_random(t.game, t.rules, rng, dealer)
+    deal = {**deal, "hands": [in_order(h) for h in deal["hands"]]}
     if t.setup.knock:
-        return {"dealer": dealer, "hands": hands, "trump": None, "trump_suit": "H", "stock": rest}
-    return {"dealer": dealer, "hands": hands, "trump": rest[-1], "stock": rest[:-1]}
+        deal.update(instead_of_turning(t.game, t.rules)[0].body)
+        left = sorted(t.pack - cards_named(deal))
+        deal["stock"] = [*deal.get("stock", ()), *left]
+        t.game.parse_deal(t.rules, deal)  # a deal the rules take, knock and all
+    return deal
 
 
-def owed_cards(t: Table, key: str, truth, deal: dict) -> dict:
-    """What a hand dealt seat by seat is owed next, from the deal as it truly lies (``truth``:
-    the same hand dealt whole): the face-up cards, the trump card (or the knock), or a seat's
-    cards (its first, a Scopa round, a Bisca draw: the winner first, the last the trump card)."""
-    if key == "table":
-        return {"table": deal["table"]}
-    if key == "trump":
-        return {"trump": None, "trump_suit": "H"} if t.setup.knock else {"trump": deal["trump"]}
-    seat = int(key)
-    if t.setup.game == "bisca" and truth.tricks:
-        return {"seat": seat, "cards": [c for s, c in truth.tricks[-1].draws if s == seat]}
-    return {"seat": seat, "cards": in_order(t.game.held(truth)[seat])}
+def owed_cards(t: Table, key: str, truth, state, deal: dict) -> dict:
+    """What a hand dealt seat by seat (``state``) is owed next, from the deal as it truly lies
+    (``truth``: the same hand dealt whole): what the deal put face up under ``key`` (the
+    table's cards, the trump card, or what the dealer logs instead), or the cards a seat
+    holds in truth that it has not logged yet (its first, a new round, a card drawn)."""
+    if not key.isdigit():
+        if t.setup.knock and key in instead_of_turning(t.game, t.rules)[0].body:
+            return dict(instead_of_turning(t.game, t.rules)[0].body)
+        return {key: deal[key]}
+    seat, known = int(key), set(t.game.held(state)[int(key)])
+    return {"seat": seat, "cards": in_order([c for c in t.game.held(truth)[seat] if c not in known])}
 
 
 def calls(t: Table, state, rng: random.Random) -> list[tuple[int, dict]]:
-    """A few calls before the first card, at random (those the rules refuse are not sent):
-    Kop's and Baśka's contracts and doubles, Capixaba's swap of the 2 of trumps."""
-    offered = [c for c in t.game.calls(state) if c != "pass"]
+    """A few calls before the first card, at random: each a call a seat's phone offers it
+    (``Game.offers``: a contract, a double, a swap) as the hand stands before them all,
+    'pass' left out (those the rules refuse by the time they are sent are not sent)."""
     made = []
-    for _ in range(rng.randrange(4) if offered else 0):
-        seat, call = rng.randrange(t.seats), rng.choice(offered)
-        if call == "swap-2":
-            seat = next((s for s, h in enumerate(state.held) if "2" + state.trump_suit in h), seat)
-        body = {"seat": seat, "call": call}
-        if call == "wesele" and getattr(t.rules, "wesele", "") == "any-jack":
-            body["jack"] = rng.choice(JACKS_HIGH_TO_LOW)
-        made.append((seat, body))
+    for _ in range(rng.randrange(4) if t.game.calls(state) else 0):
+        seat = rng.randrange(t.seats)
+        offers = [o.body for o in t.game.offers(state, seat) if o.body.get("call") != "pass"]
+        if offers:
+            made.append((seat, {"seat": seat, **rng.choice(offers)}))
     return made
 
 
@@ -217,28 +222,28 @@ def plan(t: Table, entry: str, scorer: int | str, rng: random.Random) -> tuple[d
         owed = t.game.owed(state)
         if owed:
             key = next(iter(owed))
-            assert take(dealer if key in ("table", "trump") else int(key), "cards", owed_cards(t, key, truth, deal))
+            assert take(int(key) if key.isdigit() else dealer, "cards", owed_cards(t, key, truth, state, deal))
             continue
         if not called:
             called = True
             for seat, body in calls(t, state, rng):
                 take(seat, "bids", body)
-            if t.game.is_terminal(state):  # Baśka's baska: the four queens win at once
+            if t.game.is_terminal(state):  # a call that wins at once (Baśka's baska: the four queens)
                 break
         turn = t.game.turn(state)
         if t.game.capabilities.logged_by == "plays":
             move = ("plays", {"seat": turn, **rng.choice(t.game.legal_plays(state))})
         elif whole_tricks:
             cards = []
-            for i in range(t.seats):
-                cards.append(rng.choice(t.game.legal_cards(state, (turn + i) % t.seats, tuple(cards))))
+            for seat in t.game.trick_seats(state):
+                cards.append(rng.choice(t.game.legal_cards(state, seat, tuple(cards))))
             move = ("tricks", {"cards": cards})
         else:
-            on_table = tuple(c for _, c in state.current)
+            on_table = tuple(c["card"] for c in t.game.view(state).get("current") or ())
             move = ("plays", {"seat": turn, "card": rng.choice(t.game.legal_cards(state, turn, on_table))})
-        if not take(turn, *move):  # Baśka's tournament rules: a cicha that cannot be lost must call
-            holder = black_queens_holder(state.deal)
-            assert take(holder, "bids", {"seat": holder, "call": "wesele"}), f"{move} refused"
+        if not take(turn, *move):  # a call the rules require first (Baśka's cicha that cannot be lost)
+            assert any(take(seat, "bids", {"seat": seat, **offer.body}) for seat in range(t.seats)
+                       for offer in t.game.offers(state, seat) if offer.body.get("call") != "pass"), f"{move} refused"
             assert take(turn, *move)
     return deal, steps
 
@@ -262,7 +267,8 @@ def cards_named(value) -> set[str]:
 
 def face_up(events) -> set[str]:
     """Every card these events turn face up for all to see: played, put on the table, the
-    trump card turned (and the 2 of trumps swapped for it)."""
+    trump card turned (and the 2 of trumps swapped for it), and every card of an event that
+    says it is ``"shown": true`` (a card drawn in sight, a declaration)."""
     shown = set()
     for e in events:
         d = e.data
@@ -275,6 +281,8 @@ def face_up(events) -> set[str]:
             shown.update(d["cards"])
         if e.type == "bid" and d.get("call") == "swap-2":
             shown.update((d["gives"], d["takes"]))
+        if d.get("shown") is True:  # an event that shows every card it names to the table (a draw, a declaration)
+            shown |= cards_named(d)
     return shown
 
 
@@ -394,9 +402,10 @@ def other_worlds(a: Played, readers, rng: random.Random) -> list[tuple[Played, t
     uncovered, worlds = {r for r in readers if a.in_sight(r, 0) != a.table.pack}, []
     while uncovered:
         seats = [s for s in uncovered if isinstance(s, int)]
-        free = [p for p in range(len(places)) if p not in seats]  # a swap there hides from all of them
+        # a swap there hides from all of them (not in the hand of a seat sitting it out: it has none)
+        free = [p for p in range(len(places)) if p not in seats and places[p]]
         if len(free) < 2:
-            free = [p for p in range(len(places)) if p != min(seats)]
+            free = [p for p in range(len(places)) if p != min(seats) and places[p]]
         options = list(product(places[free[-2]], places[free[-1]]))
         rng.shuffle(options)
         best = None
@@ -678,14 +687,13 @@ def client(db_url, tmp_path):
 
 
 @ON_SQLITE
-@pytest.mark.parametrize("entry", ["seats", "scorer"])
-@pytest.mark.parametrize("setup", SETUPS, ids=str)
+@pytest.mark.parametrize("setup, entry", SETUPS)
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None, phases=[Phase.generate],
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(rng=st.randoms(use_true_random=True))
 def test_no_reader_learns_a_card_hidden_from_it(client, setup, entry, rng):
     t, rng = Table(setup), random.Random(f"{setup} {entry} {rng.random()}")  # a stream of its own per table
-    scorer = ADMIN if SETUPS.index(setup) % 2 else rng.randrange(t.seats)  # the admin at every other table
+    scorer = ADMIN if rng.random() < 0.5 else rng.randrange(t.seats)  # the admin at about every other table
     a = Played(t, entry, *plan(t, entry, scorer, rng))
     assert len(a.after) == len(a.steps) and a.over(len(a.steps) - 1)
     readers = [*range(t.seats), ADMIN, OUTSIDER]

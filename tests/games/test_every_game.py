@@ -8,7 +8,10 @@ At every step: the game decides each event again (``redecide``: the log's audit)
 trick played a card at a time is the trick its cards make logged whole; every reader (each
 seat, and nobody seated) may see (``visible``) only its own cards, those played and those
 face up on the table now or before, and is served exactly the cards of the view it may
-see: none hidden from it, none on the table hidden; every sentence the game writes (each
+see: none hidden from it, none on the table hidden; and what it is served tells it nothing
+of a card hidden from it that names no card either (``_worlds_alike``: the same hand with two
+hidden cards each in the other's place serves it the same bytes while the same requests
+stay legal in both); every sentence the game writes (each
 event in words, the settlement's explanation) is a catalog message in every language. At
 the end: the hand dealt seat by seat settles exactly as the same hand dealt whole, so does
 the hand logged by its score sheet alone (``Game.sheet``: the same outcome, winner,
@@ -18,6 +21,7 @@ settlement's units and multiplier, player to player. A page opens a table from e
 from __future__ import annotations
 
 import html
+import json
 import random
 import re
 from dataclasses import dataclass
@@ -72,6 +76,7 @@ class _Hand:
         self.seats, self.dealer = len(game.held(self.state)), opened.data["dealer"]
         self.said: list[str] = [game.describe("deal", recorded, self.who)]
         self.face_up: set[str] = set()  # every card the view has shown face up so far
+        self.commands: list[Command] = []  # every command the hand took, in order
         self.check_readers()
 
     @staticmethod
@@ -84,6 +89,7 @@ class _Hand:
         why, rest = refused(self.game, self.state, _Logged(events[0].type, dict(events[0].data)))
         assert why is None, f"{self.game.name}: the game refuses, decided again, its own {events[0].type}: {why}"
         assert [(e.type, dict(e.data)) for e in rest] == [(e.type, dict(e.data)) for e in events[1:]]
+        self.commands.append(command)
         for event in events:
             self.state = self.game.evolve(self.state, event)
             self.said.append(self.game.describe(event.type, event.data, self.who))
@@ -148,6 +154,69 @@ class _Hand:
         for seat in seats:
             cards.append(chance.choice(game.legal_cards(state, seat, tuple(cards))))
         return [Command("play", {"seat": seat, "card": c}) for seat, c in zip(seats, cards, strict=True)]
+
+
+def _swapped(value, x: str, y: str):
+    """``value`` with the cards ``x`` and ``y`` each in the other's place."""
+    if isinstance(value, str):
+        return {x: y, y: x}.get(value, value)
+    if isinstance(value, dict):
+        return {k: _swapped(v, x, y) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_swapped(v, x, y) for v in value]
+    return value
+
+
+def _served(game, pack: frozenset[str], state, seat: int | None) -> tuple[frozenset[str], str]:
+    """What a reader in ``seat`` is served of a hand in play: the cards hidden from it, and
+    as bytes its view (``conceal``), whose turn it is, the calls open, what is owed and,
+    to a seated reader, the calls its phone offers and the cards it may play now."""
+    hidden = pack - game.visible(state, seat) - frozenset(game.played(state))
+    served = {"view": game.conceal(state, game.view(state), hidden), "turn": game.turn(state),
+              "calls": list(game.calls(state)), "owed": dict(game.owed(state))}
+    if seat is not None:
+        served["offers"] = [(dict(o.body), o.says) for o in game.offers(state, seat)]
+        if game.turn(state) == seat and game.capabilities.logged_by == "tricks":
+            on_table = tuple(c["card"] for c in game.view(state).get("current") or ())
+            served["legal"] = list(game.legal_cards(state, seat, on_table))
+    return hidden, json.dumps(served, default=sorted)
+
+
+def _worlds_alike(game, rules, hand: "_Hand", opened: Event, chance: random.Random, pairs: int = 2) -> None:
+    """For every reader, a few other worlds: the hand as dealt, but for two cards hidden from
+    the reader at the deal, held in two places (two seats, or a seat and the rest of the
+    pack), each in the other's place; the same commands. While both worlds take each of
+    them and both cards stay hidden from it, the reader is served the same bytes in both: a
+    view that tells where a hidden card lies without naming it (the suits a seat no longer
+    holds, a count of its trumps, the sides its cards make) is caught here."""
+    context = deal_context(game, rules, hand.match)
+    start = game.initial_state(rules, {**opened.data, **context})
+    holder = {c: s for s, cards in enumerate(opened.data["hands"]) for c in cards}
+    for seat in (None, *range(hand.seats)):
+        hidden, _ = _served(game, hand.pack, start, seat)
+        candidates = sorted(hidden)
+        tried = [(x, y) for x, y in (chance.sample(candidates, 2) for _ in range(20) if len(candidates) > 1)
+                 if holder.get(x) != holder.get(y)][:pairs]
+        for x, y in tried:
+            a, b = start, game.initial_state(rules, {**_swapped(dict(opened.data), x, y), **context})
+            for step, command in enumerate([None, *hand.commands]):
+                if command is not None:
+                    try:
+                        after = [game.decide(w, command) for w in (a, b)]
+                    except RuleViolation:
+                        break  # the command tells the worlds apart: the other one is not the table's
+                    for event in after[0]:
+                        a = game.evolve(a, event)
+                    for event in after[1]:
+                        b = game.evolve(b, event)
+                if game.is_terminal(a) or game.is_terminal(b):
+                    break
+                (hidden_a, served_a), (hidden_b, served_b) = (_served(game, hand.pack, w, seat) for w in (a, b))
+                if not {x, y} <= hidden_a & hidden_b:
+                    break  # one of the two came into its sight
+                assert hidden_a == hidden_b and served_a == served_b, (
+                    f"{game.name}: seat {seat} tells apart the worlds where {x} and {y} swap places, "
+                    f"after {step} command(s):\n{served_a}\n{served_b}")
 
 
 def _owed_cards(game, whole: _Hand, seats: _Hand, deal: dict) -> list[Command]:
@@ -274,6 +343,7 @@ def test_random_hands_dealt_whole_and_seat_by_seat(name, preset):
         assert game.is_terminal(seats.state)
         settled, again = _settle(game, whole.state, match), _settle(game, seats.state, match)
         assert settled == again, f"{name}: the hand dealt seat by seat settles otherwise"
+        _worlds_alike(game, rules, whole, opened, chance)
         _check_payments(name, settled)
         try:
             by_sheet = _by_its_sheet(game, rules, whole)

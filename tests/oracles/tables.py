@@ -109,3 +109,12 @@ def bisca_table(results, variant, players, match_to, stake):
                     paid[seat] = stake if side == winner else -stake
             score = [0, 0]
     return per_hand
+
+
+# The rules each game's table is read for here (a game's name, the rules as a table sends
+# them), and each hand's payouts per seat at a stake of 100: for the tests that hold a
+# game's table to its rules file where one is read (tests/api/test_corrections.py).
+READINGS = {"kop": ({}, lambda results: kop_table(results, 100)),
+            "baska": ({"variant": "bytow-2005"}, lambda results: baska_table(results, "bytow-2005", 100)),
+            "scopa": ({"players": 2, "target": 11}, lambda results: scopa_table(results, 2, 11, 100)),
+            "bisca": ({"variant": "nove"}, lambda results: bisca_table(results, "nove", 2, 4, 100))}
