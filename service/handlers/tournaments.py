@@ -86,7 +86,7 @@ def draw_round(c: DrawRound, w: Writer) -> dict:
     sizes = fold.table_sizes(game, rules, len(row["players"]))
     seats = draw.tables(draw.shuffled(row["players"], seeded), sizes)
     ids = list(c.tables) or [new_id("t") for _ in seats]
-    if len(ids) != len(seats) or any(w.row("table", c.group, t) is not None for t in ids):
+    if len(ids) != len(seats) or len(set(ids)) != len(ids) or any(w.row("table", c.group, t) is not None for t in ids):
         raise Unprocessable(say("the round's tables need ids of their own"))
     answer = {"round": number, "secret": secret.hex(), "after": after, "seed": seeded.hex(),
               "commitment": c.secrets.commitment(c.group, c.tournament, number + 1) if number < row["rounds"]

@@ -385,6 +385,16 @@ def test_the_log_of_a_tournament_replays_imports_and_draws_again(client, app, tm
     refused = run("--db", str(tmp_path / "forged.db"), "import", str(forged))
     assert refused.exit_code != 0 and "nothing was imported" in refused.output
 
+    # A log whose round 1 opens its two tables under one id (the second table's events moved
+    # onto the first's): import names the draw that seats two tables under one id.
+    twins = [json.loads(line) for line in exported.read_text().splitlines()]
+    drawn_ids = next(env["data"]["tables"] for env in twins if env["type"] == "round_drawn")
+    first, second = drawn_ids[0]["id"], drawn_ids[1]["id"]
+    twinned = rechained([json.loads(json.dumps(env).replace(second, first)) for env in twins])
+    (tmp_path / "twins.jsonl").write_text("\n".join(twinned) + "\n")
+    refused = run("--db", str(tmp_path / "twins.db"), "import", str(tmp_path / "twins.jsonl"))
+    assert refused.exit_code != 0 and "two of its tables share one id" in refused.output, refused.output
+
     # A forger who breaks the tournament's creation itself gets a finding, never a traceback.
     for env in lines:
         if env["type"] == "tournament_created":
