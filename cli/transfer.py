@@ -4,8 +4,9 @@ proving the log means what it says.
 Export never overwrites what it should not: it writes beside its target and renames, and
 refuses the store itself, its WAL and shared-memory files, the signing key, and an
 existing file unless --force. Import reads a line at a time (each at most ``MAX_LINE``
-bytes, strict JSON: no NaN, no fractions) and checks every hash and link; then, in one
-transaction, it puts every event to the ledger as the request its actor would have sent,
+bytes, what export writes of an event one request may append; strict JSON: no NaN, no
+fractions) and checks every hash and link, and that no id names two things and no member
+is ``admin``; then, in one transaction, it puts every event to the ledger as the request its actor would have sent,
 keeping it only if the API would have appended exactly it (service/reenact.py), and
 replays the imported groups: every event decided again by its game, every settlement
 re-derived, every id and member checked (projections/replay.py, strict). Anything wrong
@@ -25,6 +26,7 @@ import click
 
 from events.canonical import canonical_bytes
 from events.database import is_postgres, sqlite_path
+from events.limits import MAX_EXPORTED_LINE
 from events.store import Envelope
 from events.types import EVENT_TYPES
 from events.verify import faults, raw
@@ -40,7 +42,9 @@ from .proofs import key_path
 
 _FIELDS = {"seq", "type", "data", "actor", "recorded_at", "prev_hash", "hash", "group"}
 _TEXT_FIELDS = ("group", "type", "actor", "recorded_at", "prev_hash", "hash")
-MAX_LINE = 1 << 20  # bytes; an API request is at most 256 KiB, so no exported event comes near it
+# bytes: a request appends at most 1 MiB of events (events/limits.py), so no line export writes
+# is longer than its event's canonical bytes, its hash and a newline.
+MAX_LINE = MAX_EXPORTED_LINE
 MAX_DEPTH = 64  # nesting of JSON arrays and objects in a line
 
 
@@ -108,7 +112,8 @@ def read_lines(handle) -> Iterator[Envelope]:
             return
         number += 1
         if len(line) > MAX_LINE:
-            raise click.ClickException(f"line {number} is longer than {MAX_LINE:,} bytes: no exported event is")
+            raise click.ClickException(f"line {number} is longer than {MAX_LINE:,} bytes: no event bitka appends "
+                                       "comes near it (a request appends at most 1 MiB)")
         try:
             text = line.decode("utf-8")
         except UnicodeDecodeError as e:
@@ -306,6 +311,7 @@ def _check_file(file: str) -> tuple[list[str], int, set[tuple[str, str]]]:
     groups: list[str] = []
     older: set[tuple[str, str]] = set()
     count = 0
+    ids = _Ids()
 
     def seen(row):
         nonlocal count
@@ -315,6 +321,7 @@ def _check_file(file: str) -> tuple[list[str], int, set[tuple[str, str]]]:
             groups.append(group)
         elif groups[-1] != group:
             raise click.ClickException(f"the events of group {group} are not together in seq order")
+        ids.check(row)
         if row[2] == "settlement":
             version = json.loads(row[5]).get("rules_version", 1)
             if not isinstance(version, int) or version < RULES_VERSION:
@@ -330,3 +337,47 @@ def _check_file(file: str) -> tuple[list[str], int, set[tuple[str, str]]]:
     if not count:
         raise click.ClickException(f"{file} holds no events")
     return groups, count, older
+
+
+# Where an event names the id of something new it makes: (kind, where the id is).
+_NEW_IDS = {"member_added": ("member", "data"), "table_opened": ("table", "data"), "deal": ("hand", "hand"),
+            "result": ("hand", "hand"), "tournament_created": ("tournament", "data")}
+
+
+class _Ids:
+    """Every id a group's log gives something new (its members, tables, hands and
+    tournaments, and the group itself) names one thing only: an id used for two, of one kind
+    or of two (a tournament's id equal to a table's), would make the API's addresses and the
+    log's events name either. No member is ``admin``: that is who the admin's events are by."""
+
+    def __init__(self):
+        self.group: str | None = None
+        self.named: dict[str, str] = {}  # id -> what it names first
+
+    def check(self, row: tuple) -> None:
+        group, seq, kind, hand = row[0], row[1], row[2], row[3]
+        if group != self.group:
+            self.group, self.named = group, {group: "the group"}
+        made = _NEW_IDS.get(kind)
+        if made is None:
+            return
+        what, where = made
+        given = hand if where == "hand" else _field(row[5], what)
+        if not isinstance(given, str):
+            return  # no id, or not text: replay names what is wrong with it
+        if what == "member" and given == ADMIN:
+            raise click.ClickException(f"group {group}, seq {seq}: a member has the id {ADMIN!r}, which names the "
+                                       "admin in every event's actor; no member may have it, so nothing was imported")
+        first = self.named.setdefault(given, f"a {what}")
+        if first != f"a {what}":  # one kind's id used twice is replay's to name (a member added twice...)
+            raise click.ClickException(f"group {group}, seq {seq}: the {what} id {given} names {first} already; the "
+                                       "API gives each new member, table, hand and tournament an id of its own, so "
+                                       "nothing was imported")
+
+
+def _field(data_json: str, name: str):
+    try:
+        data = json.loads(data_json)
+    except ValueError:
+        return None
+    return data.get(name) if isinstance(data, dict) else None

@@ -10,6 +10,7 @@ from .canonical import GENESIS, envelope_bytes, event_data_json, read_event_data
 from .envelope import Envelope, NewEvent, utc_now
 from .damage import DamagedGroups
 from .errors import VersionConflict
+from .limits import refuse_over
 
 _CHAIN_COLUMNS = "seq, type, hand_id, table_id, data, actor, recorded_at, prev_hash, hash"
 _RAW_COLUMNS = "group_id, " + _CHAIN_COLUMNS
@@ -197,7 +198,11 @@ class EventLog:
 
 class EventRecorder(EventLog):
     """Appends: the group locked, the head read, the expected version checked, the events
-    chained and inserted, each with its Merkle leaf, then the projector's rows."""
+    chained and inserted, each with its Merkle leaf, then the projector's rows. The events
+    one unit of work appends come to at most 1 MiB (events/limits.py): past it, the append
+    is refused before anything of it is written."""
+
+    recorded_bytes = 0  # the canonical bytes this unit of work has appended so far
 
     def head(self, group: str) -> tuple[int, str]:
         """As the log's, read once while this transaction holds the group (then only its
@@ -236,14 +241,17 @@ class EventRecorder(EventLog):
         if expected_version is not None and expected_version != version:
             raise VersionConflict(f"the group moved on to version {version} while this request was decided",
                            version=version)
-        rows, now = [], utc_now()
+        rows, now, total = [], utc_now(), self.recorded_bytes
         for seq, ev in enumerate(events, start=version + 1):
             data_json = event_data_json(ev.data)
-            digest = hashlib.sha256(envelope_bytes(group, seq, ev.type, ev.hand, ev.table, data_json,
-                                                   actor, now, prev)).hexdigest()
+            hashed = envelope_bytes(group, seq, ev.type, ev.hand, ev.table, data_json, actor, now, prev)
+            total += len(hashed)
+            refuse_over(total)
+            digest = hashlib.sha256(hashed).hexdigest()
             rows.append((Envelope(0, group, seq, ev.type, ev.hand, ev.table, ev.data, actor, now, prev, digest),
                          data_json))
             prev = digest
+        self.recorded_bytes = total
         return self._insert(rows)
 
     def insert(self, envelopes: Sequence[Envelope]) -> list[Envelope]:

@@ -9,7 +9,7 @@ from events.sentences import say
 from games.engine import words
 
 from . import hands as hand_fold
-from . import tables
+from . import corrected
 from .groups import member_name
 from .typed import plain, typed
 
@@ -115,7 +115,8 @@ def events_of(reader, group: str, hand: str) -> list:
     own = reader.hand_events(group, hand)
     if not own:
         return own
-    elsewhere = [entry["seq"] for entry in tables.corrections_of(reader.row("table", group, own[0].table), hand)
+    elsewhere = [entry["seq"] for entry in corrected.of_hand(reader, group, hand,
+                                                             reader.row("table", group, own[0].table))
                  if entry["hand"] != hand]
     found = [reader.events(group, seq - 1, 1)[0] for seq in elsewhere]
     return sorted([*own, *found], key=lambda e: e.seq)
@@ -129,7 +130,7 @@ def trail(events: Sequence, trow: dict, grow: dict, marked: bool = False, keys: 
     named as such), or that it was logged before keys."""
     said = (lambda text: text) if marked else plain
     own = [e for e in events if e.hand == events[0].hand]
-    model = hand_fold.with_corrections(hand_fold.fold(own), tables.corrections_of(trow, own[0].hand))
+    model = hand_fold.with_corrections(hand_fold.fold(own), corrected.from_events(events, own[0].hand))
     settlement = model.settlement
     explanation = []
     if settlement:

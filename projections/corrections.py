@@ -7,13 +7,25 @@ A table's history is read from its own events: each hand's events, its settlemen
 and the corrections made before (the latest word on each hand stands). A hand that counts as
 never played (voided, by the void endpoint or by a correction) takes no place in a
 doubled round or a game.
+
+A correction records of each hand it settles again only what changes (``recorded``): the
+parts of the settlement that differ, each a JSON Pointer (RFC 6901) with its new value
+(``changed``), and those it no longer has (``removed``); the whole settlement only where that
+is shorter, where the hand had none (``settlement``, null for a hand that now counts as never
+played), and for the hand it corrects (what its payers agree to). Moving the end of a game
+played to a target by one hand moves every later game of its table, so a correction of hand
+1 of 3,000 re-settles them all: recorded whole, that was 2 MB; recorded so, a line or two of
+each. Corrections logged before (every settlement whole) read the same (``settlement_after``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping, Sequence
 
+import orjson
+
 from events.errors import RuleBroken
+from events.limits import TooMuchToRecord
 from events.money import format_amount, parse_amount
 from events.sentences import say
 from events.types import HAND_EVENTS
@@ -84,7 +96,7 @@ def _apply(hands: dict[str, PastHand], env) -> None:
         target.voided, target.result, target.cards = False, d["result"], None
     for entry in d["settlements"]:
         hand = hands[entry["hand"]]
-        hand.settlement = entry["settlement"]
+        hand.settlement = settlement_after(entry, hand.settlement)
         hand.corrections.append(env.seq)
     if env.seq not in target.corrections:
         target.corrections.append(env.seq)
@@ -102,18 +114,27 @@ def logged_by_cards(hand: PastHand) -> bool:
 
 
 def corrected(game: Game, rules, stake: int, seats: Sequence[str], digits: int, hands: Sequence[PastHand],
-              target: str, result: Mapping | None, cards: Mapping | None = None) -> Correction:
+              target: str, result: Mapping | None, cards: Mapping | None = None,
+              most: int | None = None) -> Correction:
     """Hand ``target`` now stands by ``result``, or by its ``cards`` played again (neither:
     voided, never played); every hand after it is settled again on the table as it now
-    stands. ``result`` is already checked (the game's parse_result); ``cards`` are checked
-    here by the rules, as a new whole hand would be (a RuleBroken names what is wrong)."""
+    stands, until the table stands as it did (then every later hand settles as it did).
+    ``result`` is already checked (the game's parse_result); ``cards`` are checked here by
+    the rules, as a new whole hand would be (a RuleBroken names what is wrong). ``most``: how
+    many later hands the ledger settles again in one request (past it: TooMuchToRecord)."""
     bok, match = table_decider.NO_BOK, None
     carried = table_decider.carried_at_start(game)  # what the game carries of its own (its spans)
     settlements: dict[str, dict | None] = {}
     reached, before_latest = False, (bok, match, carried)
+    was = (bok, match, carried)  # the table as it stood before each hand, without the correction
     for hand in hands:
         before_latest = (bok, match, carried)
-        if hand.id == target:
+        same_table = reached and (bok, match, carried) == was  # from here on, every hand settles as it did
+        if hand.settlement is not None:
+            was = _after(game, rules, *was, hand.settlement)
+        if same_table:
+            now = hand.settlement
+        elif hand.id == target:
             reached = True
             if cards is not None:
                 now = _settle_cards(game, rules, stake, seats, digits, hand, cards, bok, match, carried, RULES_VERSION)
@@ -124,6 +145,8 @@ def corrected(game: Game, rules, stake: int, seats: Sequence[str], digits: int, 
                 now = None
         elif not reached or hand.settlement is None:
             now = hand.settlement
+        elif most is not None and (most := most - 1) < 0:
+            raise _too_many(hands, target)
         elif hand.cards is not None:
             now = _settle_cards(game, rules, stake, seats, digits, hand, hand.cards, bok, match, carried,
                                 hand.settlement.get("rules_version", 1))
@@ -135,9 +158,7 @@ def corrected(game: Game, rules, stake: int, seats: Sequence[str], digits: int, 
         if reached and of_the_game(now) != of_the_game(hand.settlement):
             settlements[hand.id] = now
         if now is not None:
-            bok, match = table_decider.after_settlement(bok, match, now)
-            if game.table.spans:
-                carried = table_decider.carried_after(game, rules, carried, now)
+            bok, match, carried = _after(game, rules, bok, match, carried, now)
     adjustments = []
     for hand in hands:
         if hand.id in settlements:
@@ -148,6 +169,22 @@ def corrected(game: Game, rules, stake: int, seats: Sequence[str], digits: int, 
     if game.table.spans:
         table["carried"], table["latest_before"]["carried"] = carried, before_latest[2]
     return Correction(settlements, adjustments, table)
+
+
+def _too_many(hands: Sequence[PastHand], target: str) -> TooMuchToRecord:
+    later = len(hands) - next(i for i, hand in enumerate(hands) if hand.id == target) - 1
+    return TooMuchToRecord(say("this correction would settle up to {hands} later hands of the table again, more than "
+                               "one request may; nothing was recorded. Correct a later hand of the table instead "
+                               "(fewer hands follow it), or record the difference as payments between the members",
+                               hands=later))
+
+
+def _after(game: Game, rules, bok, match, carried, settlement: Mapping) -> tuple:
+    """The table's running state once a hand settled as ``settlement``."""
+    bok, match = table_decider.after_settlement(bok, match, settlement)
+    if game.table.spans:
+        carried = table_decider.carried_after(game, rules, carried, settlement)
+    return bok, match, carried
 
 
 def _terms(stake: int, seats: Sequence[str], bok, match, carried, version: int):
@@ -234,3 +271,107 @@ def _amounts(settlement: dict | None, seats: Sequence[str], digits: int) -> list
     paid = {p["seat"]: parse_amount(p["amount"], digits, allow_negative=True)
             for p in (settlement or {}).get("payouts", [])}
     return [paid.get(seat, 0) for seat in range(len(seats))]
+
+
+def recorded(decided: Correction, hands: Sequence[PastHand], target: str) -> list[dict]:
+    """The correction event's ``settlements``: the hand it corrects whole (what its payers
+    agree to), each later hand it settles again as what changes."""
+    before = {hand.id: hand.settlement for hand in hands}
+    return [compact(hand, before.get(hand), now, whole=hand == target) for hand, now in decided.settlements.items()]
+
+
+def compact(hand: str, before: dict | None, now: dict | None, whole: bool = False) -> dict:
+    """How a correction records that ``hand`` now settles as ``now`` (None: never played)
+    where it settled as ``before``: each part that differs, as a JSON Pointer (RFC 6901) and
+    its new value (the whole of a part where that is shorter than its parts), or the whole
+    settlement where that is shorter still (or asked for)."""
+    said = {"hand": hand, "settlement": now}
+    if before is None or now is None or whole:
+        return said
+    changed, removed = _diff(of_the_game(before), now, "")
+    patch = {"hand": hand, "changed": changed, **({"removed": removed} if removed else {})}
+    return patch if len(orjson.dumps(patch)) < len(orjson.dumps(said)) else said
+
+
+def settlement_after(entry: Mapping, before: dict | None) -> dict | None:
+    """What a hand settles once the correction ``entry`` (one of its ``settlements``) is laid
+    over ``before``, what it settled as the correction found it."""
+    if "changed" not in entry:
+        return entry["settlement"]
+    now = dict(of_the_game(before) or {})
+    copied: set[int] = set()  # the parts copied already: what ``before`` holds is never changed
+    for pointer in entry.get("removed", ()):
+        parent, last = _reach(now, pointer, copied)
+        parent.pop(last, None)
+    for pointer, value in entry["changed"]:
+        parent, last = _reach(now, pointer, copied)
+        parent[last] = value
+    return now
+
+
+def as_made_today(data: Mapping, hands: Sequence[PastHand]) -> dict:
+    """A correction's data with each hand it recorded whole recorded as what changes, as the
+    ledger records it today: what a correction logged before compares as (import, replay)."""
+    before = {hand.id: hand.settlement for hand in hands}
+    again = [e if "changed" in e or e["hand"] == data["hand"] else compact(e["hand"], before.get(e["hand"]),
+                                                                          e["settlement"])
+             for e in data["settlements"]]
+    return {**data, "settlements": again}
+
+
+def _diff(old, new, at: str) -> tuple[list, list]:
+    """The parts of ``new`` that differ from ``old`` under the pointer ``at``, as
+    ``[pointer, value]`` pairs, and the pointers of the keys ``new`` no longer has."""
+    if _same(old, new):
+        return [], []
+    changed: list = []
+    removed: list = []
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key, value in sorted(new.items()):  # in the order the log keeps keys, whatever order made them
+            inner = f"{at}/{_escaped(key)}"
+            more = _diff(old[key], value, inner) if key in old else ([[inner, value]], [])
+            changed += more[0]
+            removed += more[1]
+        removed += [f"{at}/{_escaped(key)}" for key in sorted(old) if key not in new]
+    elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
+            more = _diff(a, b, f"{at}/{i}")
+            changed += more[0]
+            removed += more[1]
+    else:
+        return [[at, new]], []
+    if at and not removed and len(orjson.dumps(changed)) >= len(orjson.dumps([[at, new]])):
+        return [[at, new]], []  # the part whole is as short
+    return changed, removed
+
+
+def _same(a, b) -> bool:
+    """Equal as JSON is (True is not 1)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+def _escaped(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def _reach(settlement: dict, pointer: str, copied: set[int]):
+    """The container holding what ``pointer`` names (each container on the way copied once,
+    so that the settlement laid over stays as it was), and its key or index there."""
+    steps = [step.replace("~1", "/").replace("~0", "~") for step in pointer.split("/")[1:]]
+    if not steps:
+        raise ValueError("a correction changes a settlement's parts, not the whole by an empty pointer")
+    node = settlement
+    for step in steps[:-1]:
+        at = int(step) if isinstance(node, list) else step
+        inner = node[at]
+        if id(inner) not in copied:
+            inner = node[at] = list(inner) if isinstance(inner, list) else dict(inner)
+            copied.add(id(inner))
+        node = inner
+    return node, int(steps[-1]) if isinstance(node, list) else steps[-1]

@@ -12,6 +12,7 @@ from games.engine.contract import Game
 from games.registry import GAMES
 from games.engine.seen import cards_in, names_a_card
 from . import agreement
+from .corrections import settlement_after
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class HandModel:
     settled_by: str | None = None  # who appended its settlement
     waits: tuple[dict, ...] = ()  # corrections or voids of it that wait for the members they lower
     settled_seq: int | None = None  # the seq of its settlement event
+    logged: dict | None = None  # its settlement as its settlement event logged it (what corrections change)
 
     @property
     def ended(self) -> bool:
@@ -120,7 +122,7 @@ def apply(model: HandModel | None, envelope) -> HandModel:
     kind, d = envelope.type, envelope.data
     if kind == "settlement":
         return replace(model, seqs=seqs, settlement=d, settled_by=envelope.actor, settled_seq=envelope.seq,
-                       confirmation="pending" if d.get("confirmed") is False else "counted")
+                       logged=d, confirmation="pending" if d.get("confirmed") is False else "counted")
     if kind == "hand_voided":
         return replace(model, seqs=seqs, voided={**d, "seq": envelope.seq}, confirmation=None)
     if kind == "confirmation":
@@ -133,7 +135,8 @@ def apply(model: HandModel | None, envelope) -> HandModel:
     if kind == "correction":  # what it changed is laid over from the hand's row (with_corrections)
         if d.get("hand") == model.id and "waits_for" in d and not d.get("void") and model.confirmation in (
                 "pending", "disputed"):  # a new result: its payers confirm it anew
-            new = next((s["settlement"] for s in d.get("settlements", []) if s["hand"] == model.id), model.settlement)
+            new = next((settlement_after(s, model.settlement) for s in d.get("settlements", [])
+                        if s["hand"] == model.id), model.settlement)  # recorded whole
             again = replace(model, seqs=seqs, settlement=new, settled_by="admin", confirmed_by=(),
                             confirmation="pending")
             return again if waiting_for(again) else replace(again, confirmation="counted")
@@ -150,6 +153,7 @@ def with_corrections(model: HandModel, entries: Sequence[Mapping] | None) -> Han
     its own or one of an earlier hand of its table that settled it again."""
     if not entries:
         return model
+    entries = resolved(model, entries)
     settlement, voided, confirmation = model.settlement, model.voided, model.confirmation
     voided_at = (model.voided or {}).get("seq", 0)  # a void after a correction stands
     for entry in entries:
@@ -168,6 +172,23 @@ def with_corrections(model: HandModel, entries: Sequence[Mapping] | None) -> Han
                 confirmation = "counted"  # a correction left nobody to agree
     return replace(model, settlement=settlement, voided=voided, confirmation=confirmation,
                    corrections=tuple(entries))
+
+
+def resolved(model: HandModel, entries: Sequence[Mapping]) -> list[dict]:
+    """The corrections' entries of a hand, each with the whole settlement it left the hand
+    with where it changed it (a correction records what changed: projections/corrections.py),
+    laid over its settlement as logged, in order, as the table's history saw it (from a void
+    by the void endpoint on, the hand settled nothing)."""
+    current = model.logged if model.logged is not None else model.settlement
+    voided_at, out = (model.voided or {}).get("seq", 0), []
+    for entry in entries:
+        if voided_at and entry["seq"] > voided_at:
+            current, voided_at = None, 0
+        if "changed" in entry or "settlement" in entry:
+            current = settlement_after(entry, current)
+            entry = {**{k: v for k, v in entry.items() if k not in ("changed", "removed")}, "settlement": current}
+        out.append(dict(entry))
+    return out
 
 
 def settled_at(model: HandModel) -> int | None:
@@ -234,8 +255,8 @@ def _correction_shown(entry: Mapping) -> dict:
     shown = {k: entry[k] for k in ("seq", "hand", "reason") if k in entry}
     if entry.get("void"):
         shown["void"] = True
-    elif "cards" in entry:
-        shown["cards"] = entry["cards"]
+    elif "cards" in entry or entry.get("by_cards"):  # its cards are kept with the hand it corrected
+        shown["cards"] = entry.get("cards")
     else:
         shown["result"] = entry.get("result")
     if "settlement" in entry:

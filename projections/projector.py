@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Protocol, Sequence
 
 from events.types import EVENT_TYPES, HAND_EVENTS
-from . import balances, devices, groups, hands, standings_row, tables, tournaments
+from . import balances, corrected, devices, groups, hands, standings_row, tables, tournaments
 
 FOLDS = {groups.NAME: groups.apply, tables.NAME: tables.apply, balances.NAME: balances.apply,
          hands.NAME: hands.summarize, tournaments.NAME: tournaments.apply, tournaments.SCORE: tournaments.score,
@@ -28,6 +28,9 @@ ROUTES: dict[str, tuple] = {kind: tuple((name, fold) for name, fold in FOLDS.ite
 # Event types whose data no projection row reads: a replay of the rows may skip parsing it.
 DATA_UNREAD = (EVENT_TYPES - groups.EVENTS - tables.EVENTS - balances.EVENTS - hands.READS_DATA_OF - tournaments.EVENTS
                - tournaments.SCORE_EVENTS - devices.EVENTS - devices.SIGNABLE)
+# Folds of one event into several rows, each named by a key the event gives: what a
+# correction says of each hand it changed, in that hand's row (projections/corrected.py).
+FANNED = {corrected.NAME: (corrected.EVENTS, corrected.keys, corrected.apply)}
 DERIVED = (standings_row.NAME,)  # rows made from other rows: replay builds them once the log is folded
 POSITION = "all"
 
@@ -73,6 +76,12 @@ def project(rows: Rows, envelopes: Sequence) -> None:
                 after[at] = waiting.fold(after[at], env)
             else:
                 after[at] = fold(after[at], env)
+        for name, (wanted, keys_of, fold_into) in FANNED.items():
+            for key, part in (keys_of(env) if env.type in wanted else {}).items():
+                at = (name, env.group, key)
+                if at not in after:
+                    before[at] = after[at] = rows.row(*at)
+                after[at] = fold_into(after[at], env, part)
     _move_standings(rows, before, after)
     for at, data in after.items():
         if data is not None and data is not before[at]:

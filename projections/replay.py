@@ -132,6 +132,9 @@ class GroupRebuild:
             key = projector.row_key(name, env)
             if key is not None:
                 rows[name, key] = fold(rows.get((name, key)), env)
+        for name, (wanted, keys_of, fold_into) in projector.FANNED.items():
+            for key, part in (keys_of(env) if self.check_rows and env.type in wanted else {}).items():
+                rows[name, key] = fold_into(rows.get((name, key)), env, part)
 
     def _hand(self, env) -> None:
         """Re-play a hand of the share: each event decided again, the settlement re-derived."""
@@ -231,13 +234,14 @@ class GroupRebuild:
                 result = game.parse_result(rules, target.opened["dealer"], d["result"]).data["result"]
             again = corrections.corrected(game, rules, tables.stake_of(table, self.digits), table["seats"],
                                           self.digits, past, d["hand"], result, d.get("cards"))
+            said = corrections.as_made_today(d, past)["settlements"]  # one logged before: each hand whole
         except Exception as e:  # a correction that cannot be decided again is a finding, not a crash
             self._differ(f"seq {env.seq}: the correction of hand {d.get('hand')} cannot be decided again ({e})")
             return
         recorded = {"result": d.get("result"), "adjustments": d["adjustments"], "table": d["table"],
-                    "settlements": d["settlements"]}
+                    "settlements": said}
         derived = {"result": result, "adjustments": again.adjustments, "table": again.table,
-                   "settlements": [{"hand": h, "settlement": s} for h, s in again.settlements.items()]}
+                   "settlements": corrections.recorded(again, past, d["hand"])}
         changed = sorted(k for k in recorded if recorded[k] != derived[k])
         if changed:
             self._differ(f"seq {env.seq}: the correction of hand {d['hand']} no longer holds: its table's hands give "
@@ -315,7 +319,7 @@ class GroupRebuild:
             return
         self._compare_pending(brow)
         self._derive()
-        for name in (*projector.FOLDS, *projector.DERIVED):
+        for name in (*projector.FOLDS, *projector.FANNED, *projector.DERIVED):
             rebuilt = {k: v for (n, k), v in self.rows.items() if n == name}
             if name == balances.NAME:  # the store keeps what waits apart (projections/projector.py)
                 rebuilt = {k: {f: x for f, x in v.items() if f != "pending"} for k, v in rebuilt.items()}

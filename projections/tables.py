@@ -66,20 +66,10 @@ def apply(row: dict | None, event) -> dict | None:
 
 def _corrected(row: dict, event) -> dict:
     """The table once a past hand is corrected: its running state as the correction worked
-    it out (the latest hand settled again), the hand's void when it is the latest, and, for
-    each hand the correction changed, what it says now (``corrections``, by hand)."""
+    it out (the latest hand settled again), and the hand's void when it is the latest. What
+    the correction says of each hand it changed is kept in that hand's row
+    (projections/corrected.py), so the table's row stays small whatever its history."""
     d = event.data
-    entry = {"seq": event.seq, "hand": d["hand"], "reason": d["reason"]}
-    if "waits_for" in d:  # logged since members' word is asked: a pending hand corrected is a new result
-        entry["asks"] = True
-    if d.get("void"):
-        entry["void"] = True
-    else:
-        entry.update({"cards": d["cards"]} if "cards" in d else {"result": d["result"]})
-    corrections = {hand: list(entries) for hand, entries in row.get("corrections", {}).items()}
-    changed = {s["hand"]: s["settlement"] for s in d["settlements"]}
-    for hand in dict.fromkeys([d["hand"], *changed]):
-        corrections.setdefault(hand, []).append({**entry, **({"settlement": changed[hand]} if hand in changed else {})})
     table = d["table"]
     latest = dict(row["latest_hand"], bok_before=table["latest_before"]["bok"],
                   match_before=table["latest_before"]["match"])
@@ -93,11 +83,12 @@ def _corrected(row: dict, event) -> dict:
     if "carried" in table:
         latest["carried_before"] = table["latest_before"].get("carried")
     return dict(row, bok=table["bok"], match=table["match"], latest_hand=latest, next_dealer=next_dealer,
-                corrections=corrections, **({"carried": table["carried"]} if "carried" in table else {}))
+                **({"carried": table["carried"]} if "carried" in table else {}))
 
 
 def corrections_of(row: dict | None, hand: str) -> list[dict]:
-    """What the corrections made at the table say of ``hand`` (oldest first)."""
+    """What the corrections kept in a table's row before hands had rows of their own say of
+    ``hand`` (oldest first); projections/corrected.py's ``of_hand`` reads them with the rest."""
     return (row or {}).get("corrections", {}).get(hand, [])
 
 

@@ -105,7 +105,9 @@ PROBLEM_WHY = {
     412: "If-Match names a version the group has moved past (the body carries the current version)",
     413: "The body is larger than the service accepts",
     415: "The body is not application/json",
-    422: "Well-formed, but against the game's rules or the ledger's (detail says exactly why)",
+    422: "Well-formed, but against the game's rules or the ledger's (detail says exactly why); or it would append "
+         "more than 1 MiB of events, more than one request may (`limit` and `size` in bytes; detail says what to "
+         "do instead), and nothing is appended",
     500: "urn:bitka:problem:damaged-store: the group's stored log does not hold at `seq` (an event no longer "
          "matches its hash chain), so nothing that needs it is served and the group takes no writes",
 }

@@ -33,6 +33,7 @@ from events import acts
 from events.errors import DomainError, Refused
 from events.store import Envelope, NewEvent, Writer
 from games.engine.seen import names_a_card
+from projections import corrections
 from projections.devices import NAME as DEVICES
 from projections.integrity import well_formed
 from projections.redecide import COMMANDS, RECORDED_BY_THE_TABLE, SALT, every_field
@@ -269,7 +270,8 @@ class Reenactment:
         recorded = [asked, *self._ahead.take(len(events) - 1, asked.group)]
         play = asked.type in HAND_PLAY
         for made, kept in zip(events, recorded, strict=False):  # a missing one is said after
-            why = _difference(made, actor, kept, asked)
+            shown = self._as_made_today(kept)
+            why = _difference(made, actor, shown, shown if kept is asked else asked)
             if why:
                 raise Fault(kept.seq, why, recorded,
                             rules=play and actor == kept.actor and (made.hand, made.table) == (kept.hand, kept.table))
@@ -280,6 +282,21 @@ class Reenactment:
                         rules=play)
         self._made = self.w.insert(recorded)
         return self._made
+
+    def _as_made_today(self, kept: Envelope) -> Envelope:
+        """A correction logged before corrections recorded only what changed in each later
+        hand (every settlement whole), as the ledger records it today, to compare; the log
+        keeps it as it was."""
+        d = kept.data
+        if kept.type != "correction" or not isinstance(d.get("settlements"), list) or not all(
+                isinstance(e, Mapping) and "hand" in e and ("settlement" in e or "changed" in e)
+                for e in d["settlements"]):
+            return kept
+        try:
+            past = corrections.history(self.w.table_events(kept.group, kept.table, kept.seq - 1))
+            return kept._replace(data=corrections.as_made_today(d, past))
+        except (KeyError, TypeError, ValueError):  # not a correction the ledger could read: said as a difference
+            return kept
 
     def _with_new_id(self, asked: Envelope, events: list[NewEvent]) -> list[NewEvent]:
         """The events with the id the handler drew for a new member, table or hand replaced by

@@ -17,7 +17,7 @@ from games.registry import GAMES
 from projections import balances, folded
 from projections.groups import member_name
 from projections import hands as hand_fold
-from projections.tables import corrections_of
+from projections import corrected
 
 from .. import seating
 from ..views import WaitingPage
@@ -57,7 +57,8 @@ def hand_model(reader: Reader, group: str, hand: str) -> hand_fold.HandModel:
     model = folded.HANDS.model(reader, group, hand)
     if model is None:
         raise NotFound(say("there is no hand {hand} in this group", hand=repr(hand)))
-    model = hand_fold.with_corrections(model, corrections_of(reader.row("table", group, model.table), hand))
+    model = hand_fold.with_corrections(model, corrected.of_hand(reader, group, hand,
+                                                                reader.row("table", group, model.table)))
     if not model.corrections and model.voided is None:
         return model  # nothing changed it after it was settled: no correction of it can wait (a play reads no more)
     waits = balances.corrections_waiting(reader.row(balances.NAME, group, ""), hand=hand)

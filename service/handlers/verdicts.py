@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from events import acts
+from events import acts, limits
+from events.canonical import canonical_bytes
 from events.errors import Refused, RuleBroken, Unprocessable
 from events.sentences import say
 from events.store import NewEvent, Writer
@@ -137,17 +138,17 @@ def correct(c: Correct, w: Writer) -> HandMoved:
                                 hand=c.hand))
     none_waits(w, c.group, model.table)
     decided = corrections.corrected(game, rules, stake_of(trow, grow["digits"]), trow["seats"],
-                                    grow["digits"], past, c.hand, result, c.cards)
+                                    grow["digits"], past, c.hand, result, c.cards, most=limits.MOST_SETTLED_AGAIN)
     if result is not None:
         outcome = {"result": result}
     else:
         outcome = {"cards": c.cards} if c.cards is not None else {"void": True}
     data = {"hand": c.hand, "reason": c.reason, **outcome,
             "adjustments": decided.adjustments,
-            "settlements": [{"hand": h, "settlement": s} for h, s in decided.settlements.items()],
-            "table": decided.table}
+            "settlements": corrections.recorded(decided, past, c.hand), "table": decided.table}
     data["waits_for"] = balances.lowered(_pending_of(w, c.group, [c.hand, *(a["hand"] for a in decided.adjustments)]),
                                          "correction", c.hand, data) if confirmations(grow) != "off" else []
+    limits.refuse_correction_over(len(canonical_bytes(data)), len(decided.settlements))
     version = w.version(c.group)
     moved = appended(w, c.group, c.actor, version, [NewEvent("correction", data, hand=c.hand, table=model.table)],
                      model)

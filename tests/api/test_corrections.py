@@ -1,7 +1,8 @@
 """Correcting any past hand re-settles the later hands of its table: for random tables of
-twenty hands of every game, correcting hand k (to another result, or a void) and replaying
-gives exactly the balances of a table where hand k had been logged that way from the start,
-and both equal what the rules files say (tests/oracles/tables.py). And the consequences one
+twelve hands of every game at each of its presets, correcting hand k to another result and
+voiding hand j, then replaying, gives exactly the balances of a table where the hands had
+been logged that way from the start, and where tests/oracles/tables.py reads the rules, what
+the rules files say. And the consequences one
 by one: a bok-runda that moves, a Scopa game that now ends earlier, a correction of a
 correction."""
 from __future__ import annotations
@@ -11,22 +12,32 @@ import random
 import pytest
 
 from cli.checks import replay_store
+from games.registry import GAMES
+from tests import every_game
+from tests.backends import ON_SQLITE
+from tests.every_game import random_sheet
 from tests.conftest import KOP_HANDS, KOP_TRICKS
 from tests.money import minor
 from tests.oracles import tables as oracle
-from tests.oracles.results import bisca_result_possible, random_kop_result
 
-HANDS = 20
+HANDS = 12
 
 
-def _group(client, players: int, game: str, rules: dict, stake: str = "1.00"):
-    g = client.post("/v1/groups", {"name": "Correct", "currency": "PLN", "confirmations": "off"}).json
-    admin = client.as_(g["admin_token"])
-    base = f"/v1/groups/{g['id']}"
-    seats = [admin.post(f"{base}/members", {"name": n}).json["id"] for n in ("Ala", "Bob", "Cyd", "Dan")[:players]]
-    table = admin.post(f"{base}/tables", {"game": game, "rules": rules, "stake": stake, "seats": seats}).json
+def _group(client, players: int, game: str, rules: dict, stake: str = "1.00", within: dict | None = None):
+    """A group of its own (or the group ``within``, its members kept) with a table of
+    ``game`` whose seats are its first ``players`` members."""
+    if within is None:
+        g = client.post("/v1/groups", {"name": "Correct", "currency": "PLN", "confirmations": "off"}).json
+        within = {"id": g["id"], "admin": client.as_(g["admin_token"]), "base": f"/v1/groups/{g['id']}", "members": []}
+    admin, base, members = within["admin"], within["base"], within["members"]
+    members += [admin.post(f"{base}/members", {"name": n}).json["id"] for n in NAMES[len(members):players]]
+    table = admin.post(f"{base}/tables", {"game": game, "rules": rules, "stake": stake,
+                                          "seats": members[:players]}).json
     assert "id" in table, table
-    return {"id": g["id"], "admin": admin, "base": base, "seats": seats, "table": table["id"]}
+    return {**within, "seats": members[:players], "table": table["id"]}
+
+
+NAMES = ("Ala", "Bob", "Cyd", "Dan", "Ewa", "Fil")
 
 
 def _log(group, result) -> str:
@@ -47,72 +58,91 @@ def _scopa_result(rng, sides):
             "settebello": rng.randrange(sides), "scopas": [rng.randint(0, 3) for _ in range(sides)]}
 
 
-def _bisca_result(rng, variant, tricks_in_hand):
-    while True:
-        p0, t0 = rng.choice([rng.randint(0, 120), 60, 120]), rng.randint(0, tricks_in_hand)
-        result = {"points": [p0, 120 - p0], "tricks": [t0, tricks_in_hand - t0]}
-        if bisca_result_possible(variant, result["points"], result["tricks"]):
-            return result
+def random_result(group, game, rules, rng) -> tuple[int, dict]:
+    """The table's next dealer, and the score sheet of a random legal hand it deals
+    (``tests/every_game.py``) at the table's game score as it stands."""
+    table = group["admin"].get(f"{group['base']}/tables/{group['table']}").json
+    match = {"scores": table["match"]["scores"]} if table.get("match") else None
+    return table["next_dealer"], random_sheet(game, rules, rng, table["next_dealer"], match)
 
 
-GAMES = {  # players, rules, a random result, each hand's payouts per seat by the oracle
-    "kop": (4, {}, lambda rng: random_kop_result(rng, "kop"), lambda rs: oracle.kop_table(rs, 100)),
-    "baska": (4, {"variant": "bytow-2005"}, lambda rng: random_kop_result(rng, "baska"),
-              lambda rs: oracle.baska_table(rs, "bytow-2005", 100)),
-    "scopa": (2, {"target": 11}, lambda rng: _scopa_result(rng, 2), lambda rs: oracle.scopa_table(rs, 2, 11, 100)),
-    "bisca": (2, {"variant": "nove"}, lambda rng: _bisca_result(rng, "nove", 20),
-              lambda rs: oracle.bisca_table(rs, "nove", 2, 4, 100)),
-}
+def _oracle(name: str, rules):
+    """The payouts per hand of the rules file read again (tests/oracles/tables.py), where it
+    reads these rules; every other game and preset is held to a table that logged its hands
+    so from the start."""
+    read, payouts = oracle.READINGS.get(name, (None, None))
+    return payouts if read is not None and GAMES[name].parse_rules(read) == rules else None
 
 
-def _money(game, results):
-    return oracle.total(GAMES[game][3](results), GAMES[game][0])
+def _paid(r) -> list[int]:
+    return [minor(p["amount"]) for p in r.json["settlement"]["payouts"]]
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
-@pytest.mark.parametrize("seed", range(3))
-def test_correcting_hand_k_gives_the_balances_of_a_table_that_logged_it_so_from_the_start(client, db_url, game,
-                                                                                         seed):
-    players, rules, draw, _ = GAMES[game]
-    rng = random.Random(f"{game}-{seed}")
-    logged = _group(client, players, game, rules)
-    results, ids = [], []
+@ON_SQLITE
+@pytest.mark.parametrize("name, preset", every_game.presets())
+def test_correcting_past_hands_gives_the_balances_of_a_table_that_logged_them_so_from_the_start(client, db_url,
+                                                                                               name, preset):
+    """Every game, at each of its presets: random hands logged by their score sheets; hand
+    k corrected to another result and hand j voided; the balances, the replay and what each
+    correction moved are those of a table that logged the hands so from the start (and what
+    the rules file says, where tests/oracles reads these rules)."""
+    game, chosen = GAMES[name], GAMES[name].presets[preset]
+    rules, players, rng = game.parse_rules(chosen.rules), chosen.players, random.Random(f"{name}-{preset}")
+    logged, money = _group(client, players, name, dict(chosen.rules)), _oracle(name, rules)
+    results, ids, paid, dealers = [], [], [], []
     while len(results) < HANDS:
-        result = draw(rng)
+        dealer, result = random_result(logged, game, rules, rng)
         r = logged["admin"].post(f"{logged['base']}/tables/{logged['table']}/hands", {"result": result})
-        if r.status_code == 201:  # a draw the game refuses (a double nobody may give) is drawn again
-            results.append(r.json["result"])
-            ids.append(r.json["id"])
-        else:
-            assert r.status_code == 422, r.json
-    assert _balances(logged) == _money(game, results)
-    k = rng.randrange(HANDS)
-    if seed == 2:  # the void: hand k counts as never played
-        change, then = {"void": True}, results[:k] + results[k + 1:]
-    else:
-        while True:
-            other = draw(rng)
-            probe = _group(client, players, game, rules)
-            accepted = probe["admin"].post(f"{probe['base']}/tables/{probe['table']}/hands", {"result": other})
-            if accepted.status_code == 201:
+        assert r.status_code == 201, r.json  # a hand the rules played, at the table as it stands
+        results.append(r.json["result"])
+        dealers.append(dealer)
+        ids.append(r.json["id"])
+        paid.append(_paid(r))
+    if money:
+        assert _balances(logged) == oracle.total(money(results), players)
+    k, j = rng.sample(range(HANDS), 2)
+    moved, other = set(), None
+    for hand, change in ((ids[k], "result"), (ids[j], "void")):
+        for _ in range(50):  # another result hand k could have had, at its dealer: one the rules take there
+            if change == "result":
+                other = random_sheet(game, rules, rng, dealers[k])
+            body = {"result": other} if change == "result" else {"void": True}
+            r = logged["admin"].post(f"{logged['base']}/hands/{hand}/correct", {"reason": "a wrong sheet", **body})
+            if r.status_code == 201 or change == "void":
                 break
-        change, then = {"result": other}, [*results[:k], accepted.json["result"], *results[k + 1:]]
-    r = logged["admin"].post(f"{logged['base']}/hands/{ids[k]}/correct", {"reason": "the sheet was wrong", **change})
+            assert r.status_code == 422, r.json
+        assert r.status_code == 201, r.json
+        adjustments = r.json["correction"]["adjustments"]
+        assert all(sum(minor(p["amount"]) for p in a["payouts"]) == 0 for a in adjustments)
+        assert all(a["hand"] in ids[ids.index(hand):] for a in adjustments)  # no hand before it moves
+        moved |= {a["hand"] for a in adjustments}
+    then = [other if i == k else result for i, result in enumerate(results)]
+    fresh, again = _group(client, players, name, dict(chosen.rules)), []
+    for result in then:  # hand k logged as corrected from the start; hand j voided once all are in
+        again.append(_log(fresh, result))
+    r = fresh["admin"].post(f"{fresh['base']}/hands/{again[j]}/correct", {"reason": "a wrong sheet", "void": True})
     assert r.status_code == 201, r.json
-    adjustments = r.json["correction"]["adjustments"]
-    assert all(sum(minor(p["amount"]) for p in a["payouts"]) == 0 for a in adjustments)
-    assert all(a["hand"] in ids[k:] for a in adjustments)  # no hand before k moves
-    fresh = _group(client, players, game, rules)
-    for result in then:
-        _log(fresh, result)
-    assert _balances(logged) == _balances(fresh) == _money(game, then)
+    assert _balances(logged) == _balances(fresh)
+    final = [_final(logged, hand) for hand in ids]
+    assert final == [_final(fresh, hand) for hand in again]  # hand by hand, each paying the same
+    if money:  # the hand voided counts as never played
+        assert _balances(fresh) == oracle.total(money(then[:j] + then[j + 1:]), players)
     report = replay_store(db_url, logged["id"], None, True, lambda: None)
     assert not report.differences, report.differences
-    assert [report.balances[logged["id"]][m] for m in logged["seats"]] == _money(game, then)
-    before, after = GAMES[game][3](results), GAMES[game][3](then)
-    if seed == 2:  # the hand voided pays nothing, in its place
-        after = [*after[:k], [0] * players, *after[k:]]
-    assert {a["hand"] for a in adjustments} == {ids[i] for i in range(HANDS) if before[i] != after[i]}
+    assert [report.balances[logged["id"]][m] for m in logged["seats"]] == _balances(fresh)
+    assert {ids[i] for i in range(HANDS) if _paying(paid[i]) != _paying(final[i])} <= moved
+
+
+def _paying(payouts: list[int] | None) -> list[int]:
+    """What a hand pays, the same whether it pays nothing, lists no payout or is voided."""
+    return list(payouts) if payouts and any(payouts) else []
+
+
+def _final(group, hand: str) -> list[int] | None:
+    """What a hand pays now, per seat (None: voided)."""
+    shown = group["admin"].get(f"{group['base']}/hands/{hand}").json
+    return None if shown.get("voided") or not shown.get("settlement") else \
+        [minor(p["amount"]) for p in shown["settlement"]["payouts"]]
 
 
 def test_a_correction_inside_a_baska_bok_runda_moves_the_doubling_of_the_next_four_hands(client):
