@@ -47,3 +47,8 @@ def pay_to(row: dict, member: str) -> dict:
 
 def member_name(row: dict, member: str) -> str:
     return next((m["name"] for m in row["members"] if m["id"] == member), member)
+
+
+def member_names(row: dict) -> dict[str, str]:
+    """Each member's name by id: for naming many at once (``member_name`` looks through the list)."""
+    return {m["id"]: m["name"] for m in row["members"]}

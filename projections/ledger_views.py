@@ -65,8 +65,8 @@ def balance_steps(envelopes: Iterable) -> Iterator[tuple[object, dict]]:
 def statistics(envelopes: Iterable, names: dict[str, str]) -> dict:
     """Per member, over the hands that count (confirmed, as the balances count them, and as
     corrected): hands played (seated) and won (paid by it), by contract, best and worst hand,
-    and the balance after every settlement, confirmation, correction, payment or void (a
-    series a chart can draw)."""
+    and the balance after each settlement, confirmation, correction, payment or void that
+    moved it (a series a chart can draw: the balance holds between two points)."""
     row, settled, counted, series, seats = None, {}, set(), {m: [] for m in names}, {}
     for env, moved in balance_steps(envelopes):
         d = env.data
@@ -91,10 +91,11 @@ def statistics(envelopes: Iterable, names: dict[str, str]) -> dict:
                     settled[entry["hand"]] = (entry["settlement"], env.seq, seats.get(env.table, []))
             counted.add(d["hand"])
         if moved is not None:
+            # Only the members this step moved (or who just joined): a group of a thousand
+            # members and ten thousand hands is forty thousand points, not ten million.
+            for member, minor in moved["members"].items() - (row["members"].items() if row else ()):
+                series.setdefault(member, []).append({"seq": env.seq, "balance": format_amount(minor, moved["digits"])})
             row = moved
-            for member, minor in row["members"].items():
-                shown = format_amount(minor, row["digits"])
-                series.setdefault(member, []).append({"seq": env.seq, "balance": shown})
     hands = {hand: info for hand, info in settled.items() if hand in counted}
     digits = row["digits"] if row else 2
     members = {m: {"member": m, "name": names.get(m, m), "hands_played": 0, "hands_won": 0, "contracts": {},

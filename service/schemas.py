@@ -145,7 +145,19 @@ class Group(Schema):
     confirmations = fields.String(metadata={"description": "payers or off"})
     version = fields.Integer()
     members = fields.List(fields.Nested(Member))
-    tables = fields.List(fields.Nested(TableSummary))
+    tables = fields.List(fields.Nested(TableSummary), metadata={
+        "description": "a page of the group's tables, in the order they were opened (`tables_after`, "
+                       "`tables_limit`)"})
+    tables_total = fields.Integer(metadata={"description": "how many tables the group has, in all"})
+    tables_next = fields.String(allow_none=True, metadata={
+        "description": "the table to ask the next page after (`?tables_after=`), null on the last page"})
+
+
+class GroupQuery(Schema):
+    tables_after = fields.String(load_default="", validate=validate.Length(max=64), metadata={
+        "description": "list the tables opened after this one (a `tables_next`); from the first unless given"})
+    tables_limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000), metadata={
+        "description": "at most this many tables (1 to 1000; 100 unless given)"})
 
 
 class TableCreate(Schema):
@@ -472,7 +484,8 @@ class MemberStats(Schema):
     contracts = fields.Dict(metadata={"description": "per contract: played and won"})
     best_hand = fields.Dict(allow_none=True)
     worst_hand = fields.Dict(allow_none=True)
-    balance_after = fields.List(fields.Dict(), metadata={"description": "seq and balance after each money event"})
+    balance_after = fields.List(fields.Dict(), metadata={"description": "seq and balance after each money event that moved it "
+                                                                  "(it holds until the next)"})
 
 
 class Stats(Schema):

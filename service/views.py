@@ -92,7 +92,15 @@ def table_view(trow: dict, grow: dict, hands: list[str]) -> dict:
     }
 
 
-def group_view(grow: dict, tables: list[dict], version: int) -> dict:
+class TablesPage(NamedTuple):
+    """A page of a group's tables, in the order they were opened: their rows, how many the
+    group has in all, and the table after which the next page starts (None: none)."""
+    rows: list
+    total: int
+    next: str | None
+
+
+def group_view(grow: dict, tables: TablesPage, version: int) -> dict:
     return {
         "id": grow["id"],
         "name": grow["name"],
@@ -101,7 +109,9 @@ def group_view(grow: dict, tables: list[dict], version: int) -> dict:
         "members": grow["members"],
         "confirmations": confirmations(grow),
         "tables": [{"id": t["id"], "game": t["game"], "stake": t["stake"], "next_dealer": t["next_dealer"],
-                    "hand_count": t["hand_count"], "latest_hand": t["latest_hand"]} for t in tables],
+                    "hand_count": t["hand_count"], "latest_hand": t["latest_hand"]} for t in tables.rows],
+        "tables_total": tables.total,
+        "tables_next": tables.next,
     }
 
 

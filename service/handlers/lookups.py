@@ -20,7 +20,7 @@ from projections import hands as hand_fold
 from projections import corrected
 
 from .. import seating
-from ..views import WaitingPage
+from ..views import TablesPage, WaitingPage
 
 
 WAITING_PAGE = 500  # settlements that wait, listed in one answer of GET .../balances
@@ -32,6 +32,20 @@ def waiting_page(reader: Reader, group: str, after: int = 0, limit: int = WAITIN
     more = len(entries) > limit
     entries = entries[:limit]
     return WaitingPage(entries, reader.pending_count(group), entries[-1][1]["seq"] if more else None)
+
+
+TABLES_PAGE = 100  # the tables GET /v1/groups/{g} lists unless asked for another number
+
+
+def tables_page(reader: Reader, grow: dict, after: str = "", limit: int = TABLES_PAGE) -> TablesPage:
+    """The group's tables opened after table ``after`` (from the first when it is not one of
+    them), ``limit`` at most, their rows read at once."""
+    ids = [t["id"] for t in grow["tables"]]
+    start = ids.index(after) + 1 if after and after in ids else 0
+    shown = ids[start:start + limit]
+    rows = reader.rows_of("table", grow["id"], shown)
+    more = start + limit < len(ids)
+    return TablesPage([rows[t] for t in shown if t in rows], len(ids), shown[-1] if more and shown else None)
 
 
 def new_id(prefix: str) -> str:

@@ -1,6 +1,8 @@
 """Groups and their members."""
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from flask import current_app, request
 
 from events.errors import Refused
@@ -44,14 +46,23 @@ def create_group(body):
 
 
 @blp.route("/<group>", methods=["GET"])
-@blp.response(200, s.Group)
-@blp.problems(*READ)
-@blp.doc(**reads())
-def get_group(group):
-    """The group with its version, members and tables."""
+@blp.arguments(s.GroupQuery, location="query")
+@blp.response(200, s.Group, description="The group and a page of its tables; a `Link: rel=\"next\"` header while "
+              "more remain")
+@blp.problems(400, *READ)
+@blp.doc(**reads(link=True))
+def get_group(query, group):
+    """The group with its version, members and tables: a page of them (100 unless `tables_limit` says), in the
+    order they were opened; `tables_next` (and the `Link` header) names the table to ask the next page after."""
     def view(r, _):
         grow = lookups.group_row(r, group)
-        return group_view(grow, [r.row("table", group, t["id"]) for t in grow["tables"]], r.version(group))
+        page = lookups.tables_page(r, grow, query["tables_after"], query["tables_limit"])
+        version = r.version(group)
+        response = json_response(group_view(grow, page, version), 200, version)
+        if page.next is not None:
+            nxt = f"{request.path}?{urlencode({'tables_after': page.next, 'tables_limit': query['tables_limit']})}"
+            response.headers["Link"] = f'<{nxt}>; rel="next"'
+        return response
     return read(group, view)
 
 
@@ -65,7 +76,7 @@ def update_group(body, group):
     group already has appends nothing."""
     def act(w, p):
         grow = handlers.handle(UpdateGroup(group, p.subject, body), w)
-        return group_view(grow, [w.row("table", group, t["id"]) for t in grow["tables"]], w.version(group))
+        return group_view(grow, lookups.tables_page(w, grow), w.version(group))
     return write(group, act, admin=True, status=200)
 
 

@@ -199,7 +199,7 @@ def table_title(trow: dict, grow: dict | None = None, players: bool = True) -> s
     if group not in known:
         with store().reading() as r:
             grow = grow or lookups.group_row(r, group)
-            rows = [r.row("table", group, t["id"]) for t in grow["tables"]]
+            rows = list(r.rows("table", group).values())  # one query, however many tables
         known[group] = grow, [(row["id"], kind(row)) for row in rows if row is not None]
     grow, kinds = known[group]
     if not any(other != trow["id"] and same == kind(trow) for other, same in kinds):

@@ -72,7 +72,10 @@ def summary_text(grow: dict, evening: Evening, tables: list[tuple[str, int]], tr
     if tables:
         # Translators: one table played in the evening, in the summary's list: "<game>, 7 hands".
         played = "; ".join(ngettext("%(game)s, %(num)d hand", "%(game)s, %(num)d hands", count, game=title)
-                           for title, count in tables)
+                           for title, count in tables[:SHOWN_TABLES])
+        if len(tables) > SHOWN_TABLES:
+            # Translators: after the list of the evening's tables that played most, when there were more.
+            played += "; " + ngettext("%(num)d more table", "%(num)d more tables", len(tables) - SHOWN_TABLES)
         # Translators: %(tables)s is the list of tables played, "<game>, 7 hands; <game>, 1 hand".
         lines.append(_("Played: %(tables)s", tables=played))
     if transfers:
@@ -194,9 +197,18 @@ def summary_svg(grow: dict, evening: Evening) -> str:
     return "".join(parts)
 
 
+SHOWN_TABLES = 12  # the tables the evening's summary names: those that played most hands, then how many more
+
+
 def _tables(r, grow: dict, evening: Evening) -> list[tuple[str, int]]:
-    """The evening's tables as people name them, each with its hands that count."""
-    return [(table_title(r.row("table", grow["id"], table), grow), count) for table, count in evening.tables]
+    """The evening's tables as people name them, each with its hands that count: the
+    ``SHOWN_TABLES`` that played most by name (in the group's order), the others unnamed
+    (their titles are not asked for)."""
+    most = sorted(evening.tables, key=lambda tc: -tc[1])[:SHOWN_TABLES]
+    named = {table for table, _count in most}
+    rows = r.rows_of("table", grow["id"], list(named))
+    return [(table_title(rows[table], grow) if table in named else "", count) for table, count in evening.tables
+            if table in named] + [("", count) for table, count in evening.tables if table not in named]
 
 
 @bp.get("/g/<group>/summary")

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from events.money import parse_amount
+from events.types import EVENT_TYPES
 from projections import corrections
 
 BREAK = timedelta(hours=8)
@@ -52,35 +53,44 @@ def _moment(stamp: str) -> datetime:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
 
 
-def played(r, group: str, table: str, digits: int, waiting: set[str]) -> list[Played]:
-    """A table's hands played to a result (not voided, not abandoned), each when it ended:
-    its first settlement (a hand settled again by a correction keeps the hour it was played)."""
-    events = r.table_events(group, table)
-    opened: dict[str, str] = {}
+# The events the evening is worked out from: each hand's opening, its settlement, its void and
+# the corrections; the others are read without their data.
+READ = frozenset({"deal", "result", "settlement", "hand_voided", "correction"})
+
+
+def played(events, digits: int, waiting: set[str]) -> list[Played]:
+    """The hands played to a result (not voided, not abandoned) among ``events`` (a group's or
+    a table's, in log order), each when it ended: its first settlement (a hand settled again
+    by a correction keeps the hour it was played)."""
+    opened: dict[str, tuple[str, str]] = {}
     settled: dict[str, str] = {}
+    kept = []
     for env in events:
         if env.type in ("deal", "result"):
-            opened.setdefault(env.hand, env.recorded_at)
+            opened.setdefault(env.hand, (env.recorded_at, env.table))
         elif env.type == "settlement":
             settled.setdefault(env.hand, env.recorded_at)
+        if env.type in READ:
+            kept.append(env)
     found = []
-    for hand in corrections.history(events):
+    for hand in corrections.history(kept):
         if hand.settlement is None or hand.voided:
             continue
         payouts: dict[str, int] = {}
         for p in hand.settlement.get("payouts", []):
             payouts[p["member"]] = payouts.get(p["member"], 0) + parse_amount(p["amount"], digits, allow_negative=True)
-        found.append(Played(_moment(settled.get(hand.id) or opened[hand.id]), table, payouts, hand.id not in waiting))
+        at, table = opened[hand.id]
+        found.append(Played(_moment(settled.get(hand.id) or at), table, payouts, hand.id not in waiting))
     return found
 
 
 def last_evening(r, grow: dict) -> Evening:
     """The group's last evening of play (see the module's docstring); an empty one before any
-    hand was played to a result."""
+    hand was played to a result. One pass over the group's log, reading the data of the events
+    that open, settle, void or correct a hand only."""
     group, digits = grow["id"], grow["digits"]
     waiting = {hand for hand, _entry in r.pending_entries(group)}
-    hands = sorted((h for t in grow["tables"] for h in played(r, group, t["id"], digits, waiting)),
-                   key=lambda h: h.at)
+    hands = sorted(played(r.scan(group, unread=EVENT_TYPES - READ), digits, waiting), key=lambda h: h.at)
     if not hands:
         return Evening(results={m["id"]: 0 for m in grow["members"]})
     start = len(hands) - 1

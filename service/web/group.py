@@ -1,9 +1,12 @@
-"""The group's page: where everyone stands (a table and a chart of every balance over the
-evening), how to settle up, the results that do not count yet, the tables, the tournaments
-(and where the reader sits in each one's round drawn last: "Your table: 3, seat 2"), and
-for the admin the group's settings and how the server's backups stand.
+"""The group's page: where everyone stands (a table of every balance and a chart of their
+last moves), how to settle up, the results that do not count yet, the tables opened last
+(every table is on the group's list of tables, a page at a time), the tournaments (and where
+the reader sits in each one's round drawn last: "Your table: 3, seat 2"), and for the admin
+the group's settings and how the server's backups stand.
 """
 from __future__ import annotations
+
+from collections import deque
 
 from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -11,7 +14,7 @@ from flask_babel import gettext as _
 from events.types import EVENT_TYPES
 from projections import balances
 from projections.balances import listed
-from projections.groups import member_name
+from projections.groups import member_names
 from projections.ledger_views import MONEY_EVENTS, balance_steps
 from .. import handlers
 from ..commands import ConfirmPayment
@@ -22,7 +25,7 @@ from ..views import balances_view, settle_up_view
 from . import live_parts, once, pay_shown, tournament_shown
 from .admin_view import admin_context
 from .base import bp, page_of, table_title, together, writer_of
-from .chart import aligned, balance_chart, legend
+from .chart import balance_chart, legend
 from .hand_shown import balances_pending, settlement_hash, verdict_choices
 from .signed_form import in_words, signed_of, signer
 
@@ -51,16 +54,10 @@ def _group(r, group: str, grow: dict, principal, form_token: str) -> dict:
     """What the group's page shows its reader."""
     brow = r.row("balances", group, "") or {"members": {}}
     signer(r, group, principal)
-    tables, over = [], tournament_shown.tables_over(r, group)
-    for t in grow["tables"]:
-        if t["id"] in over:
-            continue
-        trow = r.row("table", group, t["id"])
-        seats = [member_name(grow, m) for m in trow["seats"]]
-        tables.append({"row": trow, "seats": seats, "title": table_title(trow, grow),
-                       "place": tournament_shown.table_place(r, group, trow)})
-    names = [m["name"] for m in grow["members"]]
-    series, hands = _balance_series(r, group, [m["id"] for m in grow["members"]])
+    over = tournament_shown.tables_over(r, group)
+    going = [t["id"] for t in grow["tables"] if t["id"] not in over]
+    tables = table_cards(r, grow, going[-SHOWN_TABLES:])
+    names, series, hands = _balance_series(r, group, grow, principal.subject)
     chart = balance_chart(names, series, grow["digits"], grow["currency"], hands)
     settle, evening = settle_up_view(grow, brow), pay_shown.evening_of(r, group)
     for t in settle["transfers"]:  # who may mark it paid: the admin, or whoever receives it
@@ -69,8 +66,9 @@ def _group(r, group: str, grow: dict, principal, form_token: str) -> dict:
     return dict(group=grow, principal=principal, form_token=form_token,
             balances=balances_view(grow, brow), settle=settle, waiting=_waiting(r, grow, principal),
             more_waiting=max(0, r.pending_count(group) - SHOWN_WAITING),
-            tables=tables, tables_over=len(over), chart=chart,
-            series=list(zip(names, series, strict=True)),
+            tables=tables, tables_over=len(over), tables_more=len(going) - len(tables), chart=chart,
+            series=list(zip(names, series, strict=True)), chart_lines=len(names) < len(grow["members"]),
+            chart_steps=len(hands) == CHART_STEPS,
             legend=legend(names), digits=grow["digits"], admin=principal.is_admin,
             payments=pay_shown.payments_waiting(r, grow, brow, principal),
             corrections=_corrections_waiting(r, grow, brow),
@@ -82,23 +80,57 @@ def _group(r, group: str, grow: dict, principal, form_token: str) -> dict:
 
 
 SHOWN_WAITING = 50  # the results that wait listed on the group's page; each table's page shows its own
+SHOWN_TABLES = 12  # the tables the group's page lists (those opened last); its list of tables shows every one
+TABLES_PAGE = 100  # the tables a page of the group's list of tables shows
+
+
+def table_cards(r, grow: dict, ids: list[str]) -> list[dict]:
+    """The tables ``ids`` of the group as its pages list them: each row, who sits at it, its
+    title and, for a tournament's, its place in its round (rows read together, names once)."""
+    group, names = grow["id"], member_names(grow)
+    rows = r.rows_of("table", group, ids)
+    cards = []
+    for table in ids:
+        trow = rows.get(table)
+        if trow is None:
+            continue
+        cards.append({"row": trow, "seats": [names.get(m, m) for m in trow["seats"]], "title": table_title(trow, grow),
+                      "place": tournament_shown.table_place(r, group, trow)})
+    return cards
+
+
+@bp.get("/g/<group>/tables")
+def tables_page(group):
+    """Every table of the group, a page at a time in the order they were opened: the group's
+    page lists only those opened last. ``?after=<table id>`` starts after that table."""
+    def view(r, grow, principal, form_token):
+        ids = [t["id"] for t in grow["tables"]]
+        after = request.args.get("after", "")
+        start = ids.index(after) + 1 if after in ids else 0
+        shown = ids[start:start + TABLES_PAGE]
+        more = start + TABLES_PAGE < len(ids)
+        return render_template("tables.html", group=grow, tables=table_cards(r, grow, shown), first=start + 1,
+                               total=len(ids), next=shown[-1] if more and shown else None)
+    return page_of(group, view)
 
 
 def _waiting(r, grow: dict, principal) -> list[dict]:
     """The first results that do not count yet, named as people name them, each with what
     the viewer may say of it (confirm, dispute)."""
-    shown = []
+    shown, names, orders = [], member_names(grow), {}
     for entry in listed(r.pending_entries(grow["id"], limit=SHOWN_WAITING), grow["digits"]):
         trow = r.row("table", grow["id"], entry["table"])
-        seats = [member_name(grow, m) for m in trow["seats"]]
-        order = r.table_hands(grow["id"], entry["table"])
+        seats = [names.get(m, m) for m in trow["seats"]]
+        if entry["table"] not in orders:  # read once a table: the results that wait are often at one
+            orders[entry["table"]] = r.table_hands(grow["id"], entry["table"])
+        order = orders[entry["table"]]
         number = order.index(entry["hand"]) + 1 if entry["hand"] in order else "?"
         waiting = balances_pending(r, grow["id"], entry["hand"])
         verdict = verdict_choices(waiting, principal, trow)
         model = lookups.hand_model(r, grow["id"], entry["hand"]) if verdict["confirm"] else None
         shown.append({"hand": entry["hand"], "state": entry["state"], "title": _hand_at(grow, trow, number, seats),
                       "payouts": [(seats[p["seat"]], p["amount"]) for p in entry["payouts"]],
-                      "waiting_for": [member_name(grow, m) for m in entry["waiting_for"]],
+                      "waiting_for": [names.get(m, m) for m in entry["waiting_for"]],
                       "verdict": verdict, "settlement": settlement_hash(r, grow["id"], model) if model else None})
     return shown
 
@@ -106,10 +138,10 @@ def _waiting(r, grow: dict, principal) -> list[dict]:
 def _corrections_waiting(r, grow: dict, brow: dict) -> list[dict]:
     """The corrections (and voids) that wait for the members they lower, each by its hand's
     name and who it waits for."""
-    shown = []
+    shown, names = [], member_names(grow)
     for entry in balances.corrections_waiting(brow):
         trow = r.row("table", grow["id"], entry["table"])
-        seats = [member_name(grow, m) for m in trow["seats"]]
+        seats = [names.get(m, m) for m in trow["seats"]]
         order = r.table_hands(grow["id"], entry["table"])
         number = order.index(entry["hand"]) + 1 if entry["hand"] in order else "?"
         shown.append({"hand": entry["hand"], "title": _hand_at(grow, trow, number, seats),
@@ -129,18 +161,32 @@ def _hand_at(grow: dict, trow: dict, number, seats: list[str]) -> str:
     return _("Hand %(number)s at %(table)s (%(players)s)", number=number, table=table, players=together(seats))
 
 
-def _balance_series(r, group: str, members: list[str]) -> tuple[list[list[int]], list[bool]]:
-    """Each member's balance after every step that moved one (a hand that counted, a void,
-    a correction, a payment), and whether each step was a hand's (the chart counts them)."""
-    points, hands, last = {m: [] for m in members}, [], None
+CHART_STEPS = 40  # the balance steps the chart draws: the last ones
+CHART_LINES = 8  # the members it draws, one line each (the chart has eight kinds of line)
+
+
+def _balance_series(r, group: str, grow: dict, viewer: str | None) -> tuple[list[str], list[list[int]], list[bool]]:
+    """The chart's lines: each member's balance before the last ``CHART_STEPS`` steps that moved
+    one (a hand that counted, a void, a correction, a payment) and after each, and whether each
+    step was a hand's (the chart counts them). In a group of more than ``CHART_LINES`` members,
+    the lines of those whose balance moved most over those steps (the reader's among them)."""
+    steps: deque = deque(maxlen=CHART_STEPS + 1)
+    last = {}
     for env, row in balance_steps(r.scan(group, unread=EVENT_TYPES - MONEY_EVENTS)):
         if row is None or row["members"] == last:
             continue
-        last = dict(row["members"])
-        hands.append(env.type != "payment")
-        for member in members:
-            points[member].append((env.seq, row["members"].get(member, 0)))
-    return aligned(points, members), hands
+        steps.append((env.type != "payment", last))
+        last = row["members"]
+    steps.append((False, last))
+    hands = [hand for hand, _ in list(steps)[:-1]]
+    members = [m["id"] for m in grow["members"]]
+    if len(members) > CHART_LINES:
+        moved = {m: max(s.get(m, 0) for _, s in steps) - min(s.get(m, 0) for _, s in steps) for m in members}
+        chosen = {viewer} if viewer in moved else set()
+        chosen.update(sorted((m for m in members if moved[m]), key=lambda m: -moved[m])[:CHART_LINES - len(chosen)])
+        members = [m for m in members if m in chosen]
+    names = member_names(grow)
+    return [names[m] for m in members], [[s.get(m, 0) for _, s in steps] for m in members], hands
 
 
 @bp.route("/g/<group>/payments/<int:seq>/received", methods=["POST"])

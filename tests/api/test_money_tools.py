@@ -26,12 +26,18 @@ def test_a_true_assertion_is_recorded_and_a_false_one_refused_showing_the_balanc
 
 def test_statistics_per_member(kop_table):
     t = kop_table
+    t["admin"].post(f"{t['base']}/members", {"name": "Ela"})  # a member no hand here moves
     hand = _hand(t)
     stats = {m["name"]: m for m in t["member"].get(f"{t['base']}/stats").json["members"]}
     assert stats["Bob"]["hands_played"] == 1 and stats["Bob"]["hands_won"] == 1
     assert stats["Ala"]["contracts"] == {"normal": {"played": 1, "won": 0}}
     assert stats["Ala"]["worst_hand"]["amount"] == "-3.00" and stats["Ala"]["worst_hand"]["hand"] == hand["id"]
     assert stats["Bob"]["balance_after"][-1]["balance"] == "3.00"
+    # A point only where a member's balance moved (the settlement waited for two confirmations):
+    # a series grows with what moved that member, not with every step of the group.
+    assert [p["balance"] for p in stats["Ela"]["balance_after"]] == ["0.00"]
+    bob = [p["balance"] for p in stats["Bob"]["balance_after"]]
+    assert all(a != b for a, b in zip(bob, bob[1:])), bob
 
 
 def test_the_ledger_as_csv_has_one_row_per_payout_with_running_balances(kop_table):
