@@ -13,7 +13,7 @@ from games.registry import GAMES
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
-def _printable(value: str) -> None:
+def printable(value: str) -> None:
     """Names and reasons are shown to other people: no control characters, no text-direction
     overrides that would make a name read as another, no lone surrogates (not text at all)."""
     for ch in value:
@@ -24,13 +24,13 @@ def _printable(value: str) -> None:
         raise ValidationError("must show something: it is blank or only invisible characters")
 
 
-# The same rule as ``_printable`` for the OpenAPI document (which cannot speak of surrogates).
+# The same rule as ``printable`` for the OpenAPI document (which cannot speak of surrogates).
 SHOWN_TEXT = r"^(?=.*\S)[^\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]*$"
 
 
 def Name(**kw):  # noqa: N802 - a field factory that reads like a field
     return fields.String(required=True, validate=[validate.Length(min=1, max=100), validate.Regexp(SHOWN_TEXT),
-                                                  _printable], **kw)
+                                                  printable], **kw)
 
 
 def Id(**kw):  # noqa: N802
@@ -373,7 +373,7 @@ class TrickResult(Schema):
 
 def Reason(**kw):  # noqa: N802 - a field factory that reads like a field
     return fields.String(required=True, validate=[validate.Length(min=1, max=500), validate.Regexp(SHOWN_TEXT),
-                                                  _printable], **kw)
+                                                  printable], **kw)
 
 
 class Void(Schema):
@@ -418,162 +418,11 @@ class CorrectionResult(Schema):
     hand = fields.Dict(metadata={"description": "the corrected hand's state now"})
 
 
-class InvitationCreate(Schema):
-    member = Id(metadata={"description": "a member already in the group"})
-    name = fields.String(validate=[validate.Length(min=1, max=100), validate.Regexp(SHOWN_TEXT), _printable],
-                         metadata={"description": "a new member, added to the group with this name"})
-
-
-class InvitationCreated(Schema):
-    member = fields.String()
-    code = fields.String(metadata={"description": "the one-time code (only its hash is kept)"})
-    url = fields.String(metadata={"description": "the page /join/{code}, under BITKA_PUBLIC_URL when set, else "
-                                                 "under the address the request came to"})
-    expires_at = fields.String()
-    token_withheld = fields.Boolean(metadata={
-        "description": "true on an Idempotency-Key replay: the code and url (kept only as a hash) are not shown again"})
-
-
-class Redeemed(Schema):
-    group = fields.String()
-    member = fields.String()
-    token = fields.String()
-    kid = fields.String(metadata={"description": "the key registered with it, when the request gave one"})
-    confirmations = fields.String(metadata={"description": "the group's setting, which joining agrees to: payers "
-                                                           "(every payer must agree to a result) or off"})
-
-
 class GroupUpdate(Schema):
     confirmations = fields.String(required=True, validate=validate.OneOf(["payers", "off"]), metadata={
         "description": "payers: a settlement counts once every member who pays in it confirms it (or at once, when its "
                        "actor pays, every seat logged its own cards, or nobody pays); off: every settlement counts "
                        "at once"})
-
-
-class PaymentIn(Schema):
-    from_ = Id(required=True, data_key="from")
-    to = Id(required=True)
-    amount = Amount(required=True)
-
-
-class Payment(Schema):
-    seq = fields.Integer()
-    from_ = fields.String(data_key="from")
-    to = fields.String()
-    amount = fields.String()
-    pending = fields.Boolean(metadata={"description": "true: it counts once its receiver confirms it"})
-    received = fields.Integer(metadata={"description": "the seq of the receiver's confirmation (its confirm's answer)"})
-
-
-class AssertionIn(Schema):
-    member = Id(required=True)
-    balance = Amount(required=True)
-
-
-class Assertion(Schema):
-    seq = fields.Integer()
-    member = fields.String()
-    balance = fields.String()
-
-
-class MemberStats(Schema):
-    member = fields.String()
-    name = fields.String()
-    hands_played = fields.Integer()
-    hands_won = fields.Integer()
-    contracts = fields.Dict(metadata={"description": "per contract: played and won"})
-    best_hand = fields.Dict(allow_none=True)
-    worst_hand = fields.Dict(allow_none=True)
-    balance_after = fields.List(fields.Dict(), metadata={"description": "seq and balance after each money event that moved it "
-                                                                  "(it holds until the next)"})
-
-
-class Stats(Schema):
-    members = fields.List(fields.Nested(MemberStats))
-
-
-class Balance(Schema):
-    member = fields.String()
-    name = fields.String()
-    balance = fields.String()
-
-
-class Pending(Schema):
-    """A settlement that does not count yet (``hand``), or a payment that waits for its
-    receiver (``payment``: its seq, with ``from``, ``to`` and ``amount``)."""
-    hand = fields.String()
-    payment = fields.Integer(metadata={"description": "a payment's seq: it counts once its receiver confirms it"})
-    from_ = fields.String(data_key="from")
-    to = fields.String()
-    amount = fields.String()
-    state = fields.String(metadata={"description": "pending (until every member who pays in it confirms it) or "
-                                                   "disputed (until confirmed or corrected)"})
-    table = fields.String()
-    payouts = fields.List(fields.Dict(), metadata={"description": "what it would pay: seat, member, amount"})
-    waiting_for = fields.List(fields.String(), metadata={"description": "the payers who have not agreed yet"})
-    confirmed_by = fields.List(fields.String(), metadata={"description": "the payers who have agreed so far"})
-
-
-class Balances(Schema):
-    currency = fields.String()
-    balances = fields.List(fields.Nested(Balance), metadata={"description": "confirmed settlements only"})
-    total = fields.String()
-    pending = fields.List(fields.Nested(Pending), metadata={
-        "description": "settlements that do not count yet, in the order they were logged: the first "
-                       "`pending_limit` (500 unless asked) after `pending_after`; then every payment that waits for "
-                       "its receiver (`{\"payment\", \"state\": \"pending\", \"from\", \"to\", \"amount\", "
-                       "\"waiting_for\"}`)"})
-    pending_total = fields.Integer(metadata={"description": "how many settlements do not count yet, in all"})
-    pending_next = fields.Integer(allow_none=True, metadata={
-        "description": "the `pending_after` that lists the next page of `pending`; null on the last page"})
-
-
-class BalancesQuery(Schema):
-    pending_after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2 ** 62), metadata={
-        "description": "list the settlements that do not count yet logged after this seq (a `pending_next`)"})
-    pending_limit = fields.Integer(load_default=500, validate=validate.Range(min=1, max=1000), metadata={
-        "description": "at most this many of them (1 to 1000; 500 unless given)"})
-
-
-class Transfer(Schema):
-    from_ = fields.String(data_key="from")
-    from_name = fields.String()
-    to = fields.String()
-    to_name = fields.String()
-    amount = fields.String()
-
-
-class SettleUp(Schema):
-    currency = fields.String()
-    method = fields.String()
-    transfers = fields.List(fields.Nested(Transfer))
-
-
-class EventsQuery(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2 ** 62))
-    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=2 ** 62),
-                           metadata={"description": "at most 1000; larger values are read as 1000"})
-
-
-class Envelope(Schema):
-    seq = fields.Integer()
-    type = fields.String()
-    hand = fields.String()
-    table = fields.String()
-    data = fields.Dict()
-    actor = fields.String()
-    recorded_at = fields.String()
-    prev_hash = fields.String()
-    hash = fields.String()
-    sealed = fields.Boolean(metadata={"description": (
-        "present (true) on an event that would show you a card you may not see while its hand is in play: its "
-        "data is {} and it is not part of the hashed envelope; hash and prev_hash are the event's own")})
-    leaf = fields.String(metadata={"description": "a sealed event's Merkle leaf (hex), for its inclusion proof"})
-
-
-class EventPage(Schema):
-    events = fields.List(fields.Nested(Envelope))
-    version = fields.Integer()
 
 
 class Audit(Schema):

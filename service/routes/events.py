@@ -5,7 +5,7 @@ from urllib.parse import urlencode
 
 from flask import request
 
-from .. import schemas as s
+from .. import event_schemas as s
 from ..http import READ, Blueprint, json_response, read
 from ..openapi import reads
 from ..sealed import events_as_seen

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from .. import invitations, schemas as s
+from .. import invitations, invitation_schemas as s
 from events.errors import Invalid
 from projections.groups import confirmations
 from ..handlers import lookups

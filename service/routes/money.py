@@ -5,7 +5,7 @@ from flask import Response
 
 from events.types import EVENT_TYPES
 from projections.ledger_views import MONEY_EVENTS, ledger_csv, statistics
-from .. import handlers, schemas as s, signing
+from .. import handlers, money_schemas as s, signing
 from ..handlers import lookups, money
 from ..http import READ, WRITE, Blueprint, read, write
 from ..openapi import media, reads, writes

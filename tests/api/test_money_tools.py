@@ -37,7 +37,7 @@ def test_statistics_per_member(kop_table):
     # a series grows with what moved that member, not with every step of the group.
     assert [p["balance"] for p in stats["Ela"]["balance_after"]] == ["0.00"]
     bob = [p["balance"] for p in stats["Bob"]["balance_after"]]
-    assert all(a != b for a, b in zip(bob, bob[1:])), bob
+    assert all(a != b for a, b in zip(bob, bob[1:], strict=False)), bob
 
 
 def test_the_ledger_as_csv_has_one_row_per_payout_with_running_balances(kop_table):
