@@ -120,10 +120,14 @@ def healthz():
 
 @bp.get("/readyz")
 def readyz():
-    """200 when every check holds, else 503 naming those that do not."""
+    """200 when every check holds, else 503 naming those that do not. Served with ``--lan``,
+    a phone of the hall learns only that much: what each check says (the store's path, the
+    key's id, the backups' directory) is for this machine."""
     checks = readiness(current_app)
     not_ready = [name for name, check in checks.items() if not check["ok"]]
-    body = {"ready": not not_ready, "not_ready": not_ready, "checks": checks}
+    body = {"ready": not not_ready, "not_ready": not_ready}
+    if not current_app.config.get("BITKA_LAN") or _loopback(request.remote_addr):
+        body["checks"] = checks
     return jsonify(body), 503 if not_ready else 200, _NO_STORE
 
 

@@ -225,4 +225,9 @@ def test_metrics_served_to_a_hall_answer_only_this_machine_or_the_token(tmp_path
     assert client.get("/metrics", environ_base=phone, headers=header).status_code == (200 if token else 403)
     assert client.get("/metrics", environ_base={"REMOTE_ADDR": "127.0.0.1"}, headers=header).status_code == 200
     assert client.get("/metrics", environ_base={"REMOTE_ADDR": "::1"}, headers=header).status_code == 200
+    # Readiness tells a phone of the hall whether the server is ready, not where its store,
+    # key and backups are: those details are this machine's.
+    told = client.get("/readyz", environ_base=phone).get_json()
+    assert "checks" not in told and "ready" in told and str(tmp_path) not in json.dumps(told)
+    assert "checks" in client.get("/readyz", environ_base={"REMOTE_ADDR": "127.0.0.1"}).get_json()
     app.extensions["bitka.store"].close()
