@@ -145,8 +145,8 @@ def _round(t: _Tournament | None, env, before: str | None) -> tuple[bool, str, l
     if by_check_ins and d.get("absent") != [p for p in players if p not in t.check_ins]:
         return False, f"{said}: the players it draws without a check-in are not those who had none", []
     game = GAMES.get(t.created["game"])
-    rules = game.parse_rules({k: v for k, v in t.created["rules"].items() if k != "entry"}) if game else None
-    sizes = table_sizes(game, rules, len(players)) if game else None
+    rules_said = {k: v for k, v in t.created["rules"].items() if k != "entry"}
+    sizes = table_sizes(game, rules_said, len(players)) if game else None
     entropies = [t.check_ins[p][0] for p in players if p in t.check_ins] if by_check_ins else None
     why = draw.fault(d, players, t.commitment, before, sizes, entropies)
     t.commitment, t.check_ins, t.tables = d.get("commitment"), {}, {}

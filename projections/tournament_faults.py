@@ -29,14 +29,15 @@ def tournament_created(rows, env, members, well_formed) -> str | None:
     game = GAMES.get(d["game"])
     if game is None:
         return f"{d['game']!r} is not a game bitka knows"
+    said = {k: v for k, v in d["rules"].items() if k != "entry"}
     try:
-        rules = game.parse_rules({k: v for k, v in d["rules"].items() if k != "entry"})
+        rules = game.parse_rules(said)
     except RuleViolation as e:
         return f"the tournament's rules are not {d['game']}'s: {e.detail}"
     players = d["players"]
     if not isinstance(players, list) or len(set(players)) != len(players) or any(p not in members for p in players):
         return "the tournament's players are not different members of the group"
-    if fold.table_sizes(game, rules, len(players)) is None:
+    if fold.table_sizes(game, said, len(players)) is None:
         return f"{len(players)} players fit no tables of {d['game']}"
     for name, most in LIMITS.items():
         if not _whole(d[name]) or not 1 <= d[name] <= most:
@@ -77,11 +78,11 @@ def round_drawn(rows, env, members, well_formed) -> str | None:
         if playing:
             return f"round {number} is drawn while tables {', '.join(playing)} still play round {number - 1}"
     game = GAMES[row["game"]]
-    rules = game.parse_rules({k: v for k, v in row["rules"].items() if k != "entry"})
+    said = {k: v for k, v in row["rules"].items() if k != "entry"}
     # A log read without its hashes (replay's fold) leaves the seed's link to them to the
     # readers of hashes: verify's chain, an import's draw decided again, bitka draw --check.
     why = draw.fault(d, row["players"], row["commitment"], env.prev_hash or None,
-                     fold.table_sizes(game, rules, len(row["players"])),
+                     fold.table_sizes(game, said, len(row["players"])),
                      fold.entropies(row) if by_check_ins else None)
     if why:
         return f"the draw of round {number} is not the one its secret makes: {why}"

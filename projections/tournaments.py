@@ -13,6 +13,8 @@ takes it back, a correction moves it), and the hands the table has played, which
 """
 from __future__ import annotations
 
+from typing import Mapping
+
 from events import draw
 
 from . import balances
@@ -95,10 +97,11 @@ def played(row: dict | None) -> int:
     return len(row["played"]) if row else 0
 
 
-def table_sizes(game, rules, players: int) -> list[int] | None:
-    """How ``players`` sit at the game's tables: its own size, the last ones one larger as
-    many as needed where the game seats one more (its dealer sitting out); None if they fit
-    no tables."""
-    size = game.seat_count(rules)
-    larger = size + 1 if game.seated(rules, size + 1) is not None else None
+def table_sizes(game, said: Mapping, players: int) -> list[int] | None:
+    """How ``players`` sit at the game's tables under the rules ``said`` (as the tournament
+    was given them, without ``entry``): its own size, the last ones one larger as many as
+    needed where the game seats one more (its dealer sitting out) and the rules leave that
+    open; None if they fit no tables."""
+    size = game.seat_count(game.parse_rules(said))
+    larger = size + 1 if game.seated(said, size + 1) is not None else None
     return draw.table_sizes(players, size, larger)

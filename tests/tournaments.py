@@ -14,7 +14,7 @@ from games.registry import GAMES
 from .conftest import KOP_HANDS, KOP_TRICKS
 
 KOP = GAMES["kop"]
-FIVE = KOP.seated(KOP.parse_rules({}), 5) is not None
+FIVE = KOP.seated({}, 5) is not None
 PLAYERS = 13 if FIVE else 12
 NAMES = ("Ala", "Bożena", "Cyprian", "Dorota", "Edek", "Franek", "Gienia", "Halina", "Irek", "Janusz", "Kasia",
          "Leszek", "Łucja")[:PLAYERS]

@@ -290,12 +290,13 @@ class Game:
     # sheet is in it, and the pages and the log say thirds as "2 points (7 thirds)".
     unit: Unit = POINT
 
-    def seated(self, rules: Rules, count: int) -> Rules | None:
-        """The rules of a table of ``count`` seats playing by ``rules`` (the same rules, with
-        the number of seats the game's for so many where they leave it unsaid: ``seated_rules``),
-        or None when the game is not played by so many under them."""
+    def seated(self, said: Mapping, count: int) -> Rules | None:
+        """The rules of a table of ``count`` seats playing by the rules ``said`` (as sent, not
+        parsed: a rule said at its default value is said all the same), with the number of
+        seats the game's for so many where they leave it unsaid (``seated_rules``); or None
+        when the game is not played by so many under them."""
         try:
-            fitted = self.parse_rules(self.seated_rules(rules.to_data(), count))
+            fitted = self.parse_rules(self.seated_rules(said, count))
         except RuleViolation:
             return None
         return fitted if self.seat_count(fitted) == count else None

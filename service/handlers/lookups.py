@@ -121,6 +121,13 @@ def table_rules(game, raw_rules, seats: int | None = None) -> tuple:
     return _rules(game, raw_rules), entry
 
 
+def rules_said(raw_rules: Mapping) -> dict:
+    """A table's or a tournament's rules as they were said, without ``entry`` (a table rule,
+    not the game's), once ``table_rules`` took them: what ``Game.seated`` fits to a number
+    of seats, a rule said at its default value included."""
+    return {k: v for k, v in raw_rules.items() if k != "entry"}
+
+
 def _rules(game, raw):
     try:
         return game.parse_rules(raw)

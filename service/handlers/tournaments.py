@@ -14,7 +14,7 @@ from projections import tournaments as fold
 
 from .. import signing
 from ..commands import CheckIn, CreateTournament, DrawRound, Watch
-from .lookups import group_row, known_game, new_id, stake_of, table_rules
+from .lookups import group_row, known_game, new_id, rules_said, stake_of, table_rules
 
 PLACES = (5, 3, 1, 0)  # table points by place at a table of four, unless the organizer says
 
@@ -31,11 +31,12 @@ def create_tournament(c: CreateTournament, w: Writer) -> dict:
     row, body = group_row(w, c.group), c.body
     game = known_game(body["game"])
     rules, entry = table_rules(game, body.get("rules") or {})
+    said = rules_said(body.get("rules") or {})
     players = list(body["players"])
     _check_players(row, players)
-    if fold.table_sizes(game, rules, len(players)) is None:
+    if fold.table_sizes(game, said, len(players)) is None:
         raise Unprocessable(say("{count} players fit no tables of this game: a table seats {size}",
-                                count=len(players), size=_seats_said(game, rules)), field="players")
+                                count=len(players), size=_seats_said(game, said)), field="players")
     places = list(body.get("places") or PLACES[:game.seat_count(rules)])  # the usual 5/3/1/0, 5/3 at a table of two
     if places != sorted(places, reverse=True):
         raise Unprocessable(say("places give the first place the most table points, then fewer or as many for each "
@@ -47,7 +48,7 @@ def create_tournament(c: CreateTournament, w: Writer) -> dict:
     stake = stake_of(body.get("stake") or f"1{'.' + '0' * digits if digits else ''}", digits)
     tournament = c.tournament or new_id("x")
     data = {"tournament": tournament, "name": body["name"], "game": game.name,
-            "rules": _with_entry(rules.to_data(), entry), "players": players, "rounds": body["rounds"],
+            "rules": _with_entry({**rules.to_data(), **said}, entry), "players": players, "rounds": body["rounds"],
             "deals": body["deals"], "places": places, "stake": stake,
             "commitment": c.secrets.commitment(c.group, tournament, 1)}
     if c.draw == 2:
@@ -82,8 +83,9 @@ def draw_round(c: DrawRound, w: Writer) -> dict:
     else:
         seeded = draw.seed(secret, last_hash)
     game = known_game(row["game"])
-    rules, entry = table_rules(game, row["rules"])
-    sizes = fold.table_sizes(game, rules, len(row["players"]))
+    _, entry = table_rules(game, row["rules"])
+    said = rules_said(row["rules"])
+    sizes = fold.table_sizes(game, said, len(row["players"]))
     seats = draw.tables(draw.shuffled(row["players"], seeded), sizes)
     ids = list(c.tables) or [new_id("t") for _ in seats]
     if len(ids) != len(seats) or len(set(ids)) != len(ids) or any(w.row("table", c.group, t) is not None for t in ids):
@@ -95,7 +97,7 @@ def draw_round(c: DrawRound, w: Writer) -> dict:
     if fold.by_check_ins(row):
         answer["absent"] = absent
     opened = [NewEvent("table_opened", {"table": t, "game": game.name,
-                                        "rules": game.seated(rules, len(s)).to_data(),
+                                        "rules": game.seated(said, len(s)).to_data(),
                                         "seats": s, "stake": row["stake"], **_entry(entry),
                                         "tournament": c.tournament, "round": number, "deals": row["deals"]}, table=t)
               for t, s in zip(ids, seats, strict=True)]
@@ -179,9 +181,9 @@ def _check_players(row: dict, players: Sequence[str]) -> None:
         raise Unprocessable(say("a member plays a tournament once: a player is named twice"), field="players")
 
 
-def _seats_said(game, rules) -> str:
-    size = game.seat_count(rules)
-    return say("{size} or {larger}", size=size, larger=size + 1) if game.seated(rules, size + 1) else str(size)
+def _seats_said(game, said) -> str:
+    size = game.seat_count(game.parse_rules(said))
+    return say("{size} or {larger}", size=size, larger=size + 1) if game.seated(said, size + 1) else str(size)
 
 
 def _entry(entry: str | None) -> dict:

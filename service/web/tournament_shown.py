@@ -205,10 +205,11 @@ def table_place(r, group: str, trow: dict) -> dict | None:
             "said": deal_said(played, trow["deals"], bool(latest and latest["status"] == "playing"))}
 
 
-def players_fit(game, rules, count: int) -> tuple[int | None, int | None]:
-    """The nearest player counts below and above ``count`` that the game's tables seat."""
-    below = next((n for n in range(count - 1, 0, -1) if table_sizes(game, rules, n)), None)
-    above = next((n for n in range(count + 1, count + 20) if table_sizes(game, rules, n)), None)
+def players_fit(game, said, count: int) -> tuple[int | None, int | None]:
+    """The nearest player counts below and above ``count`` that the game's tables seat under
+    the rules ``said``."""
+    below = next((n for n in range(count - 1, 0, -1) if table_sizes(game, said, n)), None)
+    above = next((n for n in range(count + 1, count + 20) if table_sizes(game, said, n)), None)
     return below, above
 
 

@@ -148,7 +148,7 @@ def _body(values: dict) -> dict:
     if values["entry"] == "seats":
         rules[shown.ENTRY] = "seats"
     players = values["players"]
-    _fits(game, game.parse_rules(game.presets[int(index)].rules), len(players))
+    _fits(game, game.presets[int(index)].rules, len(players))
     # Translators: what a number of the new-tournament form counts, in "... must be from 1 to 100".
     rounds = _number(values, "rounds", _("the number of rounds"), _("write how many rounds the tournament has"),
                      tournament_schemas.MAX_ROUNDS)
@@ -166,14 +166,15 @@ def _body(values: dict) -> dict:
                       errors=e.messages) from None
 
 
-def _fits(game, rules, count: int) -> None:
-    """Enough players, and as many as the game's tables seat; else which counts would do."""
+def _fits(game, said, count: int) -> None:
+    """Enough players, and as many as the game's tables seat under the rules ``said``; else
+    which counts would do."""
     if count < 2:
         raise Invalid(_("tick the players of the tournament (at least two)"), errors={"players": [_("Tick players.")]})
-    if table_sizes(game, rules, count):
+    if table_sizes(game, said, count):
         return
-    below, above = shown.players_fit(game, rules, count)
-    size = game.seat_count(rules)
+    below, above = shown.players_fit(game, said, count)
+    size = game.seat_count(game.parse_rules(said))
     counts = [str(n) for n in (below, above) if n]
     # Translators: %(count)d players ticked do not fill tables of %(size)d; %(counts)s are counts that would
     # ("12 or 16").

@@ -461,3 +461,14 @@ def test_a_tournament_of_two_seat_tables_takes_the_usual_places_as_far_as_its_ta
     before = version(c)
     refused = c["admin"].post(f"{c['base']}/tournaments", {**body, "places": [5, 3, 1, 0]})
     assert refused.status_code == 422 and "seats 2" in refused.json["detail"] and version(c) == before
+
+
+def test_a_tournament_that_says_four_players_is_never_seated_five_to_a_table(client):
+    """Kop seats five where its rules leave the number of players open (the dealer sits out):
+    a tournament whose rules say ``players: 4``, the default value said, keeps tables of four."""
+    c = club(client, 5)
+    said = c["admin"].post(f"{c['base']}/tournaments", {"name": "Czwórki", "game": "kop", "players": c["ids"],
+                                                          "rounds": 1, "deals": 1, "rules": {"players": 4}})
+    assert said.status_code == 422 and "a table seats 4" in said.json["detail"], said.json
+    left_open = create(c, rounds=1, deals=1)  # left open: five players are one table of five
+    assert [len(t["seats"]) for t in draw(c, left_open, 1)["tables"]] == [5]
