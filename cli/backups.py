@@ -33,6 +33,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from events import backups
 from events.checkpoint import default_key_path, load_or_create_key
 from events.database import is_postgres, open_store
+from projections import kept
 
 from . import pg_dumps
 from .backup_contents import foreign_objects, unexplained_rows
@@ -171,7 +172,7 @@ def _checked_copy(db: str, partial: Path) -> tuple[Checked, dict]:
             pg_dumps.dump(db, schema, partial)
             with pg_dumps.scratch(db) as (url, name):
                 pg_dumps.load(partial, db, name)
-                open_store(url).setup().close()  # a backup of an older schema: the later migrations
+                open_store(url).setup(kept.rebuild).close()  # a backup of an older schema: the later migrations
                 checked = check(url)
         except pg_dumps.DumpFailed as e:
             raise BackupFailed(str(e)) from None

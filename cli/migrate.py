@@ -17,6 +17,7 @@ import click
 
 from events.database import open_store
 from events.verify import faults
+from projections import kept
 from projections.projector import project
 
 from . import output
@@ -30,7 +31,7 @@ def _target(url: str):
     """The store to move into, created if need be; one that cannot be (a directory, a file
     that is no database, a server that does not answer) is named as --to named it."""
     try:
-        return open_store(url, projector=project).setup()
+        return open_store(url, projector=project).setup(kept.rebuild)
     except database_errors() as e:
         raise click.UsageError(f"--to {shown(url)} cannot be used as a bitka store: {str(e).strip()}") from None
 

@@ -33,6 +33,7 @@ from events import backups
 from events.checkpoint import default_key_path, load_or_create_key
 from events.database import is_postgres, open_store, sqlite_path
 from events.pgstore import redacted
+from projections import kept
 
 from . import pg_dumps
 from .backups import PARTIAL, check, differences
@@ -228,12 +229,12 @@ def _to_postgres(chosen: Chosen, target: str, force: bool) -> None:
             _copied(chosen, copy)
             with pg_dumps.scratch(target) as (url, name):
                 pg_dumps.load(copy, target, name)
-                open_store(url).setup().close()  # a backup of an older schema: the later migrations
+                open_store(url).setup(kept.rebuild).close()  # a backup of an older schema: the later migrations
                 _proven(check(url), chosen)
             pg_dumps.load(copy, target, schema, replacing=bool(present))
     except pg_dumps.DumpFailed as e:
         raise RestoreFailed(f"{e}; nothing was restored") from None
-    store = open_store(pg_dumps.in_schema(target, schema)).setup()
+    store = open_store(pg_dumps.in_schema(target, schema)).setup(kept.rebuild)
     try:
         with store.reading() as r:
             arrived = {g: {"size": n, "hash": r.hash_at(g, n), "root": r.merkle_root(g, n).hex()}

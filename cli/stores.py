@@ -11,6 +11,7 @@ import psycopg
 from events.database import StoreBase, is_postgres, open_store, sqlite_path
 from events.errors import DomainError
 from events.pgstore import StoreUnavailable, redacted
+from projections import kept
 from projections.projector import project
 
 
@@ -34,7 +35,7 @@ class Context:
         except DomainError as e:
             raise click.UsageError(e.detail) from None
         if create:
-            return store.setup()
+            return store.setup(kept.rebuild)
         if not is_postgres(self.db) and not Path(sqlite_path(self.db)).exists():
             raise click.UsageError(f"there is no store at {self.db}; name one with {self.named_by}")
         try:

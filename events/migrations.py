@@ -13,11 +13,16 @@ import json
 from typing import Callable, NamedTuple, Sequence
 
 
+
 class Migration(NamedTuple):
     version: int
     what: str
     statements: tuple[str, ...]
     carry: Callable | None = None  # what moves the stored data over, after the statements, in their transaction
+    # Rows the projections keep that a store from before this version lacks: built from its
+    # log by whoever sets the store up (``StoreBase.setup(rebuild=...)``; the projections'
+    # own folds, which this layer does not import), in the migration's transaction.
+    rebuilt: tuple[str, ...] = ()
 
 
 def _settled_at(conn, group: str, hand: str) -> int:
@@ -107,6 +112,8 @@ SQLITE = (
         "CREATE INDEX pending_in_log_order ON pending_settlements (group_id, seq)",
         "CREATE INDEX pending_by_table ON pending_settlements (group_id, table_id, seq)",
     ), pending_out_of_balances),
+    Migration(6, "rows kept for a big group's reads: the balances' last moves, the kinds of table", (),
+              rebuilt=("balance_steps", "table_kind")),
 )
 
 # Ids and hashes compare byte by byte (COLLATE "C"), as SQLite compares them, so that both
@@ -168,6 +175,8 @@ POSTGRES = (
         "CREATE INDEX pending_in_log_order ON pending_settlements (group_id, seq)",
         "CREATE INDEX pending_by_table ON pending_settlements (group_id, table_id, seq)",
     ), pending_out_of_balances),
+    Migration(5, "rows kept for a big group's reads: the balances' last moves, the kinds of table", (),
+              rebuilt=("balance_steps", "table_kind")),
 )
 
 TRIGGERS = {"sqlite": ("events_refuse_update", "events_refuse_delete"),
@@ -183,9 +192,11 @@ def pending(applied: set[int], migrations: Sequence[Migration]) -> list[Migratio
     return [m for m in migrations if m.version not in applied]
 
 
-def apply(conn, migrations: Sequence[Migration], now: str) -> list[int]:
+def apply(conn, migrations: Sequence[Migration], now: str,
+          rebuild: Callable[[object, tuple[str, ...]], None] | None = None) -> list[int]:
     """Inside the caller's write transaction: record the table of migrations if it is new,
-    then run and record each missing migration. Returns the versions it applied."""
+    then run and record each missing migration, and ``rebuild(conn, names)`` the kept rows
+    the applied ones name (``Migration.rebuilt``). Returns the versions it applied."""
     conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations ("
                  "version INTEGER PRIMARY KEY, what TEXT NOT NULL, applied_at TEXT NOT NULL)")
     applied = {v for (v,) in conn.execute("SELECT version FROM schema_migrations")}
@@ -201,6 +212,9 @@ def apply(conn, migrations: Sequence[Migration], now: str) -> list[int]:
         conn.execute("INSERT INTO schema_migrations (version, what, applied_at) VALUES (?, ?, ?)",
                      (m.version, m.what, now))
         done.append(m.version)
+    names = tuple(sorted({name for m in migrations if m.version in done for name in m.rebuilt}))
+    if names and rebuild is not None and applied:  # a new store has no rows to build
+        rebuild(conn, names)
     return done
 
 

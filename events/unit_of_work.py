@@ -7,7 +7,7 @@ import os
 import threading
 from abc import ABC, abstractmethod
 from contextlib import contextmanager, nullcontext
-from typing import ContextManager, Iterable, Iterator, Sequence
+from typing import Callable, ContextManager, Iterable, Iterator, Sequence
 
 from . import migrations
 from .bell import Bell, Heard
@@ -89,15 +89,18 @@ class StoreBase(ABC):
     def begin_writing(self, conn) -> None:
         """Begin a write transaction holding what keeps concurrent writers apart."""
 
-    def setup(self) -> "StoreBase":
-        """Apply the migrations the store lacks, in one write transaction (idempotent)."""
+    def setup(self, rebuild: Callable[[Writer, tuple[str, ...]], None] | None = None) -> "StoreBase":
+        """Apply the migrations the store lacks, in one write transaction (idempotent), and
+        ``rebuild`` the kept rows they name from the log (projections/kept.py: the service
+        and the command line pass it; without it, ``bitka replay --rebuild`` writes them)."""
         conn = self.connect()
         try:
             self.before_migrating(conn)
             self.begin_writing(conn)
             try:
                 self.lock_for_migrating(conn)
-                migrations.apply(conn, self.schema, utc_now())
+                migrations.apply(conn, self.schema, utc_now(), rebuild and (
+                    lambda c, names: rebuild(Writer(c, None, self.backend), names)))
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise

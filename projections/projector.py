@@ -15,14 +15,15 @@ from __future__ import annotations
 from typing import Protocol, Sequence
 
 from events.types import EVENT_TYPES, HAND_EVENTS
-from . import balances, corrected, devices, groups, hands, standings_row, tables, tournaments
+from . import (balance_steps, balances, corrected, devices, groups, hands, standings_row, table_kinds, tables,
+               tournaments)
 
 FOLDS = {groups.NAME: groups.apply, tables.NAME: tables.apply, balances.NAME: balances.apply,
          hands.NAME: hands.summarize, tournaments.NAME: tournaments.apply, tournaments.SCORE: tournaments.score,
-         devices.NAME: devices.apply, devices.NONCES: devices.used}
+         devices.NAME: devices.apply, devices.NONCES: devices.used, table_kinds.NAME: table_kinds.apply}
 _WANTED = {groups.NAME: groups.EVENTS, tables.NAME: tables.EVENTS, balances.NAME: balances.EVENTS,
            hands.NAME: hands.EVENTS, tournaments.NAME: tournaments.EVENTS, tournaments.SCORE: tournaments.SCORE_EVENTS,
-           devices.NAME: devices.EVENTS, devices.NONCES: devices.SIGNABLE}
+           devices.NAME: devices.EVENTS, devices.NONCES: devices.SIGNABLE, table_kinds.NAME: table_kinds.EVENTS}
 ROUTES: dict[str, tuple] = {kind: tuple((name, fold) for name, fold in FOLDS.items() if kind in _WANTED[name])
                             for kind in EVENT_TYPES}
 # Event types whose data no projection row reads: a replay of the rows may skip parsing it.
@@ -31,6 +32,11 @@ DATA_UNREAD = (EVENT_TYPES - groups.EVENTS - tables.EVENTS - balances.EVENTS - h
 # Folds of one event into several rows, each named by a key the event gives: what a
 # correction says of each hand it changed, in that hand's row (projections/corrected.py).
 FANNED = {corrected.NAME: (corrected.EVENTS, corrected.keys, corrected.apply)}
+# Rows folded from what an event changed in another row, each named by the row it follows:
+# the balances' last moves (projections/balance_steps.py) from the balances row before and
+# after each event. ``fold(row, event, before, after)``.
+FOLLOWING = {balances.NAME: ((balance_steps.NAME, balance_steps.EVENTS, balance_steps.apply),)}
+FOLLOWERS = tuple(name for followers in FOLLOWING.values() for name, _, _ in followers)
 DERIVED = (standings_row.NAME,)  # rows made from other rows: replay builds them once the log is folded
 POSITION = "all"
 
@@ -56,6 +62,8 @@ def row_key(name: str, event) -> str | None:
         return devices.key_of(event)
     if name == devices.NONCES:
         return devices.nonce_of(event)
+    if name == table_kinds.NAME:
+        return table_kinds.key(event)
     return ""
 
 
@@ -72,10 +80,17 @@ def project(rows: Rows, envelopes: Sequence) -> None:
             at = (name, env.group, key)
             if at not in after:
                 before[at] = after[at] = rows.row(*at)
+            was = after[at]
             if name == balances.NAME:
-                after[at] = waiting.fold(after[at], env)
+                after[at] = waiting.fold(was, env)
             else:
-                after[at] = fold(after[at], env)
+                after[at] = fold(was, env)
+            for follower, wanted, follow in FOLLOWING.get(name, ()):
+                if env.type in wanted:
+                    its = (follower, env.group, key)
+                    if its not in after:
+                        before[its] = after[its] = rows.row(*its)
+                    after[its] = follow(after[its], env, was, after[at])
         for name, (wanted, keys_of, fold_into) in FANNED.items():
             for key, part in (keys_of(env) if env.type in wanted else {}).items():
                 at = (name, env.group, key)

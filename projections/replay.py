@@ -131,7 +131,11 @@ class GroupRebuild:
         for name, fold in self.routes.get(env.type, ()):
             key = projector.row_key(name, env)
             if key is not None:
-                rows[name, key] = fold(rows.get((name, key)), env)
+                was = rows.get((name, key))
+                rows[name, key] = fold(was, env)
+                for follower, wanted, follow in projector.FOLLOWING.get(name, ()) if self.check_rows else ():
+                    if env.type in wanted:
+                        rows[follower, key] = follow(rows.get((follower, key)), env, was, rows[name, key])
         for name, (wanted, keys_of, fold_into) in projector.FANNED.items():
             for key, part in (keys_of(env) if self.check_rows and env.type in wanted else {}).items():
                 rows[name, key] = fold_into(rows.get((name, key)), env, part)
@@ -319,7 +323,7 @@ class GroupRebuild:
             return
         self._compare_pending(brow)
         self._derive()
-        for name in (*projector.FOLDS, *projector.FANNED, *projector.DERIVED):
+        for name in (*projector.FOLDS, *projector.FANNED, *projector.FOLLOWERS, *projector.DERIVED):
             rebuilt = {k: v for (n, k), v in self.rows.items() if n == name}
             if name == balances.NAME:  # the store keeps what waits apart (projections/projector.py)
                 rebuilt = {k: {f: x for f, x in v.items() if f != "pending"} for k, v in rebuilt.items()}

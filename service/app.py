@@ -12,6 +12,7 @@ from flask import Flask, Response, request
 from events.bell import Bell, Heard
 from events.checkpoint import default_key_path, load_or_create_key
 from events.database import open_store
+from projections import kept
 from projections.projector import project
 from . import docs, headers, health, openapi, problems, schemas, signing_doc
 from .draws import Keyed
@@ -70,7 +71,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             app.config[name] = int(value)
     app.config.update(config or {})
     app.extensions["bitka.store"] = open_store(app.config["BITKA_DB"], projector=project,
-                                          busy_timeout_ms=app.config["BITKA_BUSY_TIMEOUT_MS"]).setup().checking(
+                                          busy_timeout_ms=app.config["BITKA_BUSY_TIMEOUT_MS"]).setup(kept.rebuild).checking(
         app.config.get("BITKA_DAMAGED", ()), app.config.get("BITKA_DAMAGE_NOTES"))  # every event served is
     # checked; bitka serve's findings first, and what any of its workers finds (events/damage.py)
     key_path = (app.config.get("BITKA_KEY") or os.environ.get("BITKA_KEY")

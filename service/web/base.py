@@ -19,7 +19,7 @@ from flask import Blueprint, Response, g, redirect, render_template, request, ur
 from flask_babel import gettext as _
 
 from events.errors import DomainError, Invalid, Refused
-from projections import corrections
+from projections import table_kinds
 from projections.groups import member_name
 from projections.hands import game_of
 from ..handlers import lookups
@@ -184,7 +184,8 @@ def table_title(trow: dict, grow: dict | None = None, players: bool = True) -> s
     another table of that game, played the same way at the same stake, the title names its
     players too ("... (Ala, Bob, Cyd and Dan)"), so that every page tells the two apart
     (``players=False``: the caller names them beside it). ``grow`` is the table's group, else
-    the group of the page being drawn; its tables are read once a request."""
+    the group of the page being drawn. Whether another table is of its kind is one kept row
+    (projections/table_kinds.py), read once a request, however many tables the group has."""
     game = game_of(trow["game"])
     rules = game.parse_rules(trow["rules"])  # a table's rules were checked when it was opened
     title = next((phrases.say(preset.title, current()) for preset in game.presets
@@ -192,26 +193,44 @@ def table_title(trow: dict, grow: dict | None = None, players: bool = True) -> s
     group = grow["id"] if grow else (g.get("viewer") or {}).get("group")
     if group is None or not players:
         return title
-
-    def kind(row: dict) -> tuple:
-        return row["game"], str(sorted(row["rules"].items())), len(row["seats"]), row["stake"]
-    known = g.setdefault("table_kinds", {})  # per group: its row and each table's kind, read once a request
-    if group not in known:
+    kind = table_kinds.of_table(trow)
+    known = g.setdefault("table_kinds", {})  # per group: its row, and how many tables of each kind asked for
+    if group not in known or kind not in known[group][1]:
         with store().reading() as r:
-            grow = grow or lookups.group_row(r, group)
-            rows = list(r.rows("table", group).values())  # one query, however many tables
-        known[group] = grow, [(row["id"], kind(row)) for row in rows if row is not None]
-    grow, kinds = known[group]
-    if not any(other != trow["id"] and same == kind(trow) for other, same in kinds):
+            grow = grow or known.get(group, (None,))[0] or lookups.group_row(r, group)
+            alike = (r.row(table_kinds.NAME, group, kind) or {}).get("tables", 0)  # one row, however many tables
+        known.setdefault(group, (grow, {}))[1][kind] = alike
+    grow, counted = known[group]
+    if counted[kind] < 2:
         return title
     # Translators: a table named by its way of playing and, to tell it from another like it,
     # by its players ("Ala, Bob and Cyd").
     return _("%(title)s (%(players)s)", title=title, players=together(member_name(grow, m) for m in trow["seats"]))
 
 
-def corrections_history(r, group: str, table: str):
-    """A table's hands in order, as its corrections left them."""
-    return corrections.history(r.table_events(group, table))
+def result_as_it_stands(r, group: str, hand: str) -> dict | None:
+    """The result a hand now stands by: as it was logged whole, or as its latest correction
+    gave it (None: played card by card, corrected by its cards, voided, or no such hand). From
+    the hand's own events: a correction is logged under the hand it corrects."""
+    result = None
+    for env in r.hand_events(group, hand):
+        if env.type == "result":
+            result = env.data["result"]
+        elif env.type == "correction" and env.data["hand"] == hand:
+            result = None if env.data.get("void") or "cards" in env.data else env.data["result"]
+    return result
+
+
+def hand_numbers(r, group: str, table: str) -> dict[str, int]:
+    """Each hand of a table by its number there (1: the first dealt), from the log's index of
+    deals: no event of the table is read."""
+    return {hand: number for number, hand in enumerate(r.table_hands(group, table), 1)}
+
+
+def hand_name(number: int, dealer: str) -> str:
+    """A hand as people name it: "Hand 7, Celina dealt"."""
+    # Translators: a hand named by its number at the table and who dealt it: "Hand 7, Celina dealt".
+    return _("Hand %(number)d, %(dealer)s dealt", number=number, dealer=dealer)
 
 
 def hand_names(hands, seats: list[str]) -> dict[str, str]:

@@ -56,6 +56,9 @@ def _moment(stamp: str) -> datetime:
 # The events the evening is worked out from: each hand's opening, its settlement, its void and
 # the corrections; the others are read without their data.
 READ = frozenset({"deal", "result", "settlement", "hand_voided", "correction"})
+# Of those, the ones whose data it reads: a deal's cards are not (its hour and table are the
+# event's own), and they are most of what a group's log holds.
+READ_DATA = READ - {"deal"}
 
 
 def played(events, digits: int, waiting: set[str]) -> list[Played]:
@@ -87,10 +90,10 @@ def played(events, digits: int, waiting: set[str]) -> list[Played]:
 def last_evening(r, grow: dict) -> Evening:
     """The group's last evening of play (see the module's docstring); an empty one before any
     hand was played to a result. One pass over the group's log, reading the data of the events
-    that open, settle, void or correct a hand only."""
+    that settle, void or correct a hand only (and of a result logged whole)."""
     group, digits = grow["id"], grow["digits"]
     waiting = {hand for hand, _entry in r.pending_entries(group)}
-    hands = sorted(played(r.scan(group, unread=EVENT_TYPES - READ), digits, waiting), key=lambda h: h.at)
+    hands = sorted(played(r.scan(group, unread=EVENT_TYPES - READ_DATA), digits, waiting), key=lambda h: h.at)
     if not hands:
         return Evening(results={m["id"]: 0 for m in grow["members"]})
     start = len(hands) - 1

@@ -6,16 +6,12 @@ the group's settings and how the server's backups stand.
 """
 from __future__ import annotations
 
-from collections import deque
-
 from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from events.types import EVENT_TYPES
-from projections import balances
+from projections import balance_steps, balances
 from projections.balances import listed
 from projections.groups import member_names
-from projections.ledger_views import MONEY_EVENTS, balance_steps
 from .. import handlers
 from ..commands import ConfirmPayment
 from ..handlers import lookups
@@ -57,7 +53,7 @@ def _group(r, group: str, grow: dict, principal, form_token: str) -> dict:
     over = tournament_shown.tables_over(r, group)
     going = [t["id"] for t in grow["tables"] if t["id"] not in over]
     tables = table_cards(r, grow, going[-SHOWN_TABLES:])
-    names, series, hands = _balance_series(r, group, grow, principal.subject)
+    names, series, hands = _balance_series(r, group, grow, principal.subject, brow)
     chart = balance_chart(names, series, grow["digits"], grow["currency"], hands)
     settle, evening = settle_up_view(grow, brow), pay_shown.evening_of(r, group)
     for t in settle["transfers"]:  # who may mark it paid: the admin, or whoever receives it
@@ -165,28 +161,23 @@ CHART_STEPS = 40  # the balance steps the chart draws: the last ones
 CHART_LINES = 8  # the members it draws, one line each (the chart has eight kinds of line)
 
 
-def _balance_series(r, group: str, grow: dict, viewer: str | None) -> tuple[list[str], list[list[int]], list[bool]]:
+def _balance_series(r, group: str, grow: dict, viewer: str | None,
+                    brow: dict) -> tuple[list[str], list[list[int]], list[bool]]:
     """The chart's lines: each member's balance before the last ``CHART_STEPS`` steps that moved
     one (a hand that counted, a void, a correction, a payment) and after each, and whether each
-    step was a hand's (the chart counts them). In a group of more than ``CHART_LINES`` members,
-    the lines of those whose balance moved most over those steps (the reader's among them)."""
-    steps: deque = deque(maxlen=CHART_STEPS + 1)
-    last = {}
-    for env, row in balance_steps(r.scan(group, unread=EVENT_TYPES - MONEY_EVENTS)):
-        if row is None or row["members"] == last:
-            continue
-        steps.append((env.type != "payment", last))
-        last = row["members"]
-    steps.append((False, last))
-    hands = [hand for hand, _ in list(steps)[:-1]]
+    step was a hand's (the chart counts them), from the row that keeps the last moves and the
+    balances now (``brow``). In a group of more than ``CHART_LINES`` members, the lines of
+    those whose balance moved most over those steps (the reader's among them)."""
+    states, hands = balance_steps.states(r.row(balance_steps.NAME, group, ""), brow["members"])
+    states, hands = states[-CHART_STEPS - 1:], hands[-CHART_STEPS:]
     members = [m["id"] for m in grow["members"]]
     if len(members) > CHART_LINES:
-        moved = {m: max(s.get(m, 0) for _, s in steps) - min(s.get(m, 0) for _, s in steps) for m in members}
+        moved = {m: max(s.get(m, 0) for s in states) - min(s.get(m, 0) for s in states) for m in members}
         chosen = {viewer} if viewer in moved else set()
         chosen.update(sorted((m for m in members if moved[m]), key=lambda m: -moved[m])[:CHART_LINES - len(chosen)])
         members = [m for m in members if m in chosen]
     names = member_names(grow)
-    return [names[m] for m in members], [[s.get(m, 0) for _, s in steps] for m in members], hands
+    return [names[m] for m in members], [[s.get(m, 0) for s in states] for m in members], hands
 
 
 @bp.route("/g/<group>/payments/<int:seq>/received", methods=["POST"])

@@ -23,7 +23,7 @@ from ..handlers import lookups
 from ..sealed import sealed_for, trail_as_seen
 from ..views import hand_view
 from . import once
-from .base import corrections_history, hand_names, page_of
+from .base import hand_name, hand_numbers, page_of
 from .cards import in_order
 from .signed_form import signer
 
@@ -53,9 +53,9 @@ def hand_context(r, group: str, hand: str, grow: dict, principal, form_token: st
     g.sealed = bool(hidden) or not model.ended  # what one player sees of a hand in play is theirs alone
     trail = trail_as_seen(audit_trail.trail(events, trow, grow, marked=True), events, hidden)  # words: said
     live = live_part(r, group, grow, model, principal, Pick(tuple(picked), problem or ""))
-    past = corrections_history(r, group, model.table)
-    title = hand_names(past, live["seats"]).get(hand) or _("A hand")
-    numbers = {h.id: number for number, h in enumerate(past, 1)}
+    numbers = hand_numbers(r, group, model.table)  # the hand's and those its sentences name
+    opened = events[0].data if events[0].type in ("deal", "result") else None
+    title = hand_name(numbers[hand], live["seats"][opened["dealer"]]) if hand in numbers and opened else _("A hand")
     sides = [list(s) for s in model.decider.table.sides(model.decider.parse_rules(trow["rules"]))]
     waiting = balances_pending(r, group, hand)
     signer(r, group, principal)

@@ -29,7 +29,7 @@ from ..http import store
 from ..problems import status_of
 from . import by_cards, once
 from .correcting import corrected, fingerprint, what_it_would_do
-from .base import bp, corrections_history, field_errors, page_of, table_title, together, whole, writer_of
+from .base import bp, field_errors, page_of, result_as_it_stands, table_title, together, whole, writer_of
 from .result_form import (doubles_of, first, offers_of, result_body, result_fields, result_values, sheet_of,
                           take)
 from .signed_form import in_words, signed_of, signer
@@ -200,5 +200,4 @@ def correct_page(group, hand):
 def _as_it_stands(r, group: str, model, fields) -> dict[str, list[str]]:
     """The correction form's fields as the hand's result now stands (as logged, or as its
     latest correction gave it); empty for a hand that counts as never played."""
-    past = next((h for h in corrections_history(r, group, model.table) if h.id == model.id), None)
-    return result_values(fields, past.result if past is not None else None)
+    return result_values(fields, result_as_it_stands(r, group, model.id))

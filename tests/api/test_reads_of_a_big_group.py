@@ -24,17 +24,33 @@ def _signed_in(app, token: str):
 
 @pytest.fixture
 def counted(monkeypatch):
-    """How many times each store read was asked for, by name (reset by the test)."""
+    """How much each store read read, by name (reset by the test): a row read counts one, and
+    so does a page of rows asked for by key (at most a page: what the reader is shown) and a
+    table's hand ids (an index); a read of every row of a kind, or of events, as many as it gave."""
     counts: dict[str, int] = {}
-    for cls, names in ((RowReads, ("row", "rows_of", "rows")), (EventLog, ("table_events", "table_hands"))):
-        for name in names:
-            original = getattr(cls, name)
 
-            def wrapped(self, *args, _original=original, _name=name, **kw):
-                counts[_name] = counts.get(_name, 0) + 1
-                return _original(self, *args, **kw)
-            monkeypatch.setattr(cls, name, wrapped)
+    def counting(cls, name, size):
+        original = getattr(cls, name)
+
+        def wrapped(self, *args, **kw):
+            found = original(self, *args, **kw)
+            if name == "scan":
+                return _counted_scan(found, counts)
+            counts[name] = counts.get(name, 0) + size(found)
+            return found
+        monkeypatch.setattr(cls, name, wrapped)
+    for cls, name in ((RowReads, "row"), (RowReads, "rows_of"), (EventLog, "table_hands")):
+        counting(cls, name, lambda found: 1)
+    for cls, name in ((RowReads, "rows"), (EventLog, "table_events"),
+                      (EventLog, "hand_events"), (EventLog, "events"), (EventLog, "scan")):
+        counting(cls, name, len)
     return counts
+
+
+def _counted_scan(events, counts):
+    for env in events:
+        counts["scan"] = counts.get("scan", 0) + 1
+        yield env
 
 
 @pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
@@ -54,14 +70,29 @@ def test_the_reads_of_a_group_do_not_grow_with_its_tables(app, client, counted):
         assert answer.status_code == 200, answer.get_data(as_text=True)[:300]
         return sum(counted.values())
 
-    paths = [(base, api), (f"/g/{g['id']}", browser), (f"/g/{g['id']}/summary", browser)]
     tables = opened(3)
-    api.post(f"{base}/tables/{tables[0]}/hands", {"deal": {"dealer": 0, "hands": _HANDS},
-                                                  "tricks": [{"cards": t} for t in _TRICKS]})
-    few = [reads(path, who) for path, who in paths]
+    hand = api.post(f"{base}/tables/{tables[0]}/hands", {"deal": {"dealer": 0, "hands": _HANDS},
+                                                         "tricks": [{"cards": t} for t in _TRICKS]}).get_json()["id"]
+    page, at, of = f"/g/{g['id']}", f"/g/{g['id']}/tables/{tables[0]}", f"/g/{g['id']}/hands/{hand}"
+    # Each read, and whether it may fold the group's log (the evening's summary still does).
+    paths = [(base, api, False), (page, browser, False), (f"{page}/live", browser, False),
+             (f"{page}/summary", browser, True), (at, browser, False), (f"{at}/live", browser, False),
+             (of, browser, False), (f"{of}/live", browser, False), (f"{of}/correct", browser, False),
+             (f"{base}/tables/{tables[0]}", api, False), (f"{base}/hands/{hand}", api, False)]
+
+    def all_reads() -> list[int]:
+        return [reads(path, who) - (counted.get("scan", 0) if log else 0) for path, who, log in paths]
+    few = all_reads()
     tables += opened(120)
-    many = [reads(path, who) for path, who in paths]
-    assert many == few, (few, many)
+    many = all_reads()
+    assert many == few, [(path, a, b) for (path, _, _), a, b in zip(paths, few, many, strict=True) if a != b]
+    for _ in range(3):  # more hands at the hand's table: its page reads no more of the log
+        more = api.post(f"{base}/tables/{tables[0]}/hands", {"result": _RESULT})
+        assert more.status_code == 201, more.get_data(as_text=True)[:300]
+    hand_reads = [reads(path, browser) for path in (of, f"{of}/live")]
+    assert hand_reads == few[6:8], (few[6:8], hand_reads)
+    shown = browser.get(of, headers=BROWSER).get_data(as_text=True)
+    assert "Hand 1, Ala dealt" in shown
 
     first = api.get(base)
     body = first.get_json()
@@ -85,5 +116,6 @@ def test_the_reads_of_a_group_do_not_grow_with_its_tables(app, client, counted):
     assert last.count('class="table-card"') == 23 and tables[-1] in last and "?after=" not in last
 
 
+_RESULT = {"contract": "normal", "stare": [1, 3], "doubles": [], "points": 70, "tricks": 3}
 _HANDS = [["10D", "JH", "JD", "AS"], ["AH", "10H", "QC", "AD"], ["QH", "QD", "JC", "10C"], ["QS", "JS", "AC", "10S"]]
 _TRICKS = [["AH", "QH", "QS", "JD"], ["10H", "QD", "JS", "JH"], ["QC", "JC", "AC", "10D"], ["AD", "10C", "10S", "AS"]]
