@@ -8,7 +8,7 @@ import io
 from typing import Iterable, Iterator
 
 from events.money import format_amount, parse_amount
-from . import balances
+from . import balances, corrections
 
 MONEY_EVENTS = frozenset({"group_created", "member_added", "table_opened", "settlement", "hand_voided",
                           "confirmation", "dispute", "correction", "agreement", "payment", "payment_received",
@@ -62,6 +62,24 @@ def balance_steps(envelopes: Iterable) -> Iterator[tuple[object, dict]]:
         yield env, (row if env.type in MOVES and row is not None else None)
 
 
+AT_A_TABLE = frozenset({"settlement", "hand_voided", "confirmation", "correction", "agreement"})  # a table's seats
+
+
+def _moved(before: dict | None, after: dict, seated: list[str] | None) -> list[tuple[str, int]]:
+    """The members whose balance a step moved, with their balance after it, and those who
+    joined since the last step (their first point, at 0): only a step's ``seated`` members
+    can have moved where it is a table's, so only they are compared (a group of a thousand
+    members and ten thousand hands is forty thousand points, and as many comparisons, not
+    ten million)."""
+    if before is None or seated is None:
+        return list(after["members"].items() - (before["members"].items() if before else ()))
+    was, now = before["members"], after["members"]
+    found = {m: now[m] for m in seated if m in now and now[m] != was.get(m)}
+    if len(now) != len(was):
+        found.update((m, now[m]) for m in now.keys() - was.keys())
+    return list(found.items())
+
+
 def statistics(envelopes: Iterable, names: dict[str, str]) -> dict:
     """Per member, over the hands that count (confirmed, as the balances count them, and as
     corrected): hands played (seated) and won (paid by it), by contract, best and worst hand,
@@ -82,18 +100,18 @@ def statistics(envelopes: Iterable, names: dict[str, str]) -> dict:
         elif env.type == "hand_voided":
             settled.pop(env.hand, None)
         elif env.type == "correction":
-            for entry in d["settlements"]:
-                if entry["settlement"] is None:
+            for entry in d["settlements"]:  # a later hand recorded by what changed in it, or whole
+                was = settled.get(entry["hand"])
+                now = corrections.settlement_after(entry, was[0] if was else None)
+                if now is None:
                     settled.pop(entry["hand"], None)
-                elif entry["hand"] in settled:
-                    settled[entry["hand"]] = (entry["settlement"], *settled[entry["hand"]][1:])
+                elif was is not None:
+                    settled[entry["hand"]] = (now, *was[1:])
                 else:
-                    settled[entry["hand"]] = (entry["settlement"], env.seq, seats.get(env.table, []))
+                    settled[entry["hand"]] = (now, env.seq, seats.get(env.table, []))
             counted.add(d["hand"])
         if moved is not None:
-            # Only the members this step moved (or who just joined): a group of a thousand
-            # members and ten thousand hands is forty thousand points, not ten million.
-            for member, minor in moved["members"].items() - (row["members"].items() if row else ()):
+            for member, minor in _moved(row, moved, seats.get(env.table) if env.type in AT_A_TABLE else None):
                 series.setdefault(member, []).append({"seq": env.seq, "balance": format_amount(minor, moved["digits"])})
             row = moved
     hands = {hand: info for hand, info in settled.items() if hand in counted}
@@ -180,8 +198,10 @@ def _money_lines(row: dict | None, env, contracts: dict, after: dict | None) -> 
             return []  # it was not counted; or it counts once the members it lowers agree
         return [("void", env.hand, p["member"], _negated(p["amount"])) for p in d.get("reversed", [])]
     if env.type == "correction":
-        for entry in d["settlements"]:
-            if entry["settlement"] is not None:
+        for entry in d["settlements"]:  # a later hand recorded by what changed in it, or whole
+            if "changed" in entry:
+                contracts.update((entry["hand"], value) for at, value in entry["changed"] if at == "/contract")
+            elif entry["settlement"] is not None:
                 contracts[entry["hand"]] = entry["settlement"].get("contract", "")
         return _corrected_lines(row, d, after)
     if env.type == "agreement":

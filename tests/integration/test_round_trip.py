@@ -18,7 +18,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from cli.transfer import from_line
 from games.registry import GAMES
-from projections import corrections
+from events.money import format_amount
+from projections import corrections, ledger_views
 from service.app import create_app
 from tests.backends import BACKENDS, drop_schema, fresh_schema_url, require_postgres
 from tests.command import run
@@ -31,6 +32,10 @@ def _round_trip(source: str, target: str, tmp, game: str, seed: int) -> None:
     app = create_app({"BITKA_DB": source, "BITKA_KEY": str(tmp / "k.key"), "TESTING": True})
     try:
         group = history(Client(app.test_client()), game, random.Random(seed))
+        with app.extensions["bitka.store"].reading() as r:
+            stats = ledger_views.statistics(r.scan(group), {m: m for m in _members(r.scan(group))})
+            said = {m["member"]: m["balance_after"] for m in stats["members"] if m["balance_after"]}
+            assert said == _every_move(r.scan(group))
     finally:
         app.extensions["bitka.store"].close()
     out = tmp / f"{game}-{seed}.jsonl"
@@ -39,6 +44,22 @@ def _round_trip(source: str, target: str, tmp, game: str, seed: int) -> None:
     imported = run("--db", target, "import", str(out))
     assert imported.exit_code == 0, (game, seed, imported.output)
     assert _rows(source) == _rows(target)
+
+
+def _members(envelopes) -> list[str]:
+    return [env.data["member"] for env in envelopes if env.type == "member_added"]
+
+
+def _every_move(envelopes) -> dict[str, list[dict]]:
+    """Each member's balance after every step that moved it (or first counted it), found by
+    comparing every member at every step: what /stats says, comparing only those seated."""
+    series, row = {}, None
+    for env, moved in ledger_views.balance_steps(envelopes):
+        if moved is not None:
+            for member, minor in moved["members"].items() - (row["members"].items() if row else ()):
+                series.setdefault(member, []).append({"seq": env.seq, "balance": format_amount(minor, moved["digits"])})
+            row = moved
+    return series
 
 
 def _rows(url: str) -> dict:
