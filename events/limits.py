@@ -19,9 +19,11 @@ from .sentences import say
 
 MAX_APPEND_BYTES = 1 << 20  # 1 MiB of events per request
 # A correction settles the later hands of its table again, each a game's settlement to work
-# out: at most this many in one request (4,000 take about half a second of CPU), which is
-# also about as many as 1 MiB can record when every one of them changes.
-MOST_SETTLED_AGAIN = 4000
+# out and to record where it changed: at most this many in one request. Every later reader
+# of those hands (their pages, their live parts, their audit) reads what the correction
+# recorded of them, so a few hundred keep a correction's event under 100 KiB and a hand's
+# page cheap however often its past is corrected; an evening's table is a few dozen hands.
+MOST_SETTLED_AGAIN = 300
 HASH_FIELD = len(',"hash":""') + 64  # what an exported line adds to the canonical bytes: its hash
 MAX_EXPORTED_LINE = MAX_APPEND_BYTES + HASH_FIELD + 1  # and its newline
 

@@ -1,11 +1,12 @@
 """One small request never stores megabytes (issue 44). At a Scopa table played to 11 with
 the stake per point, 3,000 hands logged, correcting hand 1 moves the end of every game after
 it, so it settles every later hand again: it used to append a 2 MB event, grow the table's
-row by as much, and make every later hand there read and write that row. Now the correction
-records only what changes in each hand, the table's row stays small (each hand's corrections
-are in a row of its own), a later hand reads and writes a few KiB (counted, not timed), the
-store exports and imports again row for row, and a request that would still append more than
-1 MiB is refused with a sentence, the log as it was."""
+row by as much, and make every later hand there read and write that row. Now a correction
+settles at most ``MOST_SETTLED_AGAIN`` later hands again (hand 1 of 3,000 is refused, with
+what to do instead), records only what changes in each, the table's row stays small (each
+hand's corrections are in a row of its own), a later hand reads and writes a few KiB
+(counted, not timed), the store exports and imports again row for row, and a request that
+would still append more than 1 MiB is refused with a sentence, the log as it was."""
 from __future__ import annotations
 
 import json
@@ -25,6 +26,7 @@ from tests.conftest import Client
 from tests.round_trip import every_row
 
 HANDS = 3000
+CORRECTED = HANDS - limits.MOST_SETTLED_AGAIN + 50  # a hand with fewer later hands than the bound; it starts a game
 SIDE_0 = {"cards": None, "coins": None, "primiera": None, "settebello": 0, "scopas": [0, 0]}  # one point to side 0
 SIDE_1 = dict(SIDE_0, settebello=1)
 
@@ -33,7 +35,8 @@ SIDE_1 = dict(SIDE_0, settebello=1)
 def long_table(tmp_path_factory):
     """3,000 hands of Scopa to 11, stake per point, each one point to side 0 (a game every 11
     hands), logged through the ledger's handler in batches; then hand 1 corrected through the
-    API to a point for side 1, so that every game ends a hand later."""
+    API to a point for side 1 (refused: every later hand would be settled again), and the
+    hand ``CORRECTED`` so, every game after it ending a hand later."""
     tmp = tmp_path_factory.mktemp("long")
     db = str(tmp / "long.db")
     app = create_app({"BITKA_DB": db, "BITKA_KEY": str(tmp / "k.key"), "TESTING": True})
@@ -49,10 +52,13 @@ def long_table(tmp_path_factory):
             ids += [handlers.handle(NewHand(g["id"], "admin", table, {"result": SIDE_0}), w).hand.id
                     for _ in range(start, min(HANDS, start + 250))]
     before = admin.get(base).json["version"]
-    r = admin.post(f"{base}/hands/{ids[0]}/correct", {"reason": "side 1 took the settebello", "result": SIDE_1})
+    first = admin.post(f"{base}/hands/{ids[0]}/correct", {"reason": "side 1 took the settebello", "result": SIDE_1})
+    assert admin.get(base).json["version"] == before
+    r = admin.post(f"{base}/hands/{ids[CORRECTED]}/correct", {"reason": "side 1 took the settebello",
+                                                                "result": SIDE_1})
     assert r.status_code == 201, r.json
     yield {"app": app, "admin": admin, "base": base, "group": g["id"], "table": table, "ids": ids, "db": db,
-           "before": before, "tmp": tmp}
+           "before": before, "tmp": tmp, "first": first}
     store.close()
 
 
@@ -61,25 +67,32 @@ def _appended(store, group: str, after: int) -> list:
         return r.events(group, after=after, limit=1000)
 
 
-def test_correcting_hand_1_of_3000_records_what_changes_and_leaves_the_table_row_small(long_table):
+def test_correcting_hand_1_of_3000_is_refused_and_a_later_one_records_what_changes_table_row_small(long_table):
     t = long_table
+    first = t["first"]  # hand 1: every later hand would be settled again
+    assert first.status_code == 422 and first.headers["Content-Type"] == "application/problem+json"
+    assert "later hands of the table again, more than one request may" in first.json["detail"]
+    assert "Correct a later hand" in first.json["detail"]
     store = t["app"].extensions["bitka.store"]
     [event] = _appended(store, t["group"], t["before"])
     size = len(canonical_bytes(event.data))
     settled_again = event.data["settlements"]
-    assert len(settled_again) == HANDS  # every game now ends a hand later: every hand is settled again
-    shown = [t["admin"].get(f"{t['base']}/hands/{h}").json for h in t["ids"][1000:1030]]
-    whole = sum(len(canonical_bytes({"hand": s["id"], "settlement": s["settlement"]})) for s in shown) / 30 * HANDS
+    later = HANDS - CORRECTED
+    assert len(settled_again) == later  # every game now ends a hand later: every hand is settled again
+    shown = [t["admin"].get(f"{t['base']}/hands/{h}").json for h in t["ids"][-30:]]
+    whole = sum(len(canonical_bytes({"hand": s["id"], "settlement": s["settlement"]})) for s in shown) / 30 * later
+    seen = CORRECTED + 150
     with store.reading() as r:
         table_row = r.row("table", t["group"], t["table"])
-        hand_row = r.row(corrected.NAME, t["group"], t["ids"][1500])
-    assert size < limits.MAX_APPEND_BYTES
+        hand_row = r.row(corrected.NAME, t["group"], t["ids"][seen])
+    assert size < 100 * 1024
     assert size < whole / 3  # recorded whole, each hand's settlement came to three times as much and more
     assert len(canonical_bytes(table_row)) < 2048 and "corrections" not in table_row
     assert len(canonical_bytes(hand_row)) < 2048
-    # Hand 1 gave side 1 its point: the first game ends at the 12th hand, each later one 11 hands on.
-    assert t["admin"].get(f"{t['base']}/hands/{t['ids'][1500]}").json["settlement"]["match"]["before"] == [
-        (1500 - 12) % 11, 0]
+    # The corrected hand gave side 1 its point: its game ends at its 12th hand, each later one 11 hands on.
+    assert CORRECTED % 11 == 0
+    assert t["admin"].get(f"{t['base']}/hands/{t['ids'][seen]}").json["settlement"]["match"]["before"] == [
+        (seen - CORRECTED - 12) % 11, 0]
 
 
 def test_a_later_hand_reads_and_writes_a_few_kib_of_rows(long_table, monkeypatch):
@@ -121,16 +134,18 @@ def test_the_corrected_table_exports_and_imports_again_row_for_row(long_table):
 
 def test_a_correction_past_the_bound_is_refused_with_what_to_do_and_the_log_as_it_was(long_table, monkeypatch):
     t = long_table
-    monkeypatch.setattr(limits, "MAX_APPEND_BYTES", 64 * 1024)
+    monkeypatch.setattr(limits, "MAX_APPEND_BYTES", 16 * 1024)
     version = t["admin"].get(t["base"]).json["version"]
-    r = t["admin"].post(f"{t['base']}/hands/{t['ids'][1]}/correct", {"reason": "again", "result": SIDE_1})
+    r = t["admin"].post(f"{t['base']}/hands/{t['ids'][CORRECTED - 11]}/correct", {"reason": "again",
+                                                                                   "result": SIDE_1})
     assert r.status_code == 422, r.json
     assert r.headers["Content-Type"] == "application/problem+json"
-    assert "more than the 64 KiB one request may append" in r.json["detail"]
-    assert "Correct a later hand" in r.json["detail"] and r.json["limit"] == 64 * 1024
+    assert "more than the 16 KiB one request may append" in r.json["detail"]
+    assert "Correct a later hand" in r.json["detail"] and r.json["limit"] == 16 * 1024
     assert t["admin"].get(t["base"]).json["version"] == version
     monkeypatch.setattr(limits, "MOST_SETTLED_AGAIN", 100)  # and the work: hands settled again in one request
-    r = t["admin"].post(f"{t['base']}/hands/{t['ids'][1]}/correct", {"reason": "again", "result": SIDE_1})
+    r = t["admin"].post(f"{t['base']}/hands/{t['ids'][CORRECTED - 11]}/correct", {"reason": "again",
+                                                                                   "result": SIDE_1})
     assert r.status_code == 422 and "later hands of the table again, more than one request may" in r.json["detail"]
     assert t["admin"].get(t["base"]).json["version"] == version
 
