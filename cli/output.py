@@ -200,10 +200,11 @@ def plot_balances(report: dict, hands: dict[int, int], path: str, title: str, cu
     from matplotlib import pyplot
     from matplotlib.ticker import MaxNLocator
     figure, axes = pyplot.subplots(figsize=(8, 4.5))
+    last = max(hands.values(), default=0)
     for m in report["members"]:
-        points = m["balance_after"]
-        axes.step([0] + [hands[p["seq"]] for p in points], [0.0] + [float(p["balance"]) for p in points],
-                  where="post", label=m["name"])
+        points = m["balance_after"]  # a point where the balance moved: it holds until the next, and to the end
+        ys = [0.0] + [float(p["balance"]) for p in points]
+        axes.step([0] + [hands[p["seq"]] for p in points] + [last], ys + ys[-1:], where="post", label=m["name"])
     axes.axhline(0, color="grey", linewidth=0.8)
     axes.set(title=title, xlabel="hands", ylabel=f"balance ({currency})")
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
