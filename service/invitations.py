@@ -138,6 +138,13 @@ def admin_link(w: Writer, group: str, key: str | None = None, made: str | None =
     return Invitation(group, auth.ADMIN, code, None)
 
 
+def admin_link_name() -> str:
+    """What names a new admin link in the welcome page's address (``?link=``): not its code,
+    which is keyed by it and by the session making it (``admin_code``), so the
+    name alone, in a history, a log or a Referer, shows nobody the link."""
+    return secrets.token_urlsafe(12)
+
+
 def admin_code(reader, group: str, key: str, made: str) -> str | None:
     """The code of ``group``'s admin link when it is the one made under ``key`` and ``made``
     and still the current one; None otherwise (made elsewhere, replaced, or never made)."""

@@ -31,7 +31,6 @@ from . import once, qr, session
 from .base import bp, page_of, whole, writer_of
 from .result_form import result_body, result_fields
 from .signed_form import in_words, signed_of
-from .start import new_link_name
 
 
 def _admin_only(principal) -> None:
@@ -106,7 +105,7 @@ def new_admin_link(group):
     if principal is None:
         return redirect(url_for("web.sign_in_page"))
     _admin_only(principal)
-    shown = new_link_name()
+    shown = invitations.admin_link_name()
     with store().writing(group) as w:
         key = _invitation_key(w, group)
         if key is None:  # signed out meanwhile (from another device)

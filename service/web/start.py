@@ -11,7 +11,6 @@ someone else is refused on it, in words (session.py).
 """
 from __future__ import annotations
 
-import secrets
 
 from flask import current_app, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -71,20 +70,13 @@ def _created(values: dict):
         member = made.organizer
         if organizer and member is None:  # a browser without scripts: the organizer joins without a key
             member = handlers.handle(AddMember(made.id, auth.ADMIN, organizer), w)
-    secret, shown = session.new_id(), new_link_name()
+    secret, shown = session.new_id(), invitations.admin_link_name()
     with store().writing(made.id) as w:
         invitations.admin_link(w, made.id, session.invitation_key_of(secret), shown)
     welcome = redirect(url_for("web.welcome_page", group=made.id, link=shown), 303)
     if member is None:  # a form of an earlier page, without the organizer's name: the admin alone, as before
         return session.start(welcome, made.admin_token, secret=secret)
     return session.start(welcome, member.token, admin_hash=auth.token_hash(made.admin_token), secret=secret)
-
-
-def new_link_name() -> str:
-    """What names a new admin link in the welcome page's address (``?link=``): not its code,
-    which is keyed by it and by the session making it (``invitations.admin_code``), so the
-    name alone, in a history, a log or a Referer, shows nobody the link."""
-    return secrets.token_urlsafe(12)
 
 
 def shown_admin_link(reader, group: str, who: session.Session | None) -> str | None:
