@@ -77,7 +77,8 @@ def result_page(group, table):
         fields = result_fields(trow)
         return render_template(
             "result.html", group=grow, principal=principal, form_token=form_token, table=trow, seats=seats,
-            sides=sides, sheet=sheet_of(fields, values, offers), values=values, errors=errors, problem=problem,
+            sides=sides, sides_seats=[list(side) for side in game.table.sides(rules)],
+            sheet=sheet_of(fields, values, offers), values=values, errors=errors, problem=problem,
             preview=preview, result=result, title=table_title(trow, grow),
             once=once.key(), v=lambda name: first(values, name), doubles=_shown_doubles(values, len(seats)), ask=True)
     page = page_of(group, view)
@@ -190,7 +191,8 @@ def correct_page(group, hand):
         shown = values if request.method == "POST" else _as_it_stands(r, group, model, fields)
         return render_template(
             "correct.html", group=grow, form_token=form_token, table=trow, hand=model.id, seats=seats,
-            sides=sides, sheet=sheet_of(fields, shown, offers), values=shown, errors=errors, problem=problem,
+            sides=sides, sides_seats=[list(side) for side in game.table.sides(rules)],
+            sheet=sheet_of(fields, shown, offers), values=shown, errors=errors, problem=problem,
             preview=preview, reason=reason, once=once.key(), v=lambda name: first(shown, name),
             doubles=_shown_doubles(shown, len(seats)), void=request.form.get("void") == "yes", ask=False)
     page = page_of(group, view)
