@@ -2,6 +2,7 @@
 page can do nothing the API would refuse."""
 import hashlib
 import json
+import html
 import re
 
 import pytest
@@ -333,3 +334,21 @@ def test_sign_in_and_sign_out_refuse_a_form_from_another_site(client, kop_table)
     out = client.http.post("/signout", data={"form_token": _hidden(page, "form_token"),
                                              "group": kop_table["group"]})
     assert out.status_code == 303 and client.http.get(f"/g/{kop_table['group']}").status_code == 302
+
+
+def test_a_pair_games_score_sheet_names_each_side_by_its_players(client, kop_table):
+    """Sueca's sides are pairs: a refusal of the sheet names the pair ("Ala and Cyd"), as the
+    hand's page does, never "side 0"."""
+    gid = kop_table["group"]
+    table = _table(kop_table, "sueca", {}, 4)
+    _signed_in(client, kop_table["members"][0]["token"])
+    path = f"/g/{gid}/tables/{table}/result"
+    token = _sheet(client, path)
+    names = [m["name"] for m in kop_table["admin"].get(f"/v1/groups/{gid}").json["members"]]
+    refused = client.http.post(path, data={**token, "points0": "120", "points1": "0", "tricks0": "1",
+                                           "tricks1": "9", "confirm": "no"})
+    said = html.unescape(re.sub(r"<[^>]+>", " ", refused.get_data(as_text=True)))
+    assert refused.status_code == 422
+    seated = [m["name"] for m in kop_table["members"]]
+    assert f"{seated[0]} and {seated[2]}" in said and "side 0" not in said.lower(), said
+    assert set(seated) <= set(names)
