@@ -66,7 +66,9 @@ def _notes(game, hand, s: dict | None, seats: list[str]) -> list[str]:
     if match:
         score = "–".join(str(n) for n in match["after"])
         if match.get("game_over"):
-            winners = [seats[seat] for seat in match.get("winners") or []]
+            sides = [side["seats"] for side in s.get("sides", [])]  # a match's winners are sides: a pair is two
+            winners = [seats[seat] for won in match.get("winners") or []
+                       for seat in (sides[won] if won < len(sides) else [won])]
             if winners:
                 # Translators: a note beside a hand in the score table; %(score)s is the match score, "11–7".
                 notes.append(ngettext("game over at %(score)s: %(winners)s wins", "game over at %(score)s: "

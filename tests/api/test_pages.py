@@ -352,3 +352,16 @@ def test_a_pair_games_score_sheet_names_each_side_by_its_players(client, kop_tab
     seated = [m["name"] for m in kop_table["members"]]
     assert f"{seated[0]} and {seated[2]}" in said and "side 0" not in said.lower(), said
     assert set(seated) <= set(names)
+
+
+def test_a_match_won_by_a_pair_names_both_players_in_the_score_table(client, kop_table):
+    """A match's winners are a side: at Briscola for four the score table names the pair."""
+    gid = kop_table["group"]
+    table = _table(kop_table, "briscola", {"players": 4, "match_to": 1}, 4)
+    logged = kop_table["admin"].post(f"/v1/groups/{gid}/tables/{table}/hands",
+                                     {"result": {"points": [70, 50], "tricks": [6, 4]}})
+    assert logged.status_code == 201, logged.json
+    _signed_in(client, kop_table["members"][0]["token"])
+    page = html.unescape(client.http.get(f"/g/{gid}/tables/{table}").get_data(as_text=True))
+    seated = [m["name"] for m in kop_table["members"]]
+    assert f"game over at 1–0: {seated[0]} and {seated[2]} win" in page
