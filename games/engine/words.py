@@ -75,9 +75,9 @@ def trick(d: Mapping, who: Who, unit: Unit = POINT) -> str:
     """A trick: who led, its cards, who took it and what it holds, in the game's ``unit``
     (thirds said as the whole points they make and the thirds: units.py)."""
     if not unit.whole:
-        return say("trick {trick}: {leader} leads; cards {cards}; {winner} wins {points}",
+        return say("trick {trick}: {leader} leads; cards {cards}; {winner} wins {worth}",
                    trick=d['trick'], leader=who(d['leader']), cards=' '.join(d['cards']),
-                   winner=who(d['winner']), points=unit.said(d['points']))
+                   winner=who(d['winner']), worth=unit.said(d['points']))
     return (say("trick {trick}: {leader} leads; cards {cards}; {winner} wins {points} card "
                 "points",
                 trick=d['trick'], leader=who(d['leader']), cards=' '.join(d['cards']),

@@ -24,7 +24,6 @@ from ..engine.errors import Revealing, RuleViolation
 CALL = "accuse"
 TOPS = ("A", "2", "3")  # the ranks that make a napoletana, and three or four of a kind
 NAPOLETANA, THREE, FOUR = 3, 3, 4  # points
-RANK_NAMES = {"A": "aces", "2": "twos", "3": "threes"}
 
 
 def combinations_in(cards: Iterable[str]) -> list[tuple[str, tuple[str, ...], int]]:
@@ -38,11 +37,26 @@ def combinations_in(cards: Iterable[str]) -> list[tuple[str, tuple[str, ...], in
             found.append((say("a napoletana of {suit}", suit=SUIT_NAMES[suit]), three, NAPOLETANA))
     for rank in TOPS:
         same = tuple(rank + s for s in SUITS if rank + s in held)
-        if len(same) == 4:
-            found.append((say("all four {ranks}", ranks=RANK_NAMES[rank]), same, FOUR))
-        elif len(same) == 3:
-            found.append((say("three {ranks}", ranks=RANK_NAMES[rank]), same, THREE))
+        if len(same) in (3, 4):
+            found.append((_of_a_kind(rank, len(same) == 4), same, FOUR if len(same) == 4 else THREE))
     return found
+
+
+def _of_a_kind(rank: str, four: bool) -> str:
+    """Three or all four of the aces, twos or threes, each a sentence of its own (the rank's
+    word and its number agree in every language)."""
+    match rank, four:
+        case "A", False:
+            return say("three aces")
+        case "A", True:
+            return say("all four aces")
+        case "2", False:
+            return say("three twos")
+        case "2", True:
+            return say("all four twos")
+        case "3", False:
+            return say("three threes")
+    return say("all four threes")
 
 
 def worth(cards: Iterable[str]) -> int:

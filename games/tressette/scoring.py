@@ -80,7 +80,7 @@ def money(rules, end: GameEnd, after: list[int], stake: int) -> tuple[list[int],
 def _explained(state, score: HandScore) -> list[str]:
     lines = [] if state.result is None else [say("the cards of this hand were not logged: scored from its result")]
     for side, (thirds, tricks) in enumerate(zip(score.thirds, score.tricks, strict=True)):
-        lines.append(say("side {side} takes {points} in {tricks} trick(s)", side=side, points=THIRD.said(thirds),
+        lines.append(say("side {side} takes {worth} in {tricks} trick(s)", side=side, worth=THIRD.said(thirds),
                          tricks=tricks))
     lines.append(say("side {side} took the last trick, worth {thirds} thirds", side=score.last,
                      thirds=LAST_TRICK))

@@ -17,7 +17,7 @@ from .rules import TARGETS, TressetteRules
 def describe(kind: str, d: Mapping, who) -> str:
     match kind:
         case "deal":
-            stock = say("; stock: {stock} cards", stock=len(d["stock"])) if d.get("stock") else ""
+            stock = say("; {stock} cards left in the stock", stock=len(d["stock"])) if d.get("stock") else ""
             return words.dealt(d, who, stock)
         case "result":  # named by the sheet with declarations, which has every field the others have
             sheet = words.sheet_of(tressette_result.result_fields(TressetteRules(accuse=True)))
