@@ -57,8 +57,10 @@ def carded(group: str, hand: str) -> bool:
 
 
 def _past(r, group: str, hand: str) -> corrections.PastHand:
-    model = lookups.hand_model(r, group, hand)
-    return next(h for h in corrections.history(r.table_events(group, model.table)) if h.id == hand)
+    """The hand as its own events give it (its deal or result, its plays, its corrections,
+    which are logged under the hand they correct): not its table's every event."""
+    lookups.hand_model(r, group, hand)  # NotFound for a hand there is not
+    return next(h for h in corrections.history(r.hand_events(group, hand)) if h.id == hand)
 
 
 def _logged(r, group: str, hand: str) -> Logged:

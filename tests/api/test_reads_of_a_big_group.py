@@ -89,8 +89,8 @@ def test_the_reads_of_a_group_do_not_grow_with_its_tables(app, client, counted):
     for _ in range(3):  # more hands at the hand's table: its page reads no more of the log
         more = api.post(f"{base}/tables/{tables[0]}/hands", {"result": _RESULT})
         assert more.status_code == 201, more.get_data(as_text=True)[:300]
-    hand_reads = [reads(path, browser) for path in (of, f"{of}/live")]
-    assert hand_reads == few[6:8], (few[6:8], hand_reads)
+    hand_reads = [reads(path, browser) for path in (of, f"{of}/live", f"{of}/correct")]
+    assert hand_reads == few[6:9], (few[6:9], hand_reads)
     shown = browser.get(of, headers=BROWSER).get_data(as_text=True)
     assert "Hand 1, Ala dealt" in shown
 
