@@ -95,7 +95,9 @@ def _apply(hands: dict[str, PastHand], env) -> None:
     else:
         target.voided, target.result, target.cards = False, d["result"], None
     for entry in d["settlements"]:
-        hand = hands[entry["hand"]]
+        hand = hands.get(entry["hand"])
+        if hand is None:  # folded from one hand's own events: the others it settled again are not here
+            continue
         hand.settlement = settlement_after(entry, hand.settlement)
         hand.corrections.append(env.seq)
     if env.seq not in target.corrections:
