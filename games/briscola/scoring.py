@@ -98,9 +98,9 @@ def _money_line(stake_per: str, side: int | None) -> str:
     if side is None:
         if stake_per == "match":
             return say("stake per match: nothing is paid until a side wins the match")
-        return say("stake per game: no game is won, nothing is paid")
+        return say("stake per game won: this hand wins no game, nothing is paid")
     if stake_per == "match":
         return say("stake per match: each player of side {side} receives one stake from a player of the other side",
                    side=side)
-    return say("stake per game: each player of side {side} receives {units} stake(s) from a player of the other side",
-               side=side, units=1)
+    return say("stake per game won: each player of side {side} receives one stake from a player of the other side",
+               side=side)

@@ -30,25 +30,25 @@ def totals(values: tuple[int, ...], count: int) -> frozenset[int]:
     return frozenset(reach[count])
 
 
-def why_impossible(points: int, cards: int, values: tuple[int, ...], pack: str) -> str | None:
-    """None when some ``cards`` cards of the pack add up to ``points``; else a sentence
-    saying what such cards can add up to."""
-    possible = totals(values, cards)
+def why_impossible(points: int, cards: int, values: tuple[int, ...]) -> str | None:
+    """None when some ``cards`` cards of the pack (``values``: each card's points) add up to
+    ``points``; else a sentence saying what such cards can add up to."""
+    possible, size = totals(values, cards), len(values)
     if points in possible:
         return None
     if not possible:
-        return say("the {pack} pack has no {cards} cards to take", pack=pack, cards=cards)
+        return say("the pack of {size} cards has no {cards} cards to take", size=size, cards=cards)
     low, high = min(possible), max(possible)
     if low == high:
-        return say("{cards} cards of the {pack} pack hold {low} card points, whichever they are",
-                   cards=cards, pack=pack, low=low)
+        return say("{cards} cards of the pack of {size} hold {low} card points, whichever they are",
+                   cards=cards, size=size, low=low)
     if not low <= points <= high:
-        return say("{cards} cards of the {pack} pack hold from {low} to {high} card points",
-                   cards=cards, pack=pack, low=low, high=high)
+        return say("{cards} cards of the pack of {size} hold from {low} to {high} card points",
+                   cards=cards, size=size, low=low, high=high)
     below = max(t for t in possible if t < points)
     above = min(t for t in possible if t > points)
-    return say("no {cards} cards of the {pack} pack add up to {points} (the nearest totals are {below} and {above})",
-               cards=cards, pack=pack, points=points, below=below, above=above)
+    return say("no {cards} cards of the pack of {size} add up to {points} (the nearest totals are {below} and "
+               "{above})", cards=cards, size=size, points=points, below=below, above=above)
 
 
 def nearest(value: int, possible: Collection[int], count: int = 4) -> list[int]:
@@ -88,7 +88,7 @@ def taken(points: Sequence[int], tricks: Sequence[int], pack: Collection[str], p
         raise RuleViolation(say("a {variant} hand has {tricks_in_hand} tricks, not {sum_tricks}",
                                 variant=hand, tricks_in_hand=in_hand, sum_tricks=sum(tricks)))
     for side, (side_points, side_tricks) in enumerate(zip(points, tricks, strict=True)):
-        why = why_impossible(side_points, per_trick * side_tricks, values, f"{len(pack)}-card")
+        why = why_impossible(side_points, per_trick * side_tricks, values)
         if why:
             raise RuleViolation(say("side {side} cannot take {points_side} card points in {tricks_side} trick(s): "
                                     "{why}",

@@ -123,7 +123,7 @@ def possible(points: int, tricks: int) -> str | None:
     """None when some arrangement of the 16-card pack gives the declaring side ``points`` in
     ``tricks`` tricks (its 4 x tricks cards add up to them; the other side holds the rest);
     else why not."""
-    return why_impossible(points, PLAYERS * tricks, pack_values(PACK, CARD_POINTS), "16-card")
+    return why_impossible(points, PLAYERS * tricks, pack_values(PACK, CARD_POINTS))
 
 
 def _stand_in_deal(result: Mapping, t: Turns) -> list[list[str]]:

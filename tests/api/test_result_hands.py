@@ -146,7 +146,7 @@ IMPOSSIBLE = [
     ("bisca", {}, 2, {"points": [60, 61], "tricks": [10, 10]}, "add up to 120"),
     ("bisca", {}, 2, {"points": [60, 60], "tricks": [10, 9]}, "has 20 tricks"),
     ("bisca", {}, 2, {"points": [120, 0], "tricks": [20, 0], "bonus": [1, 0]}, "only capixaba"),
-    ("bisca", {}, 2, {"points": [110, 10], "tricks": [20, 0]}, "40 cards of the 40-card pack hold 120 card points"),
+    ("bisca", {}, 2, {"points": [110, 10], "tricks": [20, 0]}, "40 cards of the pack of 40 hold 120 card points"),
     ("bisca", {}, 2, {"points": [100, 20], "tricks": [1, 19]}, "cannot take 100 card points in 1"),
     ("bisca", {"variant": "capixaba"}, 4, {"points": [70, 50], "tricks": [6, 4], "bonus": [2, 1]}, "one bonus"),
     ("bisca", {}, 2, {"points": [60, 60], "tricks": [10, 10], "trump_suit": "H"}, "only capixaba names trump_suit"),

@@ -32,10 +32,10 @@ def test_a_kop_result_is_possible_exactly_when_some_cards_of_the_pack_give_it(tr
 
 
 @pytest.mark.parametrize("points, tricks, why", [
-    (80, 1, "4 cards of the 16-card pack hold from 8 to 44 card points"),   # zolo with 80 in one trick
-    (30, 3, "12 cards of the 16-card pack hold from 60 to 96 card points"),  # zolo with 30 in three
-    (88, 2, "8 cards of the 16-card pack hold from 20 to 84 card points"),   # a normal game, 88 in two
-    (39, 1, "no 4 cards of the 16-card pack add up to 39 (the nearest totals are 36 and 40)"),
+    (80, 1, "4 cards of the pack of 16 hold from 8 to 44 card points"),   # zolo with 80 in one trick
+    (30, 3, "12 cards of the pack of 16 hold from 60 to 96 card points"),  # zolo with 30 in three
+    (88, 2, "8 cards of the pack of 16 hold from 20 to 84 card points"),   # a normal game, 88 in two
+    (39, 1, "no 4 cards of the pack of 16 add up to 39 (the nearest totals are 36 and 40)"),
 ])
 def test_the_issues_impossible_kop_results_say_why(points, tricks, why):
     assert kop_result.possible(points, tricks) == why
@@ -247,6 +247,6 @@ def test_a_scopa_tie_is_said_with_null_and_counts_for_nobody():
 
 
 def test_why_impossible_names_an_empty_choice():
-    assert why_impossible(0, 0, (1, 2), "tiny") is None
-    assert why_impossible(1, 3, (1, 2), "tiny") == "the tiny pack has no 3 cards to take"
-    assert why_impossible(2, 2, (1, 2), "tiny") == "2 cards of the tiny pack hold 3 card points, whichever they are"
+    assert why_impossible(0, 0, (1, 2)) is None
+    assert why_impossible(1, 3, (1, 2)) == "the pack of 2 cards has no 3 cards to take"
+    assert why_impossible(2, 2, (1, 2)) == "2 cards of the pack of 2 hold 3 card points, whichever they are"
