@@ -19,11 +19,10 @@ from typing import Mapping
 from events.sentences import say
 
 from ..engine.base import Command, Event, TableTerms
-from ..engine.cards import SUIT_NAMES, check_exact_pack, dealt, dealt_round, parse_cards
+from ..engine.cards import check_exact_pack, dealt, dealt_round, parse_cards
 from ..engine.contract import DEALT, Capabilities, DealField, Game, TableRules
 from ..engine.errors import RuleViolation
-from ..engine.trick_game.hand import cards_shown, outline
-from ..engine.trick_game.stock import StockHand
+from ..engine.trick_game.stock import StockHand, stock_view
 from . import capixaba, demo, glossary
 from . import result as bisca_result
 from . import scoring as bisca_scoring
@@ -189,14 +188,8 @@ def settle(state: BiscaState, table: TableTerms):
 def view(state: BiscaState) -> dict:
     over = is_over(state)
     won, _ = state.won()
-    shown = cards_shown(state)
     return {
-        **outline(state, over),
-        "trump": state.trump_card, "trump_suit": state.trump_suit or None,
-        "trump_name": SUIT_NAMES.get(state.trump_suit), "held": shown["held"],
-        "deal": shown["deal"],  # each seat's cards this hand: played, then held
-        "stock_left": state.pile, "awaiting": list(state.owed), "trump_seen": state.trump_seen,
-        "current": shown["current"], "tricks": shown["tricks"],
+        **stock_view(state, over),
         "sides": [{"seats": list(s), "points": won[i]} for i, s in enumerate(state.rules.sides)],
         "bonus_points": list(state.bonus_points), "match_before": list(state.match_before),
         "phase": "done" if over else ("dealing" if bisca_seen.waiting(state) and not state.tricks else "play"),

@@ -19,12 +19,11 @@ from typing import Mapping
 from events.sentences import say
 
 from ..engine.base import Command, Event, TableTerms
-from ..engine.cards import SUIT_NAMES, check_exact_pack, dealt, dealt_round, parse_card, parse_cards
+from ..engine.cards import check_exact_pack, dealt, dealt_round, parse_card, parse_cards
 from ..engine.contract import DEALT, Capabilities, DealField, Game, TableRules
 from ..engine.errors import RuleViolation
-from ..engine.trick_game.hand import cards_shown, outline
 from ..engine.trick_game.play import TrickRules
-from ..engine.trick_game.stock import DrawTrick, StockHand
+from ..engine.trick_game.stock import DrawTrick, StockHand, stock_view
 from . import demo, glossary
 from . import result as briscola_result
 from . import scoring as briscola_scoring
@@ -154,14 +153,8 @@ def settle(state: BriscolaState, table: TableTerms):
 def view(state: BriscolaState) -> dict:
     over = is_over(state)
     won, taken = state.won()
-    shown = cards_shown(state)
     return {
-        **outline(state, over),
-        "trump": state.trump_card, "trump_suit": state.trump_suit or None,
-        "trump_name": SUIT_NAMES.get(state.trump_suit), "held": shown["held"],
-        "deal": shown["deal"],  # each seat's cards this hand: played, then held
-        "stock_left": state.pile, "awaiting": list(state.owed), "trump_seen": state.trump_seen,
-        "current": shown["current"], "tricks": shown["tricks"],
+        **stock_view(state, over),
         "sides": [{"seats": list(s), "points": won[i], "tricks": taken[i]} for i, s in enumerate(state.rules.sides)],
         "phase": "done" if over else ("dealing" if briscola_seen.waiting(state) and not state.tricks else "play"),
     }

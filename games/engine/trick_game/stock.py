@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 from typing import Mapping
 
 from ..tricks import Trick
-from .hand import TrickHand, after_trick
+from ..cards import SUIT_NAMES
+from .hand import TrickHand, after_trick, cards_shown, outline
 
 
 class StockHand(TrickHand):
@@ -65,3 +66,18 @@ def after_drawing(state: StockHand, trick: DrawTrick):
     for seat, card in trick.draws:
         held[seat] = held[seat] + (card,)
     return replace(after, held=tuple(held))
+
+
+def stock_view(state: StockHand, over: bool) -> dict:
+    """A stock game's view as every such game shows it: the outline, the face-up trump card
+    and its suit, each seat's cards, the stock left and the draws owed; the game adds its
+    sides and its phase."""
+    shown = cards_shown(state)
+    return {
+        **outline(state, over),
+        "trump": state.trump_card, "trump_suit": state.trump_suit or None,
+        "trump_name": SUIT_NAMES.get(state.trump_suit), "held": shown["held"],
+        "deal": shown["deal"],  # each seat's cards this hand: played, then held
+        "stock_left": state.pile, "awaiting": list(state.owed), "trump_seen": state.trump_seen,
+        "current": shown["current"], "tricks": shown["tricks"],
+    }
