@@ -1,15 +1,22 @@
 """The bell: within one process, a reader waits until its group's log appends an event that
 concerns it (of its table, say), and is woken as soon as one is committed.
 
-The bell keeps, for each group someone waits on, the newest version it has heard of and the
-last events it heard of (their seq, table and type: never their data). A write committed by
-this process rings it at once with the events it appended. A write committed by another
-process (gunicorn's other workers, another server on the same PostgreSQL store) is heard by
-one watcher thread per process, which asks the store for the heads of the groups someone
-waits on every ``every`` seconds, and only while someone waits (one indexed lookup of a few
-groups, whatever the store holds), then for the events after the version it knew. Each
-waiter then looks at those events in memory: a write elsewhere in the group costs a waiter
-no query.
+The bell keeps, for each group someone waits on, the version up to which it has heard every
+event, and the last events it heard of (their seq, table and type: never their data). A
+write committed by this process rings it at once with the events it appended. A write
+committed by another process (gunicorn's other workers, another server on the same
+PostgreSQL store) is heard by one watcher thread per process, which asks the store for the
+heads of the groups someone waits on every ``every`` seconds, and only while someone waits
+(one indexed lookup of a few groups, whatever the store holds), then for the events after
+the version it knew. Each waiter then looks at those events in memory: a write elsewhere in
+the group costs a waiter no query.
+
+The bell hears a group's events in order, without a hole. A write of this process that
+rings after another process's write it has not heard of yet (seq 121 before 114-120) waits
+in the bell until the watcher, hurried, has heard what lies between: a bell that took 121
+as the newest would never tell the waiters of 114's table (a phone learnt of a card seconds
+late, at the next write at its table). A reader that read a version further than the bell
+has heard makes it hear the rest (one query) before it waits.
 
 A waiter never holds a database connection: it holds a thread and a place in the bell, and
 there are at most ``limit`` of them per process, so that waiting readers never take the
@@ -43,11 +50,13 @@ class Bell:
         self.limit = limit
         self.every = every
         self._changed = threading.Condition()
-        self._known: dict[str, int] = {}  # the newest version heard of, per group
-        self._heard: dict[str, deque[Heard]] = {}  # the last ``kept`` events heard of, per group
+        self._known: dict[str, int] = {}  # per group: every event up to this version heard of
+        self._heard: dict[str, deque[Heard]] = {}  # the last ``kept`` events heard of, per group, in order
+        self._ahead: dict[str, dict[int, Heard]] = {}  # rung past a hole in what was heard: held until it fills
         self._kept = kept
         self._waiting: Counter[str] = Counter()  # group -> readers waiting on it now
         self._watcher: threading.Thread | None = None
+        self._hurry = threading.Event()  # a hole to fill: the watcher asks now rather than at its next turn
         self._stopped = False
 
     @property
@@ -67,12 +76,44 @@ class Bell:
         with self._changed:
             moved = False
             for event in events:
-                if event.seq > self._known.get(event.group, 0):
-                    self._known[event.group] = event.seq
-                    self._heard.setdefault(event.group, deque(maxlen=self._kept)).append(event)
-                    moved = moved or event.group in self._waiting
+                moved = self._hear(event) or moved
             if moved:
                 self._changed.notify_all()
+
+    def _hear(self, event: Heard) -> bool:
+        """Under the lock: one event rung. True when waiters of its group should look."""
+        group, known = event.group, self._known.get(event.group)
+        if known is not None and event.seq <= known:
+            return False  # heard already
+        if known is None or event.seq == known + 1:
+            self._known[group] = event.seq
+            heard = self._heard.setdefault(group, deque(maxlen=self._kept))
+            heard.append(event)
+            ahead = self._ahead.get(group, {})
+            while self._known[group] + 1 in ahead:  # what waited behind the hole
+                heard.append(ahead.pop(self._known[group] + 1))
+                self._known[group] += 1
+            if not ahead:
+                self._ahead.pop(group, None)
+            return group in self._waiting
+        if group not in self._waiting:  # a hole nobody waits behind: start again from here
+            self._forget(group, event.seq)
+            self._heard[group].append(event)
+            return False
+        ahead = self._ahead.setdefault(group, {})
+        ahead[event.seq] = event
+        if len(ahead) > self._kept:  # too far to fill: the waiters look in the log
+            self._forget(group, max(ahead))
+            return True
+        self._hurry.set()
+        return False
+
+    def _forget(self, group: str, version: int) -> None:
+        """Under the lock: what was heard of ``group`` up to ``version`` is not known event by
+        event (a waiter from before then looks in the log)."""
+        self._known[group] = version
+        self._heard[group] = deque(maxlen=self._kept)
+        self._ahead.pop(group, None)
 
     def wait(self, group: str, past: int, seconds: float, concerns: Concerns) -> tuple[bool, int]:
         """Wait at most ``seconds`` for ``group`` to append, after version ``past``, an event
@@ -80,15 +121,12 @@ class Bell:
         version heard of) when the time ran out, the bell stopped, or ``limit`` readers
         already wait (this one then returns at once)."""
         deadline = time.monotonic() + seconds
+        self._catch_up(group, past)
         with self._changed:
-            if self._known.get(group, -1) < past:  # the reader has seen further than this process heard
-                self._known[group] = past
-                self._heard.pop(group, None)
-                self._changed.notify_all()  # those waiting behind it look again (they cannot know what they missed)
             looked = past
             if self._news(group, looked, concerns):
                 return True, self._known[group]
-            looked = self._known[group]
+            looked = max(looked, self._known[group])
             if self._stopped or sum(self._waiting.values()) >= self.limit:
                 return False, looked
             self._waiting[group] += 1
@@ -97,16 +135,37 @@ class Bell:
                 while not self._stopped:
                     if self._news(group, looked, concerns):
                         return True, self._known[group]
-                    looked = self._known[group]
+                    looked = max(looked, self._known[group])
                     left = deadline - time.monotonic()
                     if left <= 0:
                         break
                     self._changed.wait(left)
-                return False, self._known[group]
+                return False, looked
             finally:
                 self._waiting[group] -= 1
                 if not self._waiting[group]:
                     del self._waiting[group]
+
+    def _catch_up(self, group: str, past: int) -> None:
+        """The reader read version ``past`` from the store, further than this process has
+        heard (another process's write the watcher has not asked about yet, or this one's
+        that has not rung yet): hear what lies between now, with one query, so that each
+        waiter learns whether it concerns them. (Waking every waiter of the group instead
+        had them all draw their parts again for a write at one table: with 64 phones and
+        two workers that happened on most writes.) A gap longer than the bell keeps, or one
+        the store cannot say now, is forgotten: the waiters from before it look in the log."""
+        with self._changed:
+            known = self._known.get(group)
+        if known is not None and known < past:
+            try:
+                gap = self._since(group, known) if past - known <= self._kept else []
+            except Exception:  # the store cannot say now: as if the gap were too long
+                gap = []
+            self.rang(gap)
+        with self._changed:
+            if self._known.get(group, -1) < past:  # still short of what the reader saw
+                self._forget(group, past)
+                self._changed.notify_all()
 
     def _news(self, group: str, after: int, concerns: Concerns) -> bool:
         """Has the bell heard of an event of ``group`` after ``after`` that concerns the
@@ -123,6 +182,7 @@ class Bell:
         with self._changed:
             self._stopped = True
             self._changed.notify_all()
+        self._hurry.set()
 
     def _start_watcher(self) -> None:
         """Under the lock: a watcher, unless one runs (it says it ends under the lock too, so
@@ -133,11 +193,12 @@ class Bell:
 
     def _watch(self) -> None:
         """Ask the store for the heads of the groups waited on, and for the events after what
-        this process heard, while anyone waits; the thread ends once nobody has waited for a
-        while (the next waiter starts another)."""
+        this process heard, while anyone waits (at once when a write rang past a hole); the
+        thread ends once nobody has waited for a while (the next waiter starts another)."""
         idle = 0
         while True:
-            time.sleep(self.every)
+            self._hurry.wait(self.every)
+            self._hurry.clear()
             with self._changed:
                 known = {group: self._known.get(group, 0) for group in self._waiting}
                 if self._stopped or not known and idle >= 50:

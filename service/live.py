@@ -13,6 +13,7 @@ answers 304 with the group's newer version, which it then shows.
 from __future__ import annotations
 
 import re
+import time
 from typing import Callable
 
 from flask import Response, current_app, g, request
@@ -76,12 +77,17 @@ def answer(group: str, table: str | None | Callable[[Reader], str | None],
             return render(r, version)
     if wait and not bell().room():
         wait = 0  # every thread this process lets wait is waiting: answered now, the client asks again later
-    if wait:
-        news, heard = bell().wait(group, version, wait, concerning(table, quiet))
-        if news:
-            with store().reading() as r:
-                return render(r, r.version(group))
-        version = max(version, heard)
+    deadline = time.monotonic() + wait
+    while wait and (left := deadline - time.monotonic()) > 0:
+        news, heard = bell().wait(group, version, left, concerning(table, quiet))
+        if not news:
+            version = max(version, heard)
+            break
+        with store().reading() as r:  # the bell could not tell (what it kept did not reach back): the log says
+            now = r.version(group)
+            if moved(r, group, version, now, table, quiet):
+                return render(r, now)
+        version = now
     return unchanged(version, wait)
 
 

@@ -273,3 +273,50 @@ def test_a_waiter_after_the_watcher_went_idle_gets_a_watcher_of_its_own():
     thread.join(30)
     assert woke == [(True, 2)]
 
+
+
+def test_a_write_rung_past_a_hole_waits_in_the_bell_until_the_watcher_hears_the_hole():
+    """Another process's write at t1 (seq 2) is not heard yet when this process's write at t2
+    (seq 3) rings: the bell must not take 3 as all it needs to know. The phone of t1 is woken
+    as soon as the watcher, hurried by the hole, has heard seq 2; not at the watcher's next
+    turn (30 s here), and not at the next write at its table."""
+    log = [Heard("g", 1, None, "group_created")]
+    bell = Bell(lambda groups: {"g": log[-1].seq}, lambda group, after: [e for e in log if e.seq > after],
+                limit=4, every=30)
+    bell.rang(log)
+    woke: list = []
+    thread = threading.Thread(target=lambda: woke.append(bell.wait("g", 1, 60, lambda e: e.table in (None, "t1"))))
+    thread.start()
+    while not bell.held:
+        time.sleep(0.001)
+    log += [Heard("g", 2, "t1", "play"), Heard("g", 3, "t2", "play")]
+    bell.rang([log[-1]])
+    thread.join(20)
+    bell.stop()
+    assert woke == [(True, 3)]
+
+
+def test_a_reader_ahead_of_the_bell_wakes_only_the_waiters_its_news_concerns():
+    """A reader that read a version the bell has not heard of yet (another process's write
+    at t2) makes the bell hear it: t2's phone is woken, t1's waits on (before, every phone of
+    the group was woken to draw its part again)."""
+    log = [Heard("g", 1, None, "group_created")]
+    bell = Bell(lambda groups: {"g": log[-1].seq}, lambda group, after: [e for e in log if e.seq > after],
+                limit=4, every=30)
+    bell.rang(log)
+    woke: dict = {}
+    at = {table: threading.Thread(target=lambda t=table: woke.setdefault(
+        t, bell.wait("g", 1, 60, lambda e: e.table in (None, t)))) for table in ("t1", "t2")}
+    for thread in at.values():
+        thread.start()
+    while bell.held < 2:
+        time.sleep(0.001)
+    log.append(Heard("g", 2, "t2", "play"))
+    assert bell.wait("g", 2, 0.01, lambda e: e.table in (None, "t3")) == (False, 2)
+    at["t2"].join(20)
+    assert woke == {"t2": (True, 2)} and bell.held == 1
+    log.append(Heard("g", 3, "t1", "play"))
+    bell.rang([log[-1]])
+    at["t1"].join(20)
+    bell.stop()
+    assert woke == {"t2": (True, 2), "t1": (True, 3)}
