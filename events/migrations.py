@@ -114,6 +114,11 @@ SQLITE = (
     ), pending_out_of_balances),
     Migration(6, "rows kept for a big group's reads: the balances' last moves, the kinds of table", (),
               rebuilt=("balance_steps", "table_kind")),
+    Migration(7, "a group's tables in rows of their own, in the order they were opened, not in the group's row; "
+              "a table's own events (opened, closed) found by an index", (
+        "CREATE INDEX IF NOT EXISTS table_events_without_hand ON events (group_id, table_id, seq) "
+        "WHERE hand_id IS NULL AND table_id IS NOT NULL",
+    ), rebuilt=("group", "table_order", "table_place")),
 )
 
 # Ids and hashes compare byte by byte (COLLATE "C"), as SQLite compares them, so that both
@@ -177,6 +182,11 @@ POSTGRES = (
     ), pending_out_of_balances),
     Migration(5, "rows kept for a big group's reads: the balances' last moves, the kinds of table", (),
               rebuilt=("balance_steps", "table_kind")),
+    Migration(6, "a group's tables in rows of their own, in the order they were opened, not in the group's row; "
+              "a table's own events (opened, closed) found by an index", (
+        "CREATE INDEX IF NOT EXISTS table_events_without_hand ON events (group_id, table_id, seq) "
+        "WHERE hand_id IS NULL AND table_id IS NOT NULL",
+    ), rebuilt=("group", "table_order", "table_place")),
 )
 
 TRIGGERS = {"sqlite": ("events_refuse_update", "events_refuse_delete"),

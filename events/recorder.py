@@ -17,8 +17,15 @@ _RAW_COLUMNS = "group_id, " + _CHAIN_COLUMNS
 _COLUMNS = "position, " + _RAW_COLUMNS
 _BARE_COLUMNS = "group_id, seq, type, hand_id, table_id, data, actor, recorded_at"
 # A checked read takes each event with the stored hash of the one before it, to check its link.
-_CHECKED_COLUMNS = ", ".join(f"e.{c}" for c in _COLUMNS.split(", ")) + ", b.hash"
+_E_COLUMNS = ", ".join(f"e.{c}" for c in _COLUMNS.split(", "))
+_CHECKED_COLUMNS = _E_COLUMNS + ", b.hash"
 _WITH_BEFORE = "events e LEFT JOIN events b ON b.group_id = e.group_id AND b.seq = e.seq - 1"
+# The positions of a table's events: its hands' (by the hands its deals and results name)
+# and its own, which name no hand (events/migrations.py keeps an index of those).
+_OF_TABLE = ("(SELECT position FROM events WHERE group_id = ? AND hand_id IN (SELECT hand_id FROM events "
+             "WHERE group_id = ? AND table_id = ? AND type IN ('deal', 'result')) "
+             "UNION ALL SELECT position FROM events WHERE group_id = ? AND table_id = ? AND hand_id IS NULL) AS p "
+             "CROSS JOIN ")
 
 
 class EventLog:
@@ -83,19 +90,25 @@ class EventLog:
     def table_events(self, group: str, table: str, until: int | None = None) -> list[Envelope]:
         """Every event of a table (its opening, its hands' events, its closing), up to seq
         ``until``, in order: what a correction re-settles the table's hands from."""
-        return self._envelopes(group, "e.group_id = ? AND e.table_id = ? AND e.seq <= ?",
-                               (group, table, until if until is not None else 2 ** 62))
+        # Found by two indexes, not by reading the group's log: its hands' events (by their
+        # ids, from its deals) and its own (opened, closed), which name no hand.
+        return self._envelopes(group, "e.position = p.position AND e.group_id = ? AND e.table_id = ? AND e.seq <= ?",
+                               (group, group, table, group, table, group, table,
+                                until if until is not None else 2 ** 62),
+                               within=_OF_TABLE)
 
-    def _envelopes(self, group: str, where: str, args: tuple, limit: str = "") -> list[Envelope]:
-        """The events of one group that ``where`` picks (over ``events e``), in seq order; on
-        a checked store, each checked (one SHA-256 of its stored bytes, one link) as it is read."""
+    def _envelopes(self, group: str, where: str, args: tuple, limit: str = "", within: str = "") -> list[Envelope]:
+        """The events of one group that ``where`` picks (over ``events e``, joined to
+        ``within`` when given), in seq order; on a checked store, each checked (one SHA-256 of
+        its stored bytes, one link) as it is read."""
         damaged = self.damaged
         if damaged is None:
-            rows = self.conn.execute(f"SELECT {_COLUMNS} FROM events e WHERE {where} ORDER BY e.seq{limit}", args)
+            rows = self.conn.execute(f"SELECT {_E_COLUMNS} FROM {within}events e WHERE {where} ORDER BY e.seq{limit}",
+                                     args)
             return [Envelope.from_row(r) for r in rows]
         damaged.refuse(group)
-        rows = self.conn.execute(f"SELECT {_CHECKED_COLUMNS} FROM {_WITH_BEFORE} WHERE {where} ORDER BY e.seq{limit}",
-                                 args)
+        rows = self.conn.execute(
+            f"SELECT {_CHECKED_COLUMNS} FROM {within}{_WITH_BEFORE} WHERE {where} ORDER BY e.seq{limit}", args)
         read = []
         for row in rows:
             damaged.check(group, row[2:11], row[11])

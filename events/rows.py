@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Mapping, Sequence
 
-import orjson  # reads: the group's row lists every table, and is read by nearly every request
+import orjson  # reads: nearly every request reads the group's row, and many more
 
 
 class RowReads:
@@ -45,6 +45,23 @@ class RowReads:
             f"SELECT key, data FROM projection_rows WHERE name = ? AND group_id = ? AND key IN ({marks})",
             (name, group, *keys))
         return {k: orjson.loads(d) for k, d in found}
+
+    def rows_in_order(self, name: str, group: str, after: str = "", limit: int = 100,
+                      newest_first: bool = False) -> list[tuple[str, dict]]:
+        """(key, row) of ``limit`` rows at most, in the order of their keys: those after key
+        ``after`` (from the first when empty); ``newest_first``, from the last down, those
+        before ``after``."""
+        sql, args = "SELECT key, data FROM projection_rows WHERE name = ? AND group_id = ?", [name, group]
+        if after or not newest_first:
+            sql, args = sql + (" AND key < ?" if newest_first else " AND key > ?"), [*args, after]
+        sql += (" ORDER BY key DESC" if newest_first else " ORDER BY key") + " LIMIT ?"
+        args.append(limit)
+        return [(k, orjson.loads(d)) for k, d in self.conn.execute(sql, args)]
+
+    def rows_before(self, name: str, group: str, key: str) -> int:
+        """How many rows of ``name`` in ``group`` have a key before ``key`` (an index's count)."""
+        return self.conn.execute("SELECT count(*) FROM projection_rows WHERE name = ? AND group_id = ? AND key < ?",
+                                 (name, group, key)).fetchone()[0]
 
     def row_keys(self, name: str, group: str) -> set[str]:
         return {k for (k,) in self.conn.execute(

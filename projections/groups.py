@@ -1,6 +1,8 @@
-"""The group row: name, currency, members and tables (a pure fold).
+"""The group row: name, currency, members and how many tables it opened (a pure fold).
 
-The group's version is not kept here: it is the last seq, read from the log's index.
+The tables themselves are in rows of their own (projections/group_tables.py), so that the
+many reads that want the group's name or members do not read every table. The group's
+version is not kept here either: it is the last seq, read from the log's index.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ def apply(row: dict | None, event) -> dict | None:
     d = event.data
     if event.type == "group_created":
         row = {"id": event.group, "name": d["name"], "currency": d["currency"],
-               "digits": minor_digits(d["currency"]), "members": [], "tables": [],
+               "digits": minor_digits(d["currency"]), "members": [], "table_count": 0,
                "created_at": event.recorded_at}
         return dict(row, confirmations=d["confirmations"]) if "confirmations" in d else row
     if row is None:
@@ -26,7 +28,7 @@ def apply(row: dict | None, event) -> dict | None:
     if event.type == "member_added":
         return dict(row, members=[*row["members"], {"id": d["member"], "name": d["name"]}])
     if event.type == "table_opened":
-        return dict(row, tables=[*row["tables"], {"id": d["table"], "game": d["game"]}])
+        return dict(row, table_count=row["table_count"] + 1)
     if event.type == "pay_details":  # how a member takes money, kept whole: what it leaves out is cleared
         kept = {k: d[k] for k in PAY_FIELDS if k in d}
         paid_to = {m: v for m, v in row.get("pay_to", {}).items() if m != d["member"]}

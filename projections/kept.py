@@ -5,8 +5,12 @@ fold what the projections keep."""
 from __future__ import annotations
 
 from events.store import Writer
+from events.types import EVENT_TYPES
 
-from . import balance_steps, balances, table_kinds
+from . import balance_steps, balances, group_tables, groups, table_kinds
+
+# The group's row and its order of tables, built together from the events that make them.
+GROUP_ROWS = (groups.NAME, group_tables.ORDER, group_tables.PLACE)
 
 
 def rebuild(w: Writer, names: tuple[str, ...]) -> None:
@@ -25,3 +29,19 @@ def rebuild(w: Writer, names: tuple[str, ...]) -> None:
                 counted[kind] = counted.get(kind, 0) + 1
             for kind, count in counted.items():
                 w.put_row(table_kinds.NAME, group, kind, {"tables": count})
+        if set(GROUP_ROWS) & set(names):
+            _group_rows(w, group)
+
+
+def _group_rows(w: Writer, group: str) -> None:
+    """The group's row (which listed its tables until schema 7, PostgreSQL 6) and a row of
+    its order of tables for each table, folded from the events that make them."""
+    row = None
+    for env in w.scan(group, unread=EVENT_TYPES - groups.EVENTS - group_tables.EVENTS):
+        if env.type in groups.EVENTS:
+            row = groups.apply(row, env)
+        if env.type in group_tables.EVENTS:
+            w.put_row(group_tables.ORDER, group, group_tables.order_key(env.seq), group_tables.ordered(None, env))
+            w.put_row(group_tables.PLACE, group, env.table, group_tables.placed(None, env))
+    if row is not None:
+        w.put_row(groups.NAME, group, "", row)

@@ -15,15 +15,17 @@ from __future__ import annotations
 from typing import Protocol, Sequence
 
 from events.types import EVENT_TYPES, HAND_EVENTS
-from . import (balance_steps, balances, corrected, devices, groups, hands, standings_row, table_kinds, tables,
-               tournaments)
+from . import (balance_steps, balances, corrected, devices, group_tables, groups, hands, standings_row, table_kinds,
+               tables, tournaments)
 
 FOLDS = {groups.NAME: groups.apply, tables.NAME: tables.apply, balances.NAME: balances.apply,
          hands.NAME: hands.summarize, tournaments.NAME: tournaments.apply, tournaments.SCORE: tournaments.score,
-         devices.NAME: devices.apply, devices.NONCES: devices.used, table_kinds.NAME: table_kinds.apply}
+         devices.NAME: devices.apply, devices.NONCES: devices.used, table_kinds.NAME: table_kinds.apply,
+         group_tables.ORDER: group_tables.ordered, group_tables.PLACE: group_tables.placed}
 _WANTED = {groups.NAME: groups.EVENTS, tables.NAME: tables.EVENTS, balances.NAME: balances.EVENTS,
            hands.NAME: hands.EVENTS, tournaments.NAME: tournaments.EVENTS, tournaments.SCORE: tournaments.SCORE_EVENTS,
-           devices.NAME: devices.EVENTS, devices.NONCES: devices.SIGNABLE, table_kinds.NAME: table_kinds.EVENTS}
+           devices.NAME: devices.EVENTS, devices.NONCES: devices.SIGNABLE, table_kinds.NAME: table_kinds.EVENTS,
+           group_tables.ORDER: group_tables.EVENTS, group_tables.PLACE: group_tables.EVENTS}
 ROUTES: dict[str, tuple] = {kind: tuple((name, fold) for name, fold in FOLDS.items() if kind in _WANTED[name])
                             for kind in EVENT_TYPES}
 # Event types whose data no projection row reads: a replay of the rows may skip parsing it.
@@ -64,6 +66,10 @@ def row_key(name: str, event) -> str | None:
         return devices.nonce_of(event)
     if name == table_kinds.NAME:
         return table_kinds.key(event)
+    if name == group_tables.ORDER:
+        return group_tables.order_key(event.seq)
+    if name == group_tables.PLACE:
+        return event.table
     return ""
 
 

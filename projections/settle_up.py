@@ -40,15 +40,17 @@ def plan(balances: Mapping[str, int]) -> tuple[list[tuple[str, str, int]], str]:
 def _opposites(balances: Mapping[str, int], members: list[str]) -> tuple[list[tuple[str, str, int]], list[str]]:
     """Members owed and owing the very same amount settle with each other: some fewest-transfer
     answer always pairs them so, and the search is left with fewer members."""
-    moves, left = [], list(members)
+    owed: dict[int, list[str]] = {}  # the creditors of each amount, in ``members``' order, the first last
+    for m in reversed(members):
+        if balances[m] > 0:
+            owed.setdefault(balances[m], []).append(m)
+    moves, paired = [], set()
     for m in members:
-        if m in left and balances[m] < 0:
-            match = next((o for o in left if balances[o] == -balances[m]), None)
-            if match is not None:
-                moves.append((m, match, balances[match]))
-                left.remove(m)
-                left.remove(match)
-    return moves, left
+        if balances[m] < 0 and owed.get(-balances[m]):
+            match = owed[-balances[m]].pop()
+            moves.append((m, match, balances[match]))
+            paired.update((m, match))
+    return moves, [m for m in members if m not in paired]
 
 
 def _zero_groups(values: tuple[int, ...]) -> list[list[int]] | None:

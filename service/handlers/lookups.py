@@ -14,7 +14,7 @@ from events.sentences import say
 from events.store import Reader
 from games.engine.errors import RuleViolation
 from games.registry import GAMES
-from projections import balances, folded
+from projections import balances, folded, group_tables
 from projections.groups import member_name
 from projections import hands as hand_fold
 from projections import corrected
@@ -40,12 +40,24 @@ TABLES_PAGE = 100  # the tables GET /v1/groups/{g} lists unless asked for anothe
 def tables_page(reader: Reader, grow: dict, after: str = "", limit: int = TABLES_PAGE) -> TablesPage:
     """The group's tables opened after table ``after`` (from the first when it is not one of
     them), ``limit`` at most, their rows read at once."""
-    ids = [t["id"] for t in grow["tables"]]
-    start = ids.index(after) + 1 if after and after in ids else 0
-    shown = ids[start:start + limit]
+    shown, more = table_ids(reader, grow["id"], after, limit)
     rows = reader.rows_of("table", grow["id"], shown)
-    more = start + limit < len(ids)
-    return TablesPage([rows[t] for t in shown if t in rows], len(ids), shown[-1] if more and shown else None)
+    return TablesPage([rows[t] for t in shown if t in rows], grow["table_count"], shown[-1] if more else None)
+
+
+def table_ids(reader: Reader, group: str, after: str = "", limit: int = TABLES_PAGE) -> tuple[list[str], bool]:
+    """The ids of the group's tables opened after table ``after`` (from the first when it is
+    not one of them), ``limit`` at most, read a page of the group's order of tables; and
+    whether more follow."""
+    listed = reader.rows_in_order(group_tables.ORDER, group, table_place(reader, group, after), limit + 1)
+    return [row["id"] for _key, row in listed[:limit]], len(listed) > limit
+
+
+def table_place(reader: Reader, group: str, table: str) -> str:
+    """Where ``table`` is in the group's order of tables (the key of its row there), or ""
+    (before the first) when it is not a table of the group."""
+    place = reader.row(group_tables.PLACE, group, table) if table else None
+    return place["at"] if place else ""
 
 
 def new_id(prefix: str) -> str:

@@ -61,10 +61,11 @@ READ = frozenset({"deal", "result", "settlement", "hand_voided", "correction"})
 READ_DATA = READ - {"deal"}
 
 
-def played(events, digits: int, waiting: set[str]) -> list[Played]:
+def played(events, digits: int, waiting: set[str], opened_tables: dict[str, int] | None = None) -> list[Played]:
     """The hands played to a result (not voided, not abandoned) among ``events`` (a group's or
     a table's, in log order), each when it ended: its first settlement (a hand settled again
-    by a correction keeps the hour it was played)."""
+    by a correction keeps the hour it was played). ``opened_tables`` is given the seq each
+    table was opened at (the group's order of tables)."""
     opened: dict[str, tuple[str, str]] = {}
     settled: dict[str, str] = {}
     kept = []
@@ -73,6 +74,8 @@ def played(events, digits: int, waiting: set[str]) -> list[Played]:
             opened.setdefault(env.hand, (env.recorded_at, env.table))
         elif env.type == "settlement":
             settled.setdefault(env.hand, env.recorded_at)
+        elif env.type == "table_opened" and opened_tables is not None:
+            opened_tables[env.table] = env.seq
         if env.type in READ:
             kept.append(env)
     found = []
@@ -93,7 +96,8 @@ def last_evening(r, grow: dict) -> Evening:
     that settle, void or correct a hand only (and of a result logged whole)."""
     group, digits = grow["id"], grow["digits"]
     waiting = {hand for hand, _entry in r.pending_entries(group)}
-    hands = sorted(played(r.scan(group, unread=EVENT_TYPES - READ_DATA), digits, waiting), key=lambda h: h.at)
+    order: dict[str, int] = {}
+    hands = sorted(played(r.scan(group, unread=EVENT_TYPES - READ_DATA), digits, waiting, order), key=lambda h: h.at)
     if not hands:
         return Evening(results={m["id"]: 0 for m in grow["members"]})
     start = len(hands) - 1
@@ -108,5 +112,5 @@ def last_evening(r, grow: dict) -> Evening:
         counted[hand.table] = counted.get(hand.table, 0) + 1
         for member, amount in hand.payouts.items():
             results[member] = results.get(member, 0) + amount
-    tables = [(t["id"], counted[t["id"]]) for t in grow["tables"] if counted.get(t["id"])]
+    tables = sorted(counted.items(), key=lambda tc: order.get(tc[0], 0))
     return Evening(evening[0].at, evening[-1].at, results, tables, sum(1 for h in evening if not h.counts))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from projections import balance_steps, balances
+from projections import balance_steps, balances, group_tables
 from projections.balances import listed
 from projections.groups import member_names
 from .. import handlers
@@ -51,8 +51,7 @@ def _group(r, group: str, grow: dict, principal, form_token: str) -> dict:
     brow = r.row("balances", group, "") or {"members": {}}
     signer(r, group, principal)
     over = tournament_shown.tables_over(r, group)
-    going = [t["id"] for t in grow["tables"] if t["id"] not in over]
-    tables = table_cards(r, grow, going[-SHOWN_TABLES:])
+    tables = table_cards(r, grow, _opened_last(r, group, over))
     names, series, hands = _balance_series(r, group, grow, principal.subject, brow)
     chart = balance_chart(names, series, grow["digits"], grow["currency"], hands)
     settle, evening = settle_up_view(grow, brow), pay_shown.evening_of(r, group)
@@ -62,7 +61,8 @@ def _group(r, group: str, grow: dict, principal, form_token: str) -> dict:
     return dict(group=grow, principal=principal, form_token=form_token,
             balances=balances_view(grow, brow), settle=settle, waiting=_waiting(r, grow, principal),
             more_waiting=max(0, r.pending_count(group) - SHOWN_WAITING),
-            tables=tables, tables_over=len(over), tables_more=len(going) - len(tables), chart=chart,
+            tables=tables, tables_over=len(over), tables_more=max(0, grow["table_count"] - len(over) - len(tables)),
+            chart=chart,
             series=list(zip(names, series, strict=True)), chart_lines=len(names) < len(grow["members"]),
             chart_steps=len(hands) == CHART_STEPS,
             legend=legend(names), digits=grow["digits"], admin=principal.is_admin,
@@ -78,6 +78,19 @@ def _group(r, group: str, grow: dict, principal, form_token: str) -> dict:
 SHOWN_WAITING = 50  # the results that wait listed on the group's page; each table's page shows its own
 SHOWN_TABLES = 12  # the tables the group's page lists (those opened last); its list of tables shows every one
 TABLES_PAGE = 100  # the tables a page of the group's list of tables shows
+
+
+def _opened_last(r, group: str, over: set[str]) -> list[str]:
+    """The ``SHOWN_TABLES`` tables the group opened last, those in ``over`` left out, in the
+    order they were opened: the group's order of tables read from its end, a batch at a time."""
+    found, before, size = [], "", 2 * SHOWN_TABLES
+    while len(found) < SHOWN_TABLES:
+        batch = r.rows_in_order(group_tables.ORDER, group, before, size, newest_first=True)
+        found += [row["id"] for _key, row in batch if row["id"] not in over]
+        if len(batch) < size:
+            break
+        before = batch[-1][0]
+    return found[:SHOWN_TABLES][::-1]
 
 
 def table_cards(r, grow: dict, ids: list[str]) -> list[dict]:
@@ -100,13 +113,12 @@ def tables_page(group):
     """Every table of the group, a page at a time in the order they were opened: the group's
     page lists only those opened last. ``?after=<table id>`` starts after that table."""
     def view(r, grow, principal, form_token):
-        ids = [t["id"] for t in grow["tables"]]
         after = request.args.get("after", "")
-        start = ids.index(after) + 1 if after in ids else 0
-        shown = ids[start:start + TABLES_PAGE]
-        more = start + TABLES_PAGE < len(ids)
+        shown, more = lookups.table_ids(r, group, after, TABLES_PAGE)
+        place = lookups.table_place(r, group, after)
+        start = r.rows_before(group_tables.ORDER, group, place) + 1 if place else 0
         return render_template("tables.html", group=grow, tables=table_cards(r, grow, shown), first=start + 1,
-                               total=len(ids), next=shown[-1] if more and shown else None)
+                               total=grow["table_count"], next=shown[-1] if more and shown else None)
     return page_of(group, view)
 
 
@@ -168,13 +180,17 @@ def _balance_series(r, group: str, grow: dict, viewer: str | None,
     step was a hand's (the chart counts them), from the row that keeps the last moves and the
     balances now (``brow``). In a group of more than ``CHART_LINES`` members, the lines of
     those whose balance moved most over those steps (the reader's among them)."""
-    states, hands = balance_steps.states(r.row(balance_steps.NAME, group, ""), brow["members"])
+    kept = r.row(balance_steps.NAME, group, "")
+    states, hands = balance_steps.states(kept, brow["members"])
     states, hands = states[-CHART_STEPS - 1:], hands[-CHART_STEPS:]
     members = [m["id"] for m in grow["members"]]
     if len(members) > CHART_LINES:
-        moved = {m: max(s.get(m, 0) for s in states) - min(s.get(m, 0) for s in states) for m in members}
-        chosen = {viewer} if viewer in moved else set()
-        chosen.update(sorted((m for m in members if moved[m]), key=lambda m: -moved[m])[:CHART_LINES - len(chosen)])
+        # Only a member a drawn step moved has a line that is not flat: the others are not compared.
+        stepped = {m for step in (kept or {}).get("steps", [])[-CHART_STEPS:] for m in step["moved"]}
+        moved = {m: max(s.get(m, 0) for s in states) - min(s.get(m, 0) for s in states) for m in members
+                 if m in stepped}
+        chosen = {viewer} if viewer in set(members) else set()
+        chosen.update(sorted((m for m in members if moved.get(m)), key=lambda m: -moved[m])[:CHART_LINES - len(chosen)])
         members = [m for m in members if m in chosen]
     names = member_names(grow)
     return [names[m] for m in members], [[s.get(m, 0) for s in states] for m in members], hands
