@@ -36,14 +36,15 @@ def group_page(group):
 
 @bp.get("/g/<group>/live")
 def group_live(group):
-    """The group page's live part again, as soon as a result, a payment, a table or a member
-    moved (a card played does not move it)."""
+    """The group page's live part again, as soon as a result, a payment, a table, a member or
+    a deal moved (a card played does not move it: a deal does, since a phone seated at a table
+    where each phone logs its own cards is taken to the hand dealt there)."""
     def view(r, grow, principal, form_token):
         return live_parts.block("group.html", **_group(r, group, grow, principal, form_token))
     return live_parts.answer(group, None, view, quiet=PLAY_EVENTS)
 
 
-PLAY_EVENTS = frozenset({"deal", "seat_cards", "bid", "trick", "play", "claim"})  # nothing the group's page shows
+PLAY_EVENTS = frozenset({"seat_cards", "bid", "trick", "play", "claim"})  # nothing the group's page shows
 
 
 def _group(r, group: str, grow: dict, principal, form_token: str) -> dict:

@@ -1,9 +1,10 @@
 """Every phone up to date without a tap, in Chromium against a live ``bitka serve``: four
 phones at a table where each logs its own cards, one on the table's page and three on the
-hand's. As the hand is played (through the API, as other phones would) each hand page says
-whose turn it is; once it is over, one phone taps "Deal the next hand", and the other two
-are taken to the new hand by themselves while the table's page shows it being played, its
-Deal button gone, without a reload. Then the server stops at once though the phones are
+hand's, and one more on the group's page. As the hand is played (through the API, as other
+phones would) each hand page says whose turn it is; once it is over, one phone taps "Deal
+the next hand", and every other phone is taken to the new hand by itself, from the hand's
+page, the table's and the group's. A phone that goes back to the table's page from the hand
+stays there as the hand goes on. Then the server stops at once though the phones are
 waiting for news (each wait is answered as the worker stops)."""
 from __future__ import annotations
 
@@ -46,6 +47,8 @@ def test_phones_follow_the_table_to_the_next_hand_without_a_tap(browser, evening
     t = evening
     table_phone = _phone(browser, t["base"], t["members"][0]["token"])
     table_phone.goto(f"{t['base']}/g/{t['group']}/tables/{t['table']}")
+    group_phone = _phone(browser, t["base"], t["members"][0]["token"])
+    group_phone.goto(f"{t['base']}/g/{t['group']}")
     hand_phones = [_phone(browser, t["base"], t["members"][seat]["token"]) for seat in (1, 2, 3)]
     for phone in hand_phones:
         phone.goto(f"{t['base']}/g/{t['group']}/hands/{t['hand']}")
@@ -66,7 +69,16 @@ def test_phones_follow_the_table_to_the_next_hand_without_a_tap(browser, evening
     for phone in hand_phones[1:]:  # taken there by themselves
         phone.wait_for_url(f"**/hands/{new_hand}*")
         phone.get_by_role("heading", name="At the table: the cards are being entered").wait_for()
+    for phone in (table_phone, group_phone):  # a seated player's page leads to the hand dealt
+        phone.wait_for_url(f"**/hands/{new_hand}*")
+    table_phone.goto(f"{t['base']}/g/{t['group']}/tables/{t['table']}")  # back to the table, on purpose
     table_phone.locator("#live a", has_text="being played").wait_for()
     assert table_phone.locator("#live button", has_text="Deal").count() == 0
+    with table_phone.expect_response(lambda r: "/live" in r.url and r.status == 200):
+        t["hand"] = new_hand
+        _as(t, 1, "POST", "cards", {"seat": 1, "cards": KOP_HANDS[1]})  # the table's part moves on
+    with table_phone.expect_request(lambda r: "/live" in r.url):  # drawn, and waiting again
+        pass
+    assert f"/tables/{t['table']}" in table_phone.url  # not taken back to the hand it left
     stop_server(t["proc"])  # every phone is waiting for news: the server still stops within stop_server's wait
     t["proc"] = None

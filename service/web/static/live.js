@@ -11,8 +11,10 @@
 // and it shows once that is sent, cleared or closed. A refusal this phone was shown stays on
 // it until the phone acts again (a new page, after its next tap). A live part that is gone
 // (410: a watch link ended) loads the page again, which says why. A part that names the next
-// hand to follow (a[data-follow]: the table dealt again) takes the phone there, unless it is
-// busy; so does a page this phone loaded again after its own tap. What waits for the reader (#waiting[data-refresh]) is drawn again with each change.
+// hand to follow (a[data-follow]: the table dealt again, or dealt a hand whose cards this
+// phone's player enters) takes the phone there when it appears, unless the phone is busy; so
+// does a page this phone loaded again after its own tap. A way shown when the page loaded is
+// not followed: a player who went back from a hand stays where they went. What waits for the reader (#waiting[data-refresh]) is drawn again with each change.
 // A fold the reader keeps closed (a hand's log) is not drawn again with each card: the phone
 // keeps the copy it has, and asks for the fold as it is now when the reader opens it.
 "use strict";
@@ -33,9 +35,19 @@
   let asking = null;  // the request waiting for news now (an AbortController)
   let failures = 0;
 
-  function follow() {
-    const next = live.querySelector("a[data-follow]");
-    if (next && !busy()) window.location.assign(next.href);
+  // Where the part leads (a[data-follow]) as the page was loaded: a phone is taken only to a
+  // hand that appears while it watches (a table dealt again), never back to one it left.
+  const leads = () => [...live.querySelectorAll("a[data-follow]")].map((a) => a.href);
+  let led = leads();
+
+  // Go where the part leads, but not to a place in ``known`` (what the part led to before);
+  // false when the phone is busy and stays, so that the next part still counts the way as new.
+  function follow(known) {
+    const next = leads().find((href) => !known || !known.includes(href));
+    if (!next) return true;
+    if (busy()) return false;
+    window.location.assign(next);
+    return true;
   }
 
   async function waiting() {
@@ -73,7 +85,9 @@
       if (heading) heading.after(refused); else live.prepend(refused);
     }
     waiting();
-    follow();
+    const before = led;
+    led = leads();
+    if (!follow(before)) led = before;
   }
 
   function settle() {  // this phone is no longer busy: what came meanwhile shows
