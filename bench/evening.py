@@ -88,7 +88,7 @@ TARGETS = [
 def first_double(game: str) -> str:
     """The game's own word for the first double, from its declarations."""
     g = GAMES[game]
-    field = next(f for f in g.result_fields(g.parse_rules({})) if f.kind == "doubles")
+    field = next(f for f in g.forms.result_fields(g.parse_rules({})) if f.kind == "doubles")
     return field.options[0]
 
 

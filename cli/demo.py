@@ -1,6 +1,6 @@
 """``bitka demo``: a demo group with complete hands of every game, then its balances.
 
-What each game's tables play is the game's own (``Game.demo``: its contracts one by one, a
+What each game's tables play is the game's own (``Game.words.demo``: its contracts one by one, a
 doubled round, a game or a match played to its end...); a game that says nothing plays a
 few random hands of its first preset."""
 from __future__ import annotations
@@ -28,14 +28,14 @@ RANDOM_HANDS = 3  # played at the table of a game that has no demo of its own
 def _random_hands(game: Game, chance: random.Random, number: int, last: Mapping | None) -> dict | None:
     if number >= RANDOM_HANDS:
         return None
-    rules = game.parse_rules(game.presets[0].rules)
+    rules = game.parse_rules(game.words.presets[0].rules)
     return hand_at_random(game, rules, chance, number % game.seat_count(rules))
 
 
 def tables_of(game: Game) -> tuple[DemoTable, ...]:
     """What the demo plays of ``game``."""
-    preset = game.presets[0]
-    return game.demo or (DemoTable(preset.rules, "0.50", preset.players, _random_hands),)
+    preset = game.words.presets[0]
+    return game.words.demo or (DemoTable(preset.rules, "0.50", preset.players, _random_hands),)
 
 
 @click.command()

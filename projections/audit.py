@@ -28,12 +28,12 @@ def summary(env, trow: dict, grow: dict) -> str:
     match env.type:
         case "settlement":
             waits = "" if d.get("confirmed", True) else say("; it counts once every player who pays in it confirms it")
-            codes = hand_fold.game_of(trow["game"]).codes
+            codes = hand_fold.game_of(trow["game"]).words.codes
             outcome = f" ({codes[d['outcome']]})" if d["outcome"] in codes else ""
             if d.get("winner") is None or d.get("winner") == []:
-                return say("settlement: nobody wins the hand{outcome}, multiplier {multiplier}{waits}",
+                return say("settlement: nobody wins the hand{outcome}, multiplier {multiplier:d}{waits}",
                            outcome=outcome, multiplier=d['multiplier'], waits=waits)
-            return say("settlement: {winners_d_winner} win{outcome}, multiplier {multiplier}{waits}",
+            return say("settlement: {winners_d_winner} win{outcome}, multiplier {multiplier:d}{waits}",
                        winners_d_winner=_winners(d['winner'], codes), outcome=outcome, multiplier=d['multiplier'],
                        waits=waits)
         case "hand_voided":
@@ -49,7 +49,7 @@ def summary(env, trow: dict, grow: dict) -> str:
         case "agreement":
             return say("{who} agrees to the correction at event {seq}, which lowers what they get",
                        who=_who(grow, env.actor), seq=d.get("seq"))
-    return hand_fold.game_of(trow["game"]).describe(env.type, d, lambda seat: _seat(trow, grow, seat))
+    return hand_fold.game_of(trow["game"]).words.describe(env.type, d, lambda seat: _seat(trow, grow, seat))
 
 
 def _winners(winner, codes) -> str:
@@ -70,7 +70,7 @@ def _correction_words(env, trow: dict, grow: dict) -> str:
         what = say("logs it again card by card, as the rules check a new hand")
     else:
         game = hand_fold.game_of(trow["game"])
-        sheet = words.sheet_of(game.result_fields(hand_fold.parsed_rules(trow["game"], trow["rules"])))
+        sheet = words.sheet_of(game.forms.result_fields(hand_fold.parsed_rules(trow["game"], trow["rules"])))
         what = say("puts its result as {facts}",
                    facts=words.facts(d["result"], who, sheet))
     moved = "; ".join(say("hand {hand}: {payments}",
@@ -96,7 +96,7 @@ def money_lines(settlement: dict, trow: dict, grow: dict) -> list[str]:
     s = settlement
     if not s["payouts"]:
         return [say("no money changes hands: the hand ended no game")]
-    lines = [say("each payment is stake {stake} x {units} unit(s) x multiplier {multiplier}",
+    lines = [say("each payment is stake {stake} x {units:d} unit(s) x multiplier {multiplier:d}",
                  stake=s['stake'], units=s['units'], multiplier=s['multiplier'])]
     for p in s["payouts"]:
         who, amount = _seat(trow, grow, p["seat"]), f"{p['amount'].lstrip('-')} {grow['currency']}"

@@ -8,6 +8,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from events.types import HAND_EVENTS
 from events.errors import Unprocessable
+from games.engine import view_keys as keys
 from games.engine.contract import Game
 from games.registry import GAMES
 from games.engine.seen import cards_in, names_a_card
@@ -59,7 +60,7 @@ def phase_of(model: HandModel, view: Mapping | None = None) -> str:
         return "voided"
     if model.settlement is not None:
         return "done"
-    return (view or model.decider.view(model.state))["phase"]
+    return keys.phase(view or model.decider.sight.view(model.state))
 
 
 def start(envelope) -> HandModel:
@@ -218,13 +219,13 @@ def fold(envelopes: Iterable) -> HandModel | None:
 def render(model: HandModel) -> dict:
     """The hand state of API.md: id, table, game, phase, and the game's own view."""
     if model.result is not None:  # no cards were logged: show the result, not stand-in cards
-        view = {"dealer": model.opened["dealer"], "rules": model.opened["rules"], "cards_logged": False,
+        view = {keys.DEALER: model.opened["dealer"], "rules": model.opened["rules"], "cards_logged": False,
                 "result": model.result}
         phase = model.phase
     else:
-        view = model.decider.view(model.state)
+        view = model.decider.sight.view(model.state)
         phase = phase_of(model, view)
-    view.update({"id": model.id, "table": model.table, "game": model.game, "phase": phase,
+    view.update({"id": model.id, "table": model.table, "game": model.game, keys.PHASE: phase,
                  "settlement": model.settlement, "voided": model.voided, "events": list(model.seqs),
                  "confirmation": _confirmation(model),
                  "corrections": [_correction_shown(c) for c in model.corrections],

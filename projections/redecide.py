@@ -25,7 +25,7 @@ COMMANDS = {"seat_cards": ("cards", ("seat", "cards"), "seen_fields"),
 def fields_of(game, event_type: str) -> tuple[str, ...]:
     """The fields of the command behind an event of ``event_type`` in ``game``."""
     _, common, added = COMMANDS[event_type]
-    return (*common, *(f.name for f in getattr(game, added))) if added else common
+    return (*common, *(f.name for f in getattr(game.forms, added))) if added else common
 
 
 def every_field(event_type: str) -> tuple[str, ...]:

@@ -149,7 +149,7 @@ class GroupRebuild:
             self.open[env.hand] = (game, state, ())
             table = self.rows.get((tables.NAME, env.table)) or {}
             self.own[env.hand] = agreement.OwnPlay(table.get("seats", []), table.get("entry") == "seats",
-                                                   game.sitting_out(state))
+                                                   game.moves.sitting_out(state))
             self.own[env.hand].add(env.type, env.data, env.actor)
             self._refuse(env, redecide.start_refused(game, env, self.rows.get((tables.NAME, env.table))))
             return

@@ -63,7 +63,7 @@ def rules_schema(game: Game, shown: bool) -> dict:
     """A game's rules: as a client sends them (every one optional, with its default) or as the
     service shows a table's or hand's (every one present)."""
     defaults = game.parse_rules({}).to_data()
-    described = {f.name: f for f in game.rule_fields}
+    described = {f.name: f for f in game.forms.rule_fields}
     properties = {name: _rule(value, described.get(name), shown) for name, value in defaults.items()}
     for rules in rule_sets(game):  # a rule shown only when it is not its default (a table's seats)
         for name, value in rules.to_data().items():
@@ -100,8 +100,8 @@ def rule_sets(game: Game) -> list:
     """Every rules object a table of the game can have, as far as its declared choices go: the
     defaults, its presets, and each combination of the choices its ``rule_fields`` list (ranges
     are left at their defaults). The result form and the seats depend on the rules."""
-    choices = {f.name: f.options for f in game.rule_fields if f.options}
-    raws = [{}, *(dict(p.rules) for p in game.presets)]
+    choices = {f.name: f.options for f in game.forms.rule_fields if f.options}
+    raws = [{}, *(dict(p.rules) for p in game.words.presets)]
     raws += [dict(zip(choices, combo, strict=True)) for combo in itertools.product(*choices.values())]
     sets = []
     for raw in raws:
@@ -119,8 +119,8 @@ def rule_sets(game: Game) -> list:
 
 def deal_schema(game: Game) -> dict:
     """The deal a hand is opened with, from the game's ``deal_fields``."""
-    properties = {f.name: {**_DEALT[f.kind], "description": f.doc} for f in game.deal_fields}
-    required = [f.name for f in game.deal_fields if f.required]
+    properties = {f.name: {**_DEALT[f.kind], "description": f.doc} for f in game.forms.deal_fields}
+    required = [f.name for f in game.forms.deal_fields if f.required]
     return {"type": "object", "properties": properties, "required": required,
             "additionalProperties": False, "description": (
                 f"A {game.title} deal. With the dealer alone, the hand is dealt seat by seat: each seat's cards "
@@ -146,7 +146,7 @@ def result_schema(game: Game) -> dict:
     sets = rule_sets(game)
     seats = max(game.seat_count(r) for r in sets)
     sides = [len(game.table.sides(r)) or game.seat_count(r) for r in sets]
-    asked = [game.result_fields(r) for r in sets]
+    asked = [game.forms.result_fields(r) for r in sets]
     widest: dict[str, ResultField] = {}
     for fields in asked:
         for f in fields:

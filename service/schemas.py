@@ -234,7 +234,7 @@ def _deal_schema() -> type[Schema]:
     which games take it and what it is in each."""
     declared: dict[str, list] = {}
     for game in GAMES.values():
-        for f in game.deal_fields:
+        for f in game.forms.deal_fields:
             declared.setdefault(f.name, []).append((game, f))
     common = [name for name, uses in declared.items() if len(uses) == len(GAMES)]
     made = {}
@@ -267,10 +267,10 @@ class _PlayIn(Schema):
 
 def _with_games_fields(base: type[Schema], part: str, name: str) -> type[Schema]:
     """A request's schema: the fields every game takes (``base``) and those some games add
-    (``Game.<part>``), each described as the games that take it describe it."""
+    (``Forms.<part>``), each described as the games that take it describe it."""
     declared: dict[str, list] = {}
     for game in GAMES.values():
-        for f in getattr(game, part):
+        for f in getattr(game.forms, part):
             declared.setdefault(f.name, []).append((game, f))
     made = {field_name: _deal_field(uses[0][1].kind, False, "; ".join(f"{g.title}: {f.doc}" for g, f in uses))
             for field_name, uses in declared.items()}

@@ -99,13 +99,13 @@ def sees_every_hand(trow: Mapping, subject: str) -> bool:
 def hidden(model: HandModel, trow: Mapping, subject: str) -> frozenset[str]:
     """The cards of the hand ``subject`` may not see now: none once the hand ended, none for
     the admin of a scorer's table; else every card of the pack but those the game puts in the
-    reader's sight (its seat's and the face-up: ``Game.visible``), every card played and those
+    reader's sight (its seat's and the face-up: ``Game.sight.visible``), every card played and those
     it logged itself."""
     if model.ended or sees_every_hand(trow, subject):
         return frozenset()
     game = model.decider
-    sight = game.visible(model.state, seat_of(trow, subject)) | frozenset(game.played(model.state))
-    pack = game.pack(parsed_rules(model.game, model.opened["rules"]))
+    sight = game.sight.visible(model.state, seat_of(trow, subject)) | frozenset(game.sight.played(model.state))
+    pack = game.sight.pack(parsed_rules(model.game, model.opened["rules"]))
     return hidden_from(pack, sight, model.logged_by.get(subject, ()))
 
 

@@ -8,7 +8,7 @@ from games.engine import table as table_decider
 from games.registry import GAMES
 from games.engine.seen import arranged
 from projections import hands as hand_fold
-from projections.groups import confirmations, member_name
+from projections.groups import confirmations, member_name, member_names
 from projections.balances import listed, payments_waiting
 from projections.settle_up import plan
 from projections.tables import TOURNAMENT
@@ -27,7 +27,7 @@ class WaitingPage(NamedTuple):
 def games_say(request: str, opening: str) -> str:
     """What a request does in each game that documents it, after an opening sentence (for
     the OpenAPI document: the games speak for themselves)."""
-    said = [f"{g.title}: {g.docs[request]}." for g in GAMES.values() if request in g.docs]
+    said = [f"{g.title}: {g.words.docs[request]}." for g in GAMES.values() if request in g.words.docs]
     return " ".join([opening, *said])
 
 
@@ -38,7 +38,7 @@ def hand_view(model: hand_fold.HandModel, hidden: frozenset[str] = frozenset()) 
     view = hand_fold.render(model)
     if not hidden:
         return view
-    return arranged(model.decider.conceal(model.state, view, hidden), model.decider.played(model.state))
+    return arranged(model.decider.sight.conceal(model.state, view, hidden), model.decider.sight.played(model.state))
 
 
 def group_created(made: GroupCreated) -> dict:
@@ -134,12 +134,12 @@ def balances_view(grow: dict, brow: dict, waiting: "WaitingPage | None" = None) 
 
 
 def settle_up_view(grow: dict, brow: dict) -> dict:
-    digits = grow["digits"]
+    digits, names = grow["digits"], member_names(grow)  # looked up once: a transfer for nearly every member
     moves, method = plan(brow["members"])
     return {
         "currency": grow["currency"],
         "method": method,
-        "transfers": [{"from": src, "from_name": member_name(grow, src), "to": dst,
-                       "to_name": member_name(grow, dst), "amount": format_amount(amount, digits)}
+        "transfers": [{"from": src, "from_name": names.get(src, src), "to": dst,
+                       "to_name": names.get(dst, dst), "amount": format_amount(amount, digits)}
                       for src, dst, amount in moves],
     }

@@ -21,21 +21,22 @@ from games.registry import GAMES
 
 def presets() -> list:
     """``(name, preset)`` for each preset of each registered game, its id ``name-i``."""
-    return [pytest.param(name, i, id=f"{name}-{i}") for name, game in GAMES.items() for i in range(len(game.presets))]
+    return [pytest.param(name, i, id=f"{name}-{i}") for name, game in GAMES.items()
+            for i in range(len(game.words.presets))]
 
 
 def uncovered(name: str) -> list[dict]:
     """Rules that reach what no preset of the game plays: each value of a rule with options
-    (``Game.rule_fields``) that no preset takes, added to the first preset that accepts it,
+    (``Game.forms.rule_fields``) that no preset takes, added to the first preset that accepts it,
     as few tables as take them all (in order, each added where the rules so far accept it)."""
     game = GAMES[name]
-    taken = [game.parse_rules(p.rules) for p in game.presets]
-    wanted = [(f.name, o) for f in game.rule_fields for o in f.options
+    taken = [game.parse_rules(p.rules) for p in game.words.presets]
+    wanted = [(f.name, o) for f in game.forms.rule_fields for o in f.options
               if all(getattr(rules, f.name, None) != o for rules in taken)]
     tables: list[tuple[dict, dict]] = []  # (a preset's rules, the values added to them)
     for rule, value in wanted:
         tried = [(i, base, {**added, rule: value}) for i, (base, added) in enumerate(tables) if rule not in added]
-        tried += [(len(tables), dict(p.rules), {rule: value}) for p in game.presets]
+        tried += [(len(tables), dict(p.rules), {rule: value}) for p in game.words.presets]
         for i, base, added in tried:
             try:
                 game.parse_rules({**base, **added})
@@ -48,11 +49,11 @@ def uncovered(name: str) -> list[dict]:
 
 def random_calls(game, state, chance: random.Random, most: int = 3) -> tuple[Any, list[Command]]:
     """Up to ``most`` calls before the first card, each one a seat's phone offers it then
-    (``Game.offers``), 'pass' left out: the state after them and the calls."""
-    seats, made = len(game.held(state)), []
+    (``Game.moves.offers``), 'pass' left out: the state after them and the calls."""
+    seats, made = len(game.moves.held(state)), []
     for _ in range(chance.randrange(most + 1)):
         seat = chance.randrange(seats)
-        offers = [o for o in game.offers(state, seat) if o.body.get("call") != "pass"]
+        offers = [o for o in game.moves.offers(state, seat) if o.body.get("call") != "pass"]
         if not offers:
             continue
         command = Command("bid", {"seat": seat, **chance.choice(offers).body})
@@ -63,7 +64,7 @@ def random_calls(game, state, chance: random.Random, most: int = 3) -> tuple[Any
 
 
 def random_sheet(game, rules, chance: random.Random, dealer: int, match: Mapping | None = None) -> dict:
-    """The score sheet (``Game.sheet``: a result the API takes) of a random legal hand: a
+    """The score sheet (``Game.forms.sheet``: a result the API takes) of a random legal hand: a
     shuffled deal the rules accept, a few of the calls the phones offer, then each card (or
     play) at random among the legal ones. A hand that ends with cards still held (a bonus
     that ends the match) has no sheet the rules take alone: another is played."""
@@ -73,7 +74,7 @@ def random_sheet(game, rules, chance: random.Random, dealer: int, match: Mapping
         state, _ = random_calls(game, game.initial_state(rules, data), chance)
         state, _ = play_through(game, state, chance.choice)
         try:
-            sheet = dict(game.sheet(state))
+            sheet = dict(game.forms.sheet(state))
             game.parse_result(rules, dealer, sheet)  # a whole hand's: one the rules take alone
         except RuleViolation:
             continue

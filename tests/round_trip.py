@@ -25,7 +25,7 @@ def history(client: Client, game_name: str, rng: random.Random, hands: int = 6) 
     members = [admin.post(f"{base}/members", {"name": n}).json for n in NAMES]
     phones = {m["id"]: client.as_(m["token"]) for m in members}
     ids = [m["id"] for m in members]
-    preset = game.presets[0]
+    preset = game.words.presets[0]
     rules = game.parse_rules(preset.rules)
     seats = ids[:preset.players]
     table = admin.post(f"{base}/tables", {"game": game_name, "rules": dict(preset.rules), "stake": "0.50",
@@ -99,7 +99,7 @@ def _payments(admin, phones, base, ids, rng) -> None:
 
 
 def _tournament(admin, phones, base, game_name, game, ids, rng) -> None:
-    preset = game.presets[0]
+    preset = game.words.presets[0]
     players = ids[:4]
     r = admin.post(f"{base}/tournaments", {"name": "Cup", "game": game_name, "rules": dict(preset.rules),
                                            "players": players, "rounds": 1, "deals": 1, "places": [3, 2, 1, 0],

@@ -64,13 +64,13 @@ def settle(state, table: TableTerms) -> Settlement:
     lines = [t.why, *thrown_in(state), card_points_said(stare, mlodzi), why]
     if outcome != "baska":
         lines.append(f"{loser.role} {OUTCOME_WORDS[outcome]}")
-    lines.append(say("{contract} is worth {units} stake(s) in the {variant} rules{who_pays}",
+    lines.append(say("{contract} is worth {units:d} stake(s) in the {variant} rules{who_pays}",
                      contract=t.contract, units=units, variant=VARIANT_SAID.get(rules.variant, rules.variant),
                      who_pays=say("; each loser pays a winner") if not t.solo
                      else say(", from or to each of the three")))
     lines += explained
     if multiplier < product:
-        lines.append(say("rules 1 held a payment to {ceiling} times its base: multiplier {multiplier}",
+        lines.append(say("rules 1 held a payment to {ceiling} times its base: multiplier {multiplier:d}",
                          ceiling=V1_CEILING, multiplier=multiplier))
     tie_makes_bok = tie and (t.contract in V1_TIE_STARTS_BOK or not old)
     bok_due = rules.bok_rundy and (tie_makes_bok or t.contract in DU_CONTRACTS)
@@ -90,13 +90,13 @@ def _decide_winner(stare: Side, mlodzi: Side, t: Teams, last_double: int | None,
         if stare.tricks == 4:
             return stare, mlodzi, say("seat {declarer} took all four tricks and wins {contract}",
                                       declarer=t.declarer, contract=t.contract), False
-        return mlodzi, stare, say("{contract} needs all four tricks; seat {declarer} took {stare_tricks}",
+        return mlodzi, stare, say("{contract} needs all four tricks; seat {declarer} took {stare_tricks:d}",
                                   contract=t.contract, declarer=t.declarer, stare_tricks=stare.tricks), False
     if stare.points >= WIN_POINTS:
-        return stare, mlodzi, say("{stare_role} reach {stare_points} card points (53 wins)",
+        return stare, mlodzi, say("{stare_role} reach {stare_points:d} card points (53 wins)",
                                   stare_role=stare.role, stare_points=stare.points), False
     if mlodzi.points >= WIN_POINTS:
-        return mlodzi, stare, say("{mlodzi_role} reach {mlodzi_points} card points (53 wins)",
+        return mlodzi, stare, say("{mlodzi_role} reach {mlodzi_points:d} card points (53 wins)",
                                   mlodzi_role=mlodzi.role, mlodzi_points=mlodzi.points), False
     if variant == "classic" and last_double is not None:
         loser = stare if last_double in stare.seats else mlodzi
@@ -128,7 +128,7 @@ def _factors(t: Teams, stare_lost: bool, outcome: str, doubles: list[Factor], bo
 
 
 def notes(settlement: Mapping) -> list[str]:
-    """What a table's score table notes beside a Baśka hand (``Game.notes``), from its
+    """What a table's score table notes beside a Baśka hand (``Game.forms.notes``), from its
     settlement: the bok-runda it was played in, which doubled it, and the one it makes due."""
     said = []
     if settlement.get("bok_runda"):

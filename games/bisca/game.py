@@ -20,7 +20,7 @@ from events.sentences import say
 
 from ..engine.base import Command, Event, TableTerms
 from ..engine.cards import check_exact_pack, dealt, dealt_round, parse_cards
-from ..engine.contract import DEALT, Capabilities, DealField, Game, TableRules
+from ..engine.contract import DEALT, Capabilities, DealField, Forms, Game, Moves, Sight, TableRules, Words
 from ..engine.errors import RuleViolation
 from ..engine.trick_game.stock import StockHand, stock_view
 from . import capixaba, demo, glossary
@@ -105,7 +105,7 @@ def deal_event(rules: BiscaRules, raw: Mapping) -> Event:
     trump, suit = capixaba.trump_of(rules, raw)
     stock = parse_cards(raw.get("stock", []))
     check_exact_pack([*parsed, stock, [trump] if trump else []], PACKS[variant.pack],
-                     say("{size}-card bisca {variant}",
+                     say("{size:d}-card bisca {variant}",
                          size=len(PACKS[variant.pack]), variant=rules.variant))
     data = {"dealer": dealer, "hands": parsed, "trump": trump, "stock": stock}
     if trump is None:
@@ -229,20 +229,23 @@ GAME = Game(
                      carries_match_into_deal=True),
     parse_rules=parse_rules, seat_count=seat_count, parse_deal=deal_event, initial_state=new_hand, decide=decide,
     evolve=evolve, is_terminal=is_over, settle=settle, parse_result=result_event, result_state=result_state,
-    view=view, turn=lambda state: None if is_over(state) else state.turn, legal_cards=legal_cards, calls=capixaba.calls,
-    offers=lambda state, seat: capixaba.offers(decide, state, seat),
-    instead_of_turning=capixaba.instead_of_turning,
-    describe=describe, superseded=superseded, result_fields=bisca_result.result_fields, sheet=sheet, visible=visible,
-    played=played, owed=owed,
-    pack=lambda rules: PACKS[VARIANTS[rules.variant].pack], seating=seating, deals=deals,
-    deal_fields=(*DEALT, DealField("stock", "cards", "the undealt cards, top first"),
-                 DealField("trump", "card", "the face-up trump card, drawn last; null for a capixaba knock"),
-                 DealField("trump_suit", "suit", "a capixaba knock: \"H\" with \"trump\": null")),
-    docs={"cards": "the dealer's member turns the trump card, {\"trump\": \"6S\"} (a capixaba knock: "
-                   "{\"trump\": null, \"trump_suit\": \"H\"}); each seat logs its first cards, and after each "
-                   "trick the one card it drew, in drawing order (the trick's winner first; the last to draw "
-                   "takes the face-up trump card and logs it too)"},
-    seen_fields=(DealField("trump", "card", "the face-up trump card (no seat; the dealer's member); null for a "
-                                            "capixaba knock"),
-                 DealField("trump_suit", "suit", "a capixaba knock: \"H\" with \"trump\": null")),
-    presets=PRESETS, rule_fields=RULE_FIELDS, glossary=glossary.TERMS, demo=demo.TABLES, codes=CODES)
+    superseded=superseded, seating=seating,
+    moves=Moves(turn=lambda state: None if is_over(state) else state.turn, held=lambda state: state.held,
+                legal_cards=legal_cards, calls=capixaba.calls, owed=owed, deals=deals,
+                offers=lambda state, seat: capixaba.offers(decide, state, seat),
+                instead_of_turning=capixaba.instead_of_turning),
+    sight=Sight(pack=lambda rules: PACKS[VARIANTS[rules.variant].pack], view=view, visible=visible, played=played),
+    forms=Forms(
+        result_fields=bisca_result.result_fields, sheet=sheet, rule_fields=RULE_FIELDS,
+        deal_fields=(*DEALT, DealField("stock", "cards", "the undealt cards, top first"),
+                     DealField("trump", "card", "the face-up trump card, drawn last; null for a capixaba knock"),
+                     DealField("trump_suit", "suit", "a capixaba knock: \"H\" with \"trump\": null")),
+        seen_fields=(DealField("trump", "card", "the face-up trump card (no seat; the dealer's member); null for a "
+                                                "capixaba knock"),
+                     DealField("trump_suit", "suit", "a capixaba knock: \"H\" with \"trump\": null"))),
+    words=Words(
+        describe=describe, presets=PRESETS, glossary=glossary.TERMS, demo=demo.TABLES, codes=CODES,
+        docs={"cards": "the dealer's member turns the trump card, {\"trump\": \"6S\"} (a capixaba knock: "
+                       "{\"trump\": null, \"trump_suit\": \"H\"}); each seat logs its first cards, and after each "
+                       "trick the one card it drew, in drawing order (the trick's winner first; the last to draw "
+                       "takes the face-up trump card and logs it too)"}))

@@ -20,7 +20,7 @@ from events.sentences import say
 
 from ..engine.base import Command, Event, TableTerms
 from ..engine.cards import check_exact_pack, dealt, dealt_round, parse_card, parse_cards
-from ..engine.contract import DEALT, Capabilities, DealField, Game, TableRules
+from ..engine.contract import DEALT, Capabilities, DealField, Forms, Game, Moves, Sight, TableRules, Words
 from ..engine.errors import RuleViolation
 from ..engine.trick_game.play import TrickRules
 from ..engine.trick_game.stock import DrawTrick, StockHand, stock_view
@@ -185,14 +185,17 @@ GAME = Game(
     table=TableRules(target=lambda rules: rules.match_to, sides=lambda rules: rules.sides),
     parse_rules=parse_rules, seat_count=seat_count, parse_deal=deal_event, initial_state=new_hand, decide=decide,
     evolve=evolve, is_terminal=is_over, settle=settle, parse_result=result_event, result_state=result_state,
-    view=view, turn=lambda state: None if is_over(state) else state.turn, legal_cards=legal_cards,
-    calls=lambda state: [], superseded=lambda state, version: [], describe=describe,
-    result_fields=briscola_result.result_fields, sheet=sheet, visible=visible, played=played, owed=owed,
-    pack=lambda rules: PACK, seating=seating, seated_rules=seated_rules, deals=deals,
-    deal_fields=(*DEALT, DealField("stock", "cards", "the undealt cards, top first, without the briscola"),
-                 DealField("trump", "card", "the briscola: the card turned face up under the stock, drawn last")),
-    docs={"cards": "the dealer's member turns the briscola, {\"trump\": \"5C\"}; each seat logs its first three "
-                   "cards, and after each trick the one card it drew, in drawing order (the trick's winner first; "
-                   "the last to draw takes the briscola and logs it too)"},
-    seen_fields=(DealField("trump", "card", "the briscola turned face up (no seat; the dealer's member)"),),
-    presets=PRESETS, rule_fields=RULE_FIELDS, glossary=glossary.TERMS, demo=demo.TABLES)
+    superseded=lambda state, version: [], seating=seating, seated_rules=seated_rules,
+    moves=Moves(turn=lambda state: None if is_over(state) else state.turn, held=lambda state: state.held,
+                legal_cards=legal_cards, calls=lambda state: [], owed=owed, deals=deals),
+    sight=Sight(pack=lambda rules: PACK, view=view, visible=visible, played=played),
+    forms=Forms(
+        result_fields=briscola_result.result_fields, sheet=sheet, rule_fields=RULE_FIELDS,
+        deal_fields=(*DEALT, DealField("stock", "cards", "the undealt cards, top first, without the briscola"),
+                     DealField("trump", "card", "the briscola: the card turned face up under the stock, drawn last")),
+        seen_fields=(DealField("trump", "card", "the briscola turned face up (no seat; the dealer's member)"),)),
+    words=Words(
+        describe=describe, presets=PRESETS, glossary=glossary.TERMS, demo=demo.TABLES,
+        docs={"cards": "the dealer's member turns the briscola, {\"trump\": \"5C\"}; each seat logs its first three "
+                       "cards, and after each trick the one card it drew, in drawing order (the trick's winner "
+                       "first; the last to draw takes the briscola and logs it too)"}))

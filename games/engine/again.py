@@ -37,14 +37,14 @@ def cards_of(game: Game, rules, events: Sequence[tuple[str, Mapping]]) -> dict |
         body = _again(game, events)
     except NotAgain:
         return None
-    pack = set(game.pack(rules))
+    pack = set(game.sight.pack(rules))
     return body if not pack or _dealt(game, body["deal"]) == pack else None
 
 
 def _dealt(game: Game, deal: Mapping) -> set[str]:
     """Every card the deal names, in its fields of cards."""
     cards: set[str] = set()
-    for f in game.deal_fields:
+    for f in game.forms.deal_fields:
         value = deal.get(f.name)
         if f.kind == "card" and value:
             cards.add(value)
@@ -59,13 +59,13 @@ def _again(game: Game, events: Sequence[tuple[str, Mapping]]) -> dict:
     if not events or events[0][0] != "deal":
         raise NotAgain  # a hand logged by its result
     opened = events[0][1]
-    names = {f.name for f in game.deal_fields}
+    names = {f.name for f in game.forms.deal_fields}
     deal = {k: _copied(v) for k, v in opened.items() if k in names}
     by_plays = game.capabilities.logged_by == "plays"
     bids, tricks, plays = [], [], []
-    call = (*CALL, *(f.name for f in game.call_fields))
-    play = (*PLAY, *(f.name for f in game.play_fields))
-    lists = {f.name for f in game.play_fields if f.kind == "cards"}
+    call = (*CALL, *(f.name for f in game.forms.call_fields))
+    play = (*PLAY, *(f.name for f in game.forms.play_fields))
+    lists = {f.name for f in game.forms.play_fields if f.kind == "cards"}
     drawn = _Drawn(len(deal.get("hands") or []), opened.get("dealer", 0), by_plays)
     for kind, data in events[1:]:
         if kind == "seat_cards":
@@ -156,7 +156,7 @@ def turns(game: Game, rules, opened: Mapping, body: Mapping) -> list[int | None]
         for bid in body.get("bids") or []:
             state = _step(game, state, Command("bid", bid))
         for i, item in enumerate(items):
-            seats[i] = game.turn(state)
+            seats[i] = game.moves.turn(state)
             state = _step(game, state, Command(kind, item))
     except (RuleViolation, Incomplete, Malformed, KeyError, TypeError, ValueError):
         pass

@@ -25,10 +25,10 @@ def play_through(game: Game, state, choose: Chooser = first_legal) -> tuple[Any,
         if game.capabilities.logged_by == "tricks":
             cards = []
             for seat in game.trick_seats(state):
-                cards.append(choose(game.legal_cards(state, seat, tuple(cards))))
+                cards.append(choose(game.moves.legal_cards(state, seat, tuple(cards))))
             command = Command("trick", {"cards": cards})
         else:
-            command = Command("play", dict(choose(game.legal_plays(state))))
+            command = Command("play", dict(choose(game.moves.legal_plays(state))))
         for event in game.decide(state, command):
             state = game.evolve(state, event)
         commands.append(command)
@@ -49,10 +49,10 @@ def play_by_plays(module, state, choose: Chooser = first_legal) -> tuple[object,
 
 def dealt_at_random(game: Game, rules, chance: random.Random, dealer: int) -> dict:
     """A deal of a shuffled pack that the rules accept (one they want dealt again is)."""
-    deck = sorted(game.pack(rules))
+    deck = sorted(game.sight.pack(rules))
     for _ in range(1000):
         chance.shuffle(deck)
-        body = dict(game.deals(rules, deck, dealer))
+        body = dict(game.moves.deals(rules, deck, dealer))
         try:
             game.parse_deal(rules, body)
         except RuleViolation:

@@ -14,7 +14,7 @@ sentence is ``say(template, name=value)``); a hand's body given again for a corr
 (``trick_game``). ``tests/games/test_every_game.py`` holds every registered game to this
 contract, over each of its presets.
 
-``Game`` is read in four parts, in this order below:
+``Game`` is read in four parts, each but the first a small record of its own:
 
 1. **The rules of play** (the Decider): ``parse_rules`` reads a table's rules,
    ``parse_deal`` checks a deal, ``initial_state`` starts a hand from it, ``decide`` turns
@@ -23,18 +23,21 @@ contract, over each of its presets.
    ``parse_result``/``result_state`` do the same for a hand logged by its result alone.
    What spans hands is the table decider's, configured by ``TableRules``: doubled rounds,
    a game or match score, and what else the game carries from hand to hand (its ``Span``s).
-2. **What a reader may see**: ``visible`` decides, positively, the cards in sight of a
-   reader: its own seat's and those face up on the table, now or earlier in the hand, and
-   no other; every card played, the trick in progress included, is in every reader's sight
+   Whose turn it is, what each seat holds and may play or call, what it owes while a hand
+   is dealt seat by seat and how a pack is dealt are the game's ``moves`` (``Moves``).
+2. **What a reader may see** (``sight``, a ``Sight``): ``visible`` decides, positively, the
+   cards in sight of a reader: its own seat's and those face up on the table, now or
+   earlier in the hand, and no other; every card played, the trick in progress included, is in every reader's sight
    whatever ``visible`` says (the service adds ``played``); every other card of ``pack`` is
    hidden, and ``conceal`` hides what would tell where a hidden card is, and nothing the
    reader may see.
-3. **The score sheet and the requests' fields**: ``result_fields`` (the sheet a page
-   shows), ``sheet`` (a hand's own sheet, which settles as the hand did), ``deal_fields``,
+3. **The score sheet and the requests' fields** (``forms``, a ``Forms``): ``result_fields``
+   (the sheet a page shows), ``sheet`` (a hand's own sheet, which settles as the hand did), ``deal_fields``,
    ``seen_fields``, ``play_fields`` and ``call_fields`` (what a deal, a seat's cards, a
-   card played and a call may carry beyond the fields every game has), ``rule_fields``.
-4. **The words**: ``describe`` (each event in a sentence), ``presets`` (required: a page
-   opens a table from one of them), ``glossary``, ``codes`` (the log's codes as the
+   card played and a call may carry beyond the fields every game has), ``rule_fields``,
+   ``notes`` (what a score table notes beside a hand) and ``unit`` (what points count in).
+4. **The words** (``words``, a ``Words``): ``describe`` (each event in a sentence),
+   ``presets`` (required: a page opens a table from one of them), ``glossary``, ``codes`` (the log's codes as the
    players say them), ``docs`` (the OpenAPI document's English, not translated), and
    ``demo`` (the tables ``bitka demo`` plays to show the game).
 """
@@ -194,8 +197,89 @@ DEALT = (DealField("dealer", "seat", "the seat that deals (the table's next_deal
 
 
 @dataclass(frozen=True, kw_only=True)
+class Moves:
+    """The rest of the rules of play: whose turn it is, what each seat holds and may do now,
+    and how a hand is dealt (each given by keyword)."""
+    turn: Callable[[State], int | None]  # the seat to play next (None when the hand is over)
+    held: Callable[[State], Sequence[Sequence[str]]]  # each seat's cards in hand now, in seat order
+    legal_cards: Callable[[State, int, tuple], list[str]]  # what a seat may play next
+    calls: Callable[[State], list[str]]  # the calls of the game open now, to anyone (empty: no auction now)
+    # A deal's body from a shuffled pack (``deck``, top first) by ``dealer``, dealt as the
+    # game deals: for the demo, the bench and the tests that play random hands.
+    deals: Callable[[Rules, Sequence[str], int], Mapping]
+    # The seats that sit this hand out: they hold no card and make no call (Kop's dealer at a
+    # table of five). Play goes round the others in seat order (``Game.trick_seats``).
+    sitting_out: Callable[[State], frozenset[int]] = lambda state: frozenset()
+    legal_plays: Callable[[State], list[dict]] = lambda state: []  # logged by plays: each legal play now
+    # The calls the seat may make now, each one decide accepts from it (games/engine/call_offers.py).
+    offers: Callable[[State, int], Sequence[Offer]] = lambda state, seat: ()
+    # What the dealer's seat may log instead of the card it turns up (a ``cards`` body), each
+    # saying what it means (a knock that names the trump suit without a card).
+    instead_of_turning: Callable[[State, int], Sequence[Offer]] = lambda state, seat: ()
+    # Dealt seat by seat: how many cards each seat ("0", "1"...), the face-up table ("table")
+    # or the trump card ("trump") still owe before play can go on.
+    owed: Callable[[State], Mapping[str, int]] = lambda state: {}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sight:
+    """What a reader may see of a hand in play, decided positively (each given by keyword)."""
+    pack: Callable[[Rules], Sequence[str]]  # every card of the game, in a pack's order: what may be hidden
+    # The hand as the API shows it to a reader who may see every card: a dict carrying the
+    # keys bitka reads (``view_keys.REQUIRED``, and where the game has the thing those of
+    # ``view_keys.OPTIONAL``), each in the shape declared there; the rest is the game's own.
+    view: Callable[[State], dict]
+    # The cards in sight of the reader in ``seat`` (None: nobody seated): its own seat's and
+    # those turned face up. Every other card of the pack is hidden from it (a card forgotten
+    # here is hidden, never shown); the service adds every card played (``played``, the
+    # trick in progress included) and those the reader logged itself.
+    visible: Callable[[State, int | None], frozenset[str]] = lambda state, seat: frozenset()
+    played: Callable[[State], Sequence[str]] = lambda state: ()  # every card played so far, in order
+    # The hand's view as a reader who may not see ``hidden`` gets it: each such card null,
+    # and nothing else that would tell where one is (the sides, while the cards that make
+    # them are hidden).
+    conceal: Callable[[State, dict, frozenset[str]], dict] = lambda state, view, hidden: seen.mask(view, hidden)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Forms:
+    """The score sheet and the requests' fields: what a page asks and a request carries
+    beyond what every game has, and what the score table notes (each given by keyword)."""
+    result_fields: Callable[[Rules], Sequence[ResultField]]  # the sheet a page asks a result by
+    # The score sheet of a hand played to its end: the result that, logged alone by those
+    # fields, settles as the hand did.
+    sheet: Callable[[State], Mapping[str, Any]]
+    deal_fields: tuple[DealField, ...] = DEALT
+    seen_fields: tuple[DealField, ...] = ()  # a seat's cards (POST .../cards) beyond seat and cards
+    play_fields: tuple[DealField, ...] = ()  # a card played (POST .../plays) beyond seat and card
+    call_fields: tuple[DealField, ...] = ()  # a call (a bid) beyond seat and call
+    rule_fields: tuple[RuleField, ...] = ()  # the table's rules, described (else named and typed only)
+    # What a table's score table notes beside a hand, from its settlement (the settlement
+    # event's data): sentences of the log, in the game's own words (a doubled round it
+    # played in, or one it makes due). The table decider's game and match scores and a
+    # correction are noted by the page itself.
+    notes: Callable[[Mapping], Sequence[str]] = lambda settlement: ()
+    # What its card points are counted in (units.py): every count in a trick event or a score
+    # sheet is in it, and the pages and the log say thirds as "2 points (7 thirds)".
+    unit: Unit = POINT
+
+
+@dataclass(frozen=True, kw_only=True)
+class Words:
+    """A game's words (each given by keyword)."""
+    describe: Callable[[str, Mapping, Who], str]  # an event of a hand, in words
+    presets: tuple[Preset, ...]  # the usual ways to play it, the first its default: a page opens a table from one
+    glossary: tuple[Term, ...] = ()  # its own words, for its glossary page
+    codes: Mapping[str, str] = field(default_factory=dict)  # a code of its log (an outcome, a role) as players say it
+    docs: Mapping[str, str] = field(default_factory=dict)  # "play", "claim": what those requests do, for OpenAPI
+    demo: tuple[DemoTable, ...] = ()  # what ``bitka demo`` plays (none: a few random hands of the first preset)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Game:
-    """A game, in the four parts the module docstring names (each given by keyword)."""
+    """A game, in the four parts the module docstring names (each given by keyword): the
+    Decider's own functions and the rest of the rules of play (``moves``), what a reader may
+    see (``sight``), the score sheet and the requests' fields (``forms``), the words."""
     name: str
     title: str  # as people write it, with its diacritics
 
@@ -215,62 +299,10 @@ class Game:
     settle: Callable[[State, TableTerms], Settlement]
     parse_result: Callable[[Rules, int, Mapping], Event]  # a hand logged by its result alone
     result_state: Callable[[Rules, Mapping], State]
-    turn: Callable[[State], int | None]  # the seat to play next (None when the hand is over)
-    # The seats that sit this hand out: they hold no card and make no call (Kop's dealer at a
-    # table of five). Play goes round the others in seat order (``trick_seats``).
-    sitting_out: Callable[[State], frozenset[int]] = lambda state: frozenset()
-    legal_cards: Callable[[State, int, tuple], list[str]]  # what a seat may play next
-    calls: Callable[[State], list[str]]  # the calls of the game open now, to anyone (empty: no auction now)
     superseded: Callable[[State, int], list[str]]  # what today's rules refuse that rules N allowed
     capabilities: Capabilities  # how its hands are logged (whole tricks or plays, claims...)
     table: TableRules  # what spans its hands, for the table decider
-    held: Callable[[State], Sequence[Sequence[str]]] = field(default=lambda state: state.held)
-    legal_plays: Callable[[State], list[dict]] = lambda state: []  # logged by plays: each legal play now
-    # The calls the seat may make now, each one decide accepts from it (games/engine/call_offers.py).
-    offers: Callable[[State, int], Sequence[Offer]] = lambda state, seat: ()
-    # What the dealer's seat may log instead of the card it turns up (a ``cards`` body), each
-    # saying what it means (a knock that names the trump suit without a card).
-    instead_of_turning: Callable[[State, int], Sequence[Offer]] = lambda state, seat: ()
-    # Dealt seat by seat: how many cards each seat ("0", "1"...), the face-up table ("table")
-    # or the trump card ("trump") still owe before play can go on.
-    owed: Callable[[State], Mapping[str, int]] = lambda state: {}
-    # A deal's body from a shuffled pack (``deck``, top first) by ``dealer``, dealt as the
-    # game deals: for the demo, the bench and the tests that play random hands.
-    deals: Callable[[Rules, Sequence[str], int], Mapping]
-
-    # 2. What a reader may see of a hand in play, decided positively.
-    pack: Callable[[Rules], Sequence[str]]  # every card of the game, in a pack's order: what may be hidden
-    # The hand as the API shows it to a reader who may see every card. The service reads:
-    # ``phase`` (dealing, auction, play or done), ``dealer``, ``current`` ([{seat, card}] of
-    # the trick being played a card at a time), and where the game has them ``tricks``,
-    # ``table`` or ``table_cards`` (face up), ``trump``, ``held`` and ``deal`` (per seat).
-    view: Callable[[State], dict]
-    # The cards in sight of the reader in ``seat`` (None: nobody seated): its own seat's and
-    # those turned face up. Every other card of the pack is hidden from it (a card forgotten
-    # here is hidden, never shown); the service adds every card played (``played``, the
-    # trick in progress included) and those the reader logged itself.
-    visible: Callable[[State, int | None], frozenset[str]] = lambda state, seat: frozenset()
-    played: Callable[[State], Sequence[str]] = lambda state: ()  # every card played so far, in order
-    # The hand's view as a reader who may not see ``hidden`` gets it: each such card null,
-    # and nothing else that would tell where one is (the sides, while the cards that make
-    # them are hidden).
-    conceal: Callable[[State, dict, frozenset[str]], dict] = lambda state, view, hidden: seen.mask(view, hidden)
-
-    # 3. The score sheet and the requests' fields.
-    result_fields: Callable[[Rules], Sequence[ResultField]]  # the sheet a page asks a result by
-    # The score sheet of a hand played to its end: the result that, logged alone by those
-    # fields, settles as the hand did.
-    sheet: Callable[[State], Mapping[str, Any]]
-    deal_fields: tuple[DealField, ...] = DEALT
-    seen_fields: tuple[DealField, ...] = ()  # a seat's cards (POST .../cards) beyond seat and cards
-    play_fields: tuple[DealField, ...] = ()  # a card played (POST .../plays) beyond seat and card
-    call_fields: tuple[DealField, ...] = ()  # a call (a bid) beyond seat and call
-    rule_fields: tuple[RuleField, ...] = ()  # the table's rules, described (else named and typed only)
-    # What a table's score table notes beside a hand, from its settlement (the settlement
-    # event's data): sentences of the log, in the game's own words (a doubled round it
-    # played in, or one it makes due). The table decider's game and match scores and a
-    # correction are noted by the page itself.
-    notes: Callable[[Mapping], Sequence[str]] = lambda settlement: ()
+    moves: Moves  # whose turn, what each seat holds and may do, how a hand is dealt
     # A table of this many seats refused because its rules seat another number: the refusal
     # that names the rules which seat that many (None: the service says it in its own words).
     seating: Callable[[Rules, int], str | None] = lambda rules, seats: None
@@ -279,16 +311,12 @@ class Game:
     # a table of five); anything else as sent.
     seated_rules: Callable[[Any, int], Any] = lambda raw, seats: raw
 
+    # 2. What a reader may see of a hand in play.
+    sight: Sight
+    # 3. The score sheet and the requests' fields.
+    forms: Forms
     # 4. The words.
-    describe: Callable[[str, Mapping, Who], str]  # an event of a hand, in words
-    presets: tuple[Preset, ...]  # the usual ways to play it, the first its default: a page opens a table from one
-    glossary: tuple[Term, ...] = ()  # its own words, for its glossary page
-    codes: Mapping[str, str] = field(default_factory=dict)  # a code of its log (an outcome, a role) as players say it
-    docs: Mapping[str, str] = field(default_factory=dict)  # "play", "claim": what those requests do, for OpenAPI
-    demo: tuple[DemoTable, ...] = ()  # what ``bitka demo`` plays (none: a few random hands of the first preset)
-    # What its card points are counted in (units.py): every count in a trick event or a score
-    # sheet is in it, and the pages and the log say thirds as "2 points (7 thirds)".
-    unit: Unit = POINT
+    words: Words
 
     def seated(self, said: Mapping, count: int) -> Rules | None:
         """The rules of a table of ``count`` seats playing by the rules ``said`` (as sent, not
@@ -302,12 +330,13 @@ class Game:
         return fitted if self.seat_count(fitted) == count else None
 
     def __post_init__(self):
-        if not self.presets:
+        if not self.words.presets:
             raise ValueError(f"{self.name} has no presets: a table is opened on a page from one of them")
 
     def trick_seats(self, state: State) -> list[int]:
         """The seats that play the trick to come, in order from the one whose turn it is:
         every seat in turn but those sitting the hand out (asked when no card of the trick
         is on the table yet)."""
-        seats, first, out = len(self.held(state)), self.turn(state), self.sitting_out(state)
+        moves = self.moves
+        seats, first, out = len(moves.held(state)), moves.turn(state), moves.sitting_out(state)
         return [s for s in ((first + i) % seats for i in range(seats)) if s not in out]

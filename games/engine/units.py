@@ -1,6 +1,6 @@
 """What a game counts card points in: whole points, or thirds of one (three to the point).
 
-A game declares its unit once, on its ``Game`` (``Game.unit``; a trick game's
+A game declares its unit once, on its ``Game`` (``Game.forms.unit``; a trick game's
 ``CardValues`` takes the same value): every count the game writes in a trick event or a
 score sheet is in that unit. Points are whole numbers everywhere; a count of thirds is
 never said as points: the log, the settlements and the pages say it as the whole points it
@@ -32,8 +32,8 @@ class Unit:
     def said(self, count: int) -> str:
         """``count`` in the log's words: "5 point(s)", or "2 point(s) (7 third(s))"."""
         if self.whole:
-            return say("{points} point(s)", points=count)
-        return say("{points} point(s) ({thirds} third(s))", points=self.whole_points(count), thirds=count)
+            return say("{points:d} point(s)", points=count)
+        return say("{points:d} point(s) ({thirds} third(s))", points=self.whole_points(count), thirds=count)
 
 
 POINT = Unit()

@@ -14,7 +14,8 @@ from events.sentences import say
 from ..engine import call_offers, one_card, seen, words
 from ..engine.base import Command, Event, TableTerms
 from ..engine.cards import check_exact_pack, dealt
-from ..engine.contract import Capabilities, DealField, DemoTable, Game, Preset, RuleField, TableRules, Term
+from ..engine.contract import (Capabilities, DealField, DemoTable, Forms, Game, Moves, Preset, RuleField, Sight,
+                               TableRules, Term, Words)
 from ..engine.errors import Revealing, RuleViolation, may_not_play
 from ..engine.tricks import Ranking, Trick, first_unplayable, why_illegal, winner_index
 from ..engine.tricks import legal_cards as follow_rules
@@ -198,7 +199,8 @@ def _not_held(state: KopState, card: str, seat: int, index: int, earlier: list[s
         return say("{card} is played twice in this trick", card=card), False
     for trick in state.tricks:
         if card in trick.cards:
-            return say("{card} was already played in trick {trick_number}", card=card, trick_number=trick.number), False
+            return say("{card} was already played in trick {trick_number:d}", card=card,
+                       trick_number=trick.number), False
     owner = auc.holder(state.held, card)
     return (say("{card} is held by seat {owner}, but card {position} of this trick is seat {seat}'s to play (seat "
                 "{leader} leads)",
@@ -397,7 +399,7 @@ def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, sup
          codes: Mapping[str, str] | None = None, notes: Callable[[Mapping], list[str]] | None = None) -> Game:
     """A game on Kop's engine (Kop, and Baśka with its own rules, decisions and money);
     ``codes`` are its log's codes as players say them (Kop's when not given); ``notes``
-    what its score table notes beside a hand (``Game.notes``: none when not given)."""
+    what its score table notes beside a hand (``Forms.notes``: none when not given)."""
     engine = kop_result.Engine(new_hand, decide_, evolve)
     return Game(
         name=name, title=title, capabilities=Capabilities(deal_on_page=True, claims=True,
@@ -405,17 +407,19 @@ def game(name: str, title: str, rules_of, decide_, settle_, is_over_, view_, sup
         parse_rules=rules_of, seat_count=seat_count, parse_deal=deal_event, initial_state=new_hand,
         decide=decide_, evolve=evolve, is_terminal=is_over_, settle=settle_,
         parse_result=partial(kop_result.result_event, engine), result_state=partial(kop_result.result_state, engine),
-        view=view_, turn=turn, legal_cards=legal_cards, calls=calls, offers=partial(offers, decide_),
-        sitting_out=lambda state: state.turns.out, seating=seating, seated_rules=seated_rules,
-        describe=partial(describe, title=title),
-        superseded=superseded_,
-        result_fields=kop_result.result_fields, sheet=sheet, visible=visible, played=played, conceal=conceal,
-        pack=lambda rules: PACK, owed=owed, deals=deals,
-        docs={"claim": "throwing in: when every legal way to play the remaining tricks settles alike, the hand is "
-                       "settled at once (the tricks not played are counted as one such way, marked \"played\": "
-                       "false); otherwise a 422 names a card after which it would end otherwise"},
-        presets=presets, rule_fields=rule_fields, glossary=terms, call_fields=CALL_FIELDS,
-        codes=CODES if codes is None else codes, demo=demo, notes=notes or (lambda settlement: []))
+        superseded=superseded_, seating=seating, seated_rules=seated_rules,
+        moves=Moves(turn=turn, held=lambda state: state.held, legal_cards=legal_cards, calls=calls,
+                    offers=partial(offers, decide_), sitting_out=lambda state: state.turns.out, owed=owed,
+                    deals=deals),
+        sight=Sight(pack=lambda rules: PACK, view=view_, visible=visible, played=played, conceal=conceal),
+        forms=Forms(result_fields=kop_result.result_fields, sheet=sheet, rule_fields=rule_fields,
+                    call_fields=CALL_FIELDS, notes=notes or (lambda settlement: [])),
+        words=Words(
+            describe=partial(describe, title=title), presets=presets, glossary=terms, demo=demo,
+            codes=CODES if codes is None else codes,
+            docs={"claim": "throwing in: when every legal way to play the remaining tricks settles alike, the hand "
+                           "is settled at once (the tricks not played are counted as one such way, marked "
+                           "\"played\": false); otherwise a 422 names a card after which it would end otherwise"}))
 
 
 CALL_FIELDS = (DealField("jack", "card", "wesele with rules.wesele = any-jack: the partner's jack, said aloud. "

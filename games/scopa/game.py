@@ -19,7 +19,7 @@ from events.sentences import say
 from ..engine import one_card
 from ..engine.base import Command, Event, TableTerms
 from ..engine.cards import check_exact_pack, dealt, dealt_round, parse_cards
-from ..engine.contract import DEALT, Capabilities, DealField, Game, TableRules
+from ..engine.contract import DEALT, Capabilities, DealField, Forms, Game, Moves, Sight, TableRules, Words
 from ..engine.errors import Revealing, RuleViolation, may_not_play
 from . import demo, glossary
 from . import result as scopa_result
@@ -90,7 +90,7 @@ def deal_event(rules: ScopaRules, raw: Mapping) -> Event:
                            say("scopa ({deal})", deal=rules.deal))
     table = parse_cards(raw.get("table", []))
     if len(table) != face_up:
-        raise RuleViolation(say("the {deal} deal puts {face_up} cards face up on the table, not {face_up_count}",
+        raise RuleViolation(say("the {deal} deal puts {face_up} cards face up on the table, not {face_up_count:d}",
                                 deal=rules.deal, face_up=face_up, face_up_count=len(table)))
     stock = parse_cards(raw.get("stock", []))
     check_exact_pack([*parsed, table, stock], PACK, say("40-card scopa (no 8, 9, 10)"))
@@ -295,20 +295,24 @@ GAME = Game(
     table=TableRules(target=lambda rules: rules.target, sides=lambda rules: rules.sides),
     parse_rules=parse_rules, seat_count=seat_count, parse_deal=deal_event, initial_state=new_hand, decide=decide,
     evolve=evolve, is_terminal=is_over, settle=settle, parse_result=result_event, result_state=result_state,
-    view=view, turn=lambda state: None if is_over(state) else state.turn, legal_cards=legal_cards,
-    calls=lambda state: [], describe=describe, superseded=superseded, result_fields=scopa_result.result_fields,
-    sheet=sheet,
-    legal_plays=lambda state: [{"card": card, "capture": list(taken)} for card, taken in legal_plays(state)],
-    visible=visible, played=played, pack=lambda rules: PACK, owed=owed, deals=deals,
-    deal_fields=(*DEALT, DealField("table", "cards", "the cards dealt face up (empty for scientifico)"),
-                 DealField("stock", "cards", "the undealt cards, top first: later rounds are dealt from it")),
-    docs={"play": "the player to move puts a card down: {\"card\": \"QD\", \"capture\": [\"4C\", \"5S\"]} "
-                  "(capture left out: the only legal one; a 422 lists them when several)",
-          "claim": "chiamarsi fuori: a true claim wins the game at once, a false one loses it",
-          "cards": "the dealer's member turns the face-up cards, {\"table\": [...]}; each seat logs its first "
-                   "cards, and each later round of three once every hand is empty, {\"seat\": 1, \"cards\": "
-                   "[...]}"},
-    seen_fields=(DealField("table", "cards", "the cards the deal puts face up (no seat; the dealer's member)"),),
-    play_fields=(DealField("capture", "cards", "the table cards taken; omitted: the only legal capture (422 listing "
-                                               "them when several)"),),
-    presets=PRESETS, rule_fields=RULE_FIELDS, glossary=glossary.TERMS, demo=demo.TABLES)
+    superseded=superseded,
+    moves=Moves(turn=lambda state: None if is_over(state) else state.turn, held=lambda state: state.held,
+                legal_cards=legal_cards, calls=lambda state: [], owed=owed, deals=deals,
+                legal_plays=lambda state: [{"card": card, "capture": list(taken)}
+                                           for card, taken in legal_plays(state)]),
+    sight=Sight(pack=lambda rules: PACK, view=view, visible=visible, played=played),
+    forms=Forms(
+        result_fields=scopa_result.result_fields, sheet=sheet, rule_fields=RULE_FIELDS,
+        deal_fields=(*DEALT, DealField("table", "cards", "the cards dealt face up (empty for scientifico)"),
+                     DealField("stock", "cards", "the undealt cards, top first: later rounds are dealt from it")),
+        seen_fields=(DealField("table", "cards", "the cards the deal puts face up (no seat; the dealer's member)"),),
+        play_fields=(DealField("capture", "cards", "the table cards taken; omitted: the only legal capture (422 "
+                                                   "listing them when several)"),)),
+    words=Words(
+        describe=describe, presets=PRESETS, glossary=glossary.TERMS, demo=demo.TABLES,
+        docs={"play": "the player to move puts a card down: {\"card\": \"QD\", \"capture\": [\"4C\", \"5S\"]} "
+                      "(capture left out: the only legal one; a 422 lists them when several)",
+              "claim": "chiamarsi fuori: a true claim wins the game at once, a false one loses it",
+              "cards": "the dealer's member turns the face-up cards, {\"table\": [...]}; each seat logs its first "
+                       "cards, and each later round of three once every hand is empty, {\"seat\": 1, \"cards\": "
+                       "[...]}"}))

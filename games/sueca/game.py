@@ -21,7 +21,8 @@ from events.sentences import say
 from ..engine import words
 from ..engine.base import Command, Event, TableTerms, named_rules
 from ..engine.cards import SUIT_NAMES, check_exact_pack, dealt, dealt_round, parse_card, parse_cards
-from ..engine.contract import DEALT, Capabilities, DealField, Game, Preset, RuleField, TableRules
+from ..engine.contract import (DEALT, Capabilities, DealField, Forms, Game, Moves, Preset, RuleField, Sight, TableRules,
+                               Words)
 from ..engine.errors import RuleViolation
 from ..engine.tricks import Trick
 from ..engine.trick_game.hand import TrickHand, cards_shown, outline
@@ -305,14 +306,18 @@ GAME = Game(
     table=TableRules(target=lambda rules: rules.match_to, sides=lambda rules: rules.sides),
     parse_rules=parse_rules, seat_count=lambda rules: SEATS, parse_deal=deal_event, initial_state=new_hand,
     decide=decide, evolve=evolve, is_terminal=is_over, settle=settle, parse_result=result_event,
-    result_state=result_state, view=view, turn=turn, legal_cards=legal_cards, calls=calls, describe=describe,
-    superseded=superseded, result_fields=sueca_result.result_fields, sheet=sheet, visible=visible, played=played,
-    owed=sueca_seen.owed, pack=lambda rules: PACK, deals=deals,
-    deal_fields=(*DEALT, DealField("trump", "card", "the dealer's card turned face up for trumps (rule trump_card: "
-                                                    "the last dealt, or the first), one of the dealer's ten; it is "
-                                                    "never sealed")),
-    seen_fields=(DealField("trump", "card", "the trump card turned face up, one of the dealer's own (no seat; the "
-                                            "dealer's member)"),),
-    docs={"cards": "the dealer's member turns up the trump card, one of the dealer's own, {\"trump\": \"6S\"}; each "
-                   "seat logs its ten cards, the dealer all ten or the nine besides the trump card"},
-    presets=PRESETS, rule_fields=RULE_FIELDS, glossary=glossary.TERMS)
+    result_state=result_state, superseded=superseded,
+    moves=Moves(turn=turn, held=lambda state: state.held, legal_cards=legal_cards, calls=calls, owed=sueca_seen.owed,
+                deals=deals),
+    sight=Sight(pack=lambda rules: PACK, view=view, visible=visible, played=played),
+    forms=Forms(
+        result_fields=sueca_result.result_fields, sheet=sheet, rule_fields=RULE_FIELDS,
+        deal_fields=(*DEALT, DealField("trump", "card", "the dealer's card turned face up for trumps (rule "
+                                                        "trump_card: the last dealt, or the first), one of the "
+                                                        "dealer's ten; it is never sealed")),
+        seen_fields=(DealField("trump", "card", "the trump card turned face up, one of the dealer's own (no seat; "
+                                                "the dealer's member)"),)),
+    words=Words(
+        describe=describe, presets=PRESETS, glossary=glossary.TERMS,
+        docs={"cards": "the dealer's member turns up the trump card, one of the dealer's own, {\"trump\": \"6S\"}; "
+                       "each seat logs its ten cards, the dealer all ten or the nine besides the trump card"}))

@@ -19,7 +19,7 @@ from events.sentences import say
 from ..engine.base import Command, Event, TableTerms
 from ..engine.call_offers import accepted
 from ..engine.cards import check_exact_pack, dealt, dealt_round, parse_cards
-from ..engine.contract import DEALT, Capabilities, DealField, Game, Offer, TableRules
+from ..engine.contract import DEALT, Capabilities, DealField, Forms, Game, Moves, Offer, Sight, TableRules, Words
 from ..engine.errors import RuleViolation
 from ..engine.tricks import Trick
 from ..engine.trick_game.hand import cards_shown, outline
@@ -224,7 +224,7 @@ def offers(state: TressetteState, seat: int) -> list[Offer]:
     if not cards:
         return []
     offer = Offer({"call": accuse.CALL, "cards": cards},
-                  say("Declare {what} ({cards}): {points} point(s) for your side", what=accuse.said(cards),
+                  say("Declare {what} ({cards}): {points:d} point(s) for your side", what=accuse.said(cards),
                       cards=" ".join(cards), points=accuse.worth(cards)))
     return accepted(decide, state, seat, [offer])
 
@@ -235,19 +235,21 @@ def superseded(state, version: int) -> list[str]:
 
 
 GAME = Game(
-    name="tressette", title="Tressette", capabilities=Capabilities(), unit=THIRD,
+    name="tressette", title="Tressette", capabilities=Capabilities(),
     table=TableRules(target=lambda rules: rules.target, sides=lambda rules: rules.sides),
     parse_rules=parse_rules, seat_count=seat_count, seated_rules=seated_rules, parse_deal=deal_event,
     initial_state=new_hand, decide=decide, evolve=evolve, is_terminal=is_over, settle=settle,
-    parse_result=tressette_result.result_event, result_state=result_state, view=view,
-    turn=lambda state: None if is_over(state) else state.turn, legal_cards=legal_cards, calls=calls, offers=offers,
-    describe=describe, superseded=superseded, result_fields=tressette_result.result_fields, sheet=sheet,
-    visible=visible, played=lambda state: state.played(), owed=tressette_seen.owed, pack=lambda rules: PACK,
-    deals=deals,
-    deal_fields=(*DEALT, DealField("stock", "cards", "two players: the twenty undealt cards, top first")),
-    call_fields=(DealField("cards", "cards", "a declaration's cards (call accuse, with the rule accuse, before the "
-                                             "seat's first card, once per hand): a napoletana, three or four aces, "
-                                             "twos or threes, each the seat's own; worth whole points"),),
-    docs={"cards": "each seat logs its ten cards; with two players, after each trick each seat logs the one card it "
-                   "drew (shown to the other player with the rule show_draws)"},
-    presets=PRESETS, rule_fields=RULE_FIELDS, glossary=glossary.TERMS)
+    parse_result=tressette_result.result_event, result_state=result_state, superseded=superseded,
+    moves=Moves(turn=lambda state: None if is_over(state) else state.turn, held=lambda state: state.held,
+                legal_cards=legal_cards, calls=calls, offers=offers, owed=tressette_seen.owed, deals=deals),
+    sight=Sight(pack=lambda rules: PACK, view=view, visible=visible, played=lambda state: state.played()),
+    forms=Forms(
+        result_fields=tressette_result.result_fields, sheet=sheet, rule_fields=RULE_FIELDS, unit=THIRD,
+        deal_fields=(*DEALT, DealField("stock", "cards", "two players: the twenty undealt cards, top first")),
+        call_fields=(DealField("cards", "cards", "a declaration's cards (call accuse, with the rule accuse, before "
+                                                 "the seat's first card, once per hand): a napoletana, three or four "
+                                                 "aces, twos or threes, each the seat's own; worth whole points"),)),
+    words=Words(
+        describe=describe, presets=PRESETS, glossary=glossary.TERMS,
+        docs={"cards": "each seat logs its ten cards; with two players, after each trick each seat logs the one card "
+                       "it drew (shown to the other player with the rule show_draws)"}))

@@ -69,7 +69,7 @@ def decide_new_hand(c: NewHand, reader: Reader) -> Decided:
     events, model = plan_hand(reader, c.group, c.table, c.body, new_id("h"))
     if "result" in c.body:
         events = _signed(reader, c.group, c.actor, c.signed, events, "result", c.body)
-    events = _confirmed(reader, c.group, trow, events, c.actor, model.decider.sitting_out(model.state))
+    events = _confirmed(reader, c.group, trow, events, c.actor, model.decider.moves.sitting_out(model.state))
     return Decided(c.group, c.actor, version, tuple(events), model, trow)
 
 
@@ -83,7 +83,7 @@ def decide_play(c: Play, reader: Reader) -> Decided:
     if model.settlement is not None:
         raise RuleBroken(say("the hand is over and settled"))
     trow = table_row(reader, c.group, model.table)
-    seating.may_log(c.actor, trow, c.kind, c.body, model.opened["dealer"], model.decider.turn(model.state))
+    seating.may_log(c.actor, trow, c.kind, c.body, model.opened["dealer"], model.decider.moves.turn(model.state))
     try:
         events, after = _played(reader, c.group, trow, model, [(None, Command(c.kind, c.body))])
     except RuleBroken as e:  # a refusal tells its sender nothing of the cards it may not see
@@ -93,7 +93,7 @@ def decide_play(c: Play, reader: Reader) -> Decided:
         raise RuleBroken(said, field=e.field, **e.extra) from None
     if c.kind in SIGNED_MOVES:
         events = _signed(reader, c.group, c.actor, c.signed, events, c.kind, c.body)
-    events = _confirmed(reader, c.group, trow, events, c.actor, model.decider.sitting_out(model.state))
+    events = _confirmed(reader, c.group, trow, events, c.actor, model.decider.moves.sitting_out(model.state))
     return Decided(c.group, c.actor, version, tuple(events), after, trow)
 
 
@@ -224,7 +224,7 @@ def _said_to(actor: str, trow: dict, model, e: RuleBroken, asked: Mapping) -> st
     revealing = getattr(e, "revealing", None)
     if revealing is not None:
         seat, public = revealing
-        held = model.decider.held(model.state)
+        held = model.decider.moves.held(model.state)
         if seat is None or not 0 <= seat < len(held) or not hidden.isdisjoint(held[seat]):
             return public
     return seen.mask_text(e.detail, hidden - seen.cards_in(asked))
@@ -235,7 +235,7 @@ def _salted(game, event: NewEvent, after) -> NewEvent:
     cards, a deal, a draw) carries 16 random bytes: its hash, which every member can read
     while its data is sealed, would otherwise give the cards away to anyone who tried each
     way they could lie."""
-    if seen.cards_in(event.data) <= game.visible(after, None) | frozenset(game.played(after)):
+    if seen.cards_in(event.data) <= game.sight.visible(after, None) | frozenset(game.sight.played(after)):
         return event
     return replace(event, data={**event.data, "salt": secrets.token_hex(16)})
 

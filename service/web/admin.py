@@ -137,7 +137,7 @@ def new_table_page(group):
     def view(r, grow, principal, form_token):
         _admin_only(principal)
         presets = [{"key": f"{g.name}:{i}", "game": g.title, "title": p.title, "players": p.players, "said": p.said}
-                   for g in GAMES.values() for i, p in enumerate(g.presets)]
+                   for g in GAMES.values() for i, p in enumerate(g.words.presets)]
         return render_template("new_table.html", group=grow, presets=presets, values=values, problem=problem,
                                once=once.key(), asked_rules=_asked_rules(values.get("rules", {})))
     page = page_of(group, view)
@@ -157,10 +157,10 @@ def _asked_rules(sent: dict) -> list[dict]:
     ``asked``), as the form draws them: the value sent, else the game's usual one."""
     games = []
     for game in GAMES.values():
-        asked = [f for f in game.rule_fields if f.asked]
+        asked = [f for f in game.forms.rule_fields if f.asked]
         if not asked:
             continue
-        usual = game.parse_rules(game.presets[0].rules).to_data()
+        usual = game.parse_rules(game.words.presets[0].rules).to_data()
         rules = [{"key": f"{RULE}{game.name}-{f.name}", "field": f,
                   "value": sent.get(f"{RULE}{game.name}-{f.name}", _shown(usual.get(f.name))),
                   "choices": [(_shown(option), said) for option, said in zip(f.options, f.said, strict=False)]}
@@ -173,7 +173,7 @@ def _asked_into(game, preset, sent: dict, rules: dict) -> None:
     """The rules the form asked of ``game`` into ``rules``, each one sent that differs from
     what the way of playing chosen says (the game's own rules judge them when the table opens)."""
     chosen = game.parse_rules(preset.rules).to_data()
-    for f in (f for f in game.rule_fields if f.asked):
+    for f in (f for f in game.forms.rule_fields if f.asked):
         text = sent.get(f"{RULE}{game.name}-{f.name}", "")
         if not text or text == _shown(chosen.get(f.name)):
             continue
@@ -182,18 +182,19 @@ def _asked_into(game, preset, sent: dict, rules: dict) -> None:
             if value is None:
                 # Translators: %(question)s is a rule a table is opened with, as the page asks it.
                 raise Invalid(_("choose one of the answers offered to: %(question)s",
-                                question=phrases.say(f.asked, current())), errors={f.name: [_("Choose one.")]})
+                                question=phrases.say(f.asked, current(), game=game.name)),
+                              errors={f.name: [_("Choose one.")]})
         else:
-            value = whole(phrases.say(f.asked, current()), text)
+            value = whole(phrases.say(f.asked, current(), game=game.name), text)
         rules[f.name] = value
 
 
 def _table_body(values: dict) -> dict:
     game_name, _colon, index = values["preset"].partition(":")
     game = GAMES.get(game_name)
-    if game is None or not index.isdigit() or int(index) >= len(game.presets):
+    if game is None or not index.isdigit() or int(index) >= len(game.words.presets):
         raise Invalid(_("choose the game the table plays"), errors={"preset": [_("Choose a game.")]})
-    preset = game.presets[int(index)]
+    preset = game.words.presets[int(index)]
     seats = values["seats"][:preset.players]
     if len(seats) < preset.players or not all(seats):
         # Translators: %(title)s is a way to play a game (its preset), %(num)d how many play it.

@@ -29,7 +29,7 @@ from ..i18n.languages import current
 from ..problems import status_of
 from . import key_state, session
 from .cards import face, faces, suit_words
-from .words import said
+from .words import page_game, said
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                static_url_path="/static")
@@ -96,7 +96,7 @@ def _unit(code: str) -> str:
 def _log(text: str) -> str:
     """The rules' own words on a page (a variant's title and sentence, a score sheet's
     question), in the reader's language, cards as their faces."""
-    return phrases.say(str(text), current(), drawn=faces)
+    return phrases.say(str(text), current(), drawn=faces, game=page_game())
 
 
 @bp.app_template_filter("game_title")
@@ -108,7 +108,8 @@ def _game_title(name: str) -> str:
 @bp.errorhandler(DomainError)
 def _problem_page(e: DomainError):
     status, title, slug = status_of(e)
-    detail = phrases.say(e.detail, current(), drawn=faces)  # a refusal of the rules or the ledger, the reader's way
+    # a refusal of the rules or the ledger, the reader's way
+    detail = phrases.say(e.detail, current(), drawn=faces, game=page_game())
     return render_template("error.html", status=status, title=_title(slug, title), detail=detail), status
 
 
@@ -188,7 +189,7 @@ def table_title(trow: dict, grow: dict | None = None, players: bool = True) -> s
     (projections/table_kinds.py), read once a request, however many tables the group has."""
     game = game_of(trow["game"])
     rules = game.parse_rules(trow["rules"])  # a table's rules were checked when it was opened
-    title = next((phrases.say(preset.title, current()) for preset in game.presets
+    title = next((phrases.say(preset.title, current(), game=game.name) for preset in game.words.presets
                   if preset.players == len(trow["seats"]) and game.parse_rules(preset.rules) == rules), game.title)
     group = grow["id"] if grow else (g.get("viewer") or {}).get("group")
     if group is None or not players:
@@ -263,7 +264,7 @@ def field_errors(detail: str, fields) -> dict[str, str]:
 
 
 def game_fields(form, declared) -> dict:
-    """The fields a game adds to a request (``Game.seen_fields``, ``play_fields``,
+    """The fields a game adds to a request (``Game.forms.seen_fields``, ``play_fields``,
     ``call_fields``), as a form sent them: a list of cards comma-separated or repeated, any
     other field as typed; a field left empty is left out."""
     body = {}

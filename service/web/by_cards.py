@@ -30,7 +30,7 @@ from ..problems import status_of
 from . import once
 from .correcting import corrected, fingerprint, what_it_would_do
 from .base import page_of, together, whole, writer_of
-from .words import said
+from .words import about, said
 
 MORE_CALLS = 2  # empty rows offered after the calls logged: a call that was forgotten
 _WHERE = re.compile(r"^cards(?:\.(deal|bids|tricks|plays))?(?:\[(\d+)\])?(?:\.[a-z_]+)*$")
@@ -66,6 +66,7 @@ def _past(r, group: str, hand: str) -> corrections.PastHand:
 def _logged(r, group: str, hand: str) -> Logged:
     past = _past(r, group, hand)
     trow = lookups.table_row(r, group, lookups.hand_model(r, group, hand).table)
+    about(trow["game"])
     game, rules = game_of(trow["game"]), parsed_rules(trow["game"], trow["rules"])
     cards = past.cards or again.cards_of(game, rules, [(e.type, e.data) for e in past.events])
     return Logged(game, rules, trow, past.opened, dict(cards) if cards is not None else None)
@@ -134,7 +135,7 @@ def _deal_fields(logged: Logged):
     """The deal's fields the form shows: each seat's cards, and every other field of the
     game's deal that its deal has (the dealer is the hand's, not the form's)."""
     deal = (logged.cards or {}).get("deal", {})
-    return [f for f in logged.game.deal_fields
+    return [f for f in logged.game.forms.deal_fields
             if f.kind in ("hands", "cards", "card", "suit") and (f.kind == "hands" or f.name in deal)]
 
 
@@ -142,7 +143,7 @@ def _calls_of(logged: Logged) -> list[str] | None:
     """The calls of the game open when the hand was dealt (for the form to suggest), or None
     when the hand takes no calls."""
     try:
-        words = list(logged.game.calls(logged.game.initial_state(logged.rules, {**logged.opened,
+        words = list(logged.game.moves.calls(logged.game.initial_state(logged.rules, {**logged.opened,
                                                                                 **logged.cards["deal"]})))
     except Exception:  # noqa: BLE001 - a deal the game no longer starts: the rules say why when it is sent
         words = []

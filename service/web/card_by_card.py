@@ -8,7 +8,7 @@ from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
 
 from events.errors import DomainError, NotFound
-from games.engine import table as table_decider
+from games.engine import table as table_decider, view_keys as keys
 from projections.groups import member_name
 from projections.hands import game_of
 from .. import handlers
@@ -21,7 +21,7 @@ from ..views import hand_view
 from . import once
 from .base import bp, field_errors, game_fields, page_of, whole, writer_of
 from .signed_form import in_words, signed_of, signer, unsigned
-from .words import said
+from .words import about, said
 
 
 @bp.route("/g/<group>/tables/<table>/deal", methods=["GET", "POST"])
@@ -47,6 +47,7 @@ def deal_page(group, table):
 
     def view(r, grow, principal, form_token):
         trow = lookups.table_row(r, group, table)
+        about(trow["game"])
         if entry_of(trow) == "seats":  # each phone logs its own cards there: no one types a deal
             return redirect(url_for("web.table_page", group=group, table=table))
         game = game_of(trow["game"])
@@ -75,7 +76,7 @@ def play_page(group, hand):
         def play(w):
             if "call" in request.form:  # a call of the auction, before the first trick
                 bid = {"seat": whole("seat", request.form.get("seat", "")), "call": request.form["call"],
-                       **game_fields(request.form, lookups.hand_model(w, group, hand).decider.call_fields)}
+                       **game_fields(request.form, lookups.hand_model(w, group, hand).decider.forms.call_fields)}
                 handlers.handle(Play(group, principal.subject, hand, "bid", bid), w)
                 return url_for("web.play_page", group=group, hand=hand)
             if "card" in request.form:  # one card of a trick already being played a card at a time
@@ -85,7 +86,7 @@ def play_page(group, hand):
             else:
                 cards = [c for c in request.form.get("cards", "").split(",") if c]
                 after = handlers.handle(Play(group, principal.subject, hand, "trick", {"cards": cards}), w).hand
-            done = after.phase not in ("auction", "play")
+            done = after.phase not in keys.DEALT_OUT
             return url_for("web.hand_page" if done else "web.play_page", group=group, hand=hand)
         try:
             return once.write(group, f"play {hand}", unsigned(dict(request.form)), play)
@@ -95,6 +96,7 @@ def play_page(group, hand):
     def view(r, grow, principal, form_token):
         model = lookups.hand_model(r, group, hand)
         trow = lookups.table_row(r, group, model.table)
+        about(trow["game"])
         game, state = model.decider, model.state
         if game.capabilities.logged_by != "tricks":
             raise NotFound(_("%(game)s hands are logged play by play through the API, not on this page",
@@ -102,14 +104,14 @@ def play_page(group, hand):
         hidden = sealed_for(r, group, model, principal.subject)
         shown = hand_view(model, hidden)
         signer(r, group, principal)
-        if shown["phase"] not in ("auction", "play"):
+        if keys.phase(shown) not in keys.DEALT_OUT:
             return redirect(url_for("web.hand_page", group=group, hand=hand))
         # The trick so far: the cards already logged a card at a time (each further tap logs
         # one more), or the taps carried in the address (the fourth logs the whole trick).
         # Who may not see every hand is not told which cards of the address a seat holds.
-        on_table = [c["card"] for c in shown.get("current") or []]
+        on_table = list(keys.on_table(shown))
         partial = [] if on_table or hidden else [c for c in request.args.get("cards", "").split(",") if c]
-        held, in_trick = game.held(state), game.trick_seats(state)
+        held, in_trick = game.moves.held(state), game.trick_seats(state)
         names = [member_name(grow, m) for m in trow["seats"]]
         wrong = _first_illegal(game, state, partial, names)
         if wrong:
@@ -117,13 +119,13 @@ def play_page(group, hand):
         else:
             problem_now = problem
         seat = in_trick[len(partial)]
-        legal = set(game.legal_cards(state, seat, tuple(on_table + partial)))
+        legal = set(game.moves.legal_cards(state, seat, tuple(on_table + partial)))
         return render_template("play.html", group=grow, principal=principal, form_token=form_token, hand=shown,
                                table=trow, seats=names, seat=seat, partial=partial, on_table=on_table,
                                held=[c for c in held[seat] if c not in partial and c not in hidden], legal=legal,
                                sealed=any(c in hidden for c in held[seat]),
                                last=len(partial) == len(in_trick) - 1, problem=problem_now,
-                               calls=[] if on_table else game.calls(state), call_fields=game.call_fields,
+                               calls=[] if on_table else game.moves.calls(state), call_fields=game.forms.call_fields,
                                once=once.key())
     page = page_of(group, view)
     return (page, 422) if problem and isinstance(page, str) else page
@@ -134,7 +136,7 @@ def _sitting_out(game, trow) -> frozenset[int]:
     rules = game.parse_rules(trow["rules"])
     dealt = {**game.parse_deal(rules, {"dealer": trow["next_dealer"]}).data,  # dealt seat by seat: no card yet
              **table_decider.deal_context(game, rules, trow["match"])}
-    return game.sitting_out(game.initial_state(rules, dealt))
+    return game.moves.sitting_out(game.initial_state(rules, dealt))
 
 
 def _first_illegal(game, state, partial: list[str], names: list[str]) -> str | None:
@@ -144,7 +146,7 @@ def _first_illegal(game, state, partial: list[str], names: list[str]) -> str | N
         return ngettext("a trick has %(num)d card; start it again", "a trick has %(num)d cards; start it again",
                         len(in_trick))
     for i, (seat, card) in enumerate(zip(in_trick, partial, strict=False)):
-        if card not in game.legal_cards(state, seat, tuple(partial[:i])):
+        if card not in game.moves.legal_cards(state, seat, tuple(partial[:i])):
             # Translators: %(card)s is a card's code (AH, 10S); %(player)s the name of who would play it.
             return _("%(card)s cannot be %(player)s's card here; start the trick again", card=card, player=names[seat])
     return None

@@ -1,6 +1,6 @@
 """Each game's own words, explained in the reader's language: a page per game.
 
-The words and their meanings are the game's (``Game.glossary``); the words stay as the
+The words and their meanings are the game's (``Game.words.glossary``); the words stay as the
 players say them (Polish, Kashubian, Italian, Portuguese), the meanings are said in the
 reader's language as the rules' other sentences are (``i18n.phrases``)."""
 from __future__ import annotations
@@ -15,10 +15,10 @@ from .base import bp
 def glossary(game: str):
     """A game's own words and what they mean, for anyone (no sign-in)."""
     found = GAMES.get(game)
-    if found is None or not found.glossary:
+    if found is None or not found.words.glossary:
         abort(404)
-    return render_template("glossary.html", game=game, title=found.title, terms=found.glossary,
-                           games=[(g.name, g.title) for g in GAMES.values() if g.glossary])
+    return render_template("glossary.html", game=game, title=found.title, terms=found.words.glossary,
+                           games=[(g.name, g.title) for g in GAMES.values() if g.words.glossary])
 
 
 @bp.app_template_filter("glossary_link")
@@ -26,4 +26,4 @@ def glossary_link(game: str) -> str:
     """The address of a game's glossary page, by the game's name in a table's row ("" for a
     game that has no glossary), for the table and hand pages to link to."""
     found = GAMES.get(game)
-    return url_for("web.glossary", game=game) if found is not None and found.glossary else ""
+    return url_for("web.glossary", game=game) if found is not None and found.words.glossary else ""

@@ -14,6 +14,7 @@ from flask_babel import gettext as _
 
 from events.errors import NotFound
 from events.money import format_amount
+from games.engine import view_keys as keys
 from games.engine.seen import cards_in
 from projections import audit as audit_trail
 from projections.balances import waiting as balances_waiting
@@ -26,6 +27,7 @@ from . import once
 from .base import hand_name, hand_numbers, page_of
 from .cards import in_order
 from .signed_form import signer
+from .words import about
 
 
 def hand_page_of(group: str, hand: str, problem: str | None = None, status: int = 422, picked: Sequence[str] = ()):
@@ -66,8 +68,8 @@ def hand_context(r, group: str, hand: str, grow: dict, principal, form_token: st
         signs_payouts=payouts_said(waiting, live["seats"], grow["digits"]),
         correction_wait=correction_wait(r, group, grow, live["hand"].get("correction_waiting"), principal),
         waiting_for=[member_name(grow, m) for m in balances_waiting(waiting)] if waiting else [],
-        admin=principal.is_admin, sides=sides, numbers=numbers, unit=model.decider.unit,
-        can_play=live["hand"]["phase"] in ("auction", "play") and model.decider.capabilities.logged_by == "tricks"
+        admin=principal.is_admin, sides=sides, numbers=numbers, unit=model.decider.forms.unit,
+        can_play=keys.phase(live["hand"]) in keys.DEALT_OUT and model.decider.capabilities.logged_by == "tricks"
         and not hidden, **live)
 
 
@@ -127,11 +129,11 @@ def could_hold(game, rules, shown: dict, owes: int, pick: Pick) -> list[str]:
     turned for trumps) and those a refusal of its last pick told it are not its own; never
     judged on a card hidden from it (another seat's, which it may well pick by mistake)."""
     shown_cards = cards_in({k: v for k, v in shown.items() if k not in ("rules", "settlement")})
-    could = [c for c in game.pack(rules) if c not in shown_cards]
+    could = [c for c in game.sight.pack(rules) if c not in shown_cards]
     # The face-up trump card is the stock's last card: whoever draws when the stock runs out takes it.
-    if owes and shown.get("trump") and shown.get("trump_seen", True) and shown.get("tricks") \
-            and shown.get("stock_left", 0) <= len(shown.get("awaiting") or ()):  # the stock's last round of draws
-        could.append(shown["trump"])
+    last = keys.trump_drawn_last(shown) if owes else None
+    if last:
+        could.append(last)
     told = pick.told_not_mine()
     return in_order(c for c in could if c not in told)
 
@@ -142,32 +144,32 @@ def seat_view(model, shown: dict, seat: int | None, trow: dict, principal, pick:
     was refused."""
     game, state = model.decider, model.state
     rules = game.parse_rules(trow["rules"]) if trow else None
-    owed = game.owed(state) if not model.ended else {}
+    owed = game.moves.owed(state) if not model.ended else {}
     mine = {"seat": seat, "owes": 0, "turn": False, "legal": [], "plays": [], "calls": [], "claims": False,
             "turn_up": None, "instead": [], "pack": [], "picked": [], "watching": False}
-    in_play = not model.ended and shown["phase"] in ("dealing", "auction", "play")
+    in_play = not model.ended and keys.phase(shown) in keys.IN_PLAY
     if seat is None or not in_play:
         return mine
-    if seat in game.sitting_out(state):  # it watches: it owes, plays, calls and claims nothing
+    if seat in game.moves.sitting_out(state):  # it watches: it owes, plays, calls and claims nothing
         return {**mine, "watching": True}
     mine["owes"] = owed.get(str(seat), 0)
     mine["pack"] = could_hold(game, rules, shown, mine["owes"], pick)
     mine["picked"] = [c for c in pick.cards if c in mine["pack"]] if pick.refusal else []
-    if seat == shown["dealer"] and ("table" in owed or "trump" in owed):
+    if seat == keys.dealer(shown) and ("table" in owed or "trump" in owed):
         mine["turn_up"] = "table" if "table" in owed else "trump"
         mine["turn_up_count"] = owed.get("table", 1)
-        mine["instead"] = list(game.instead_of_turning(state, seat)) if mine["turn_up"] == "trump" else []
+        mine["instead"] = list(game.moves.instead_of_turning(state, seat)) if mine["turn_up"] == "trump" else []
     if owed:
         return mine
-    turn = game.turn(state)
+    turn = game.moves.turn(state)
     mine["turn"] = turn == seat
-    on_table = tuple(c["card"] for c in shown.get("current") or [])
+    on_table = keys.on_table(shown)
     if mine["turn"]:
         if game.capabilities.logged_by == "tricks":
-            mine["legal"] = list(game.legal_cards(state, seat, on_table))
+            mine["legal"] = list(game.moves.legal_cards(state, seat, on_table))
         else:
-            mine["plays"] = game.legal_plays(state)
-    mine["calls"] = list(game.offers(state, seat))
+            mine["plays"] = game.moves.legal_plays(state)
+    mine["calls"] = list(game.moves.offers(state, seat))
     mine["claims"] = game.capabilities.claims
     mine["claim_says"] = game.capabilities.claim_says
     return mine
@@ -176,6 +178,7 @@ def seat_view(model, shown: dict, seat: int | None, trow: dict, principal, pick:
 def live_part(r, group: str, grow: dict, model, principal, pick: Pick = Pick()) -> dict:
     """Everything the hand's live part needs, for the page and for the fragment alike."""
     trow = lookups.table_row(r, group, model.table)
+    about(trow["game"])
     hidden = sealed_for(r, group, model, principal.subject)
     shown = hand_view(model, hidden)
     seats = [member_name(grow, m) for m in trow["seats"]]

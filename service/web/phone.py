@@ -77,19 +77,21 @@ def _command(action: str, seat: int | None, model) -> tuple[str, dict]:
     match action:
         case "cards":
             return "cards", {"seat": seat, "cards": form.getlist("card")}
-        case seen if seen in {f.name for f in model.decider.seen_fields}:  # cards every reader sees as they are dealt
-            kind = next(f.kind for f in model.decider.seen_fields if f.name == seen)
+        case seen if seen in {f.name for f in model.decider.forms.seen_fields}:  # cards every reader sees, dealt
+            kind = next(f.kind for f in model.decider.forms.seen_fields if f.name == seen)
             return "cards", {seen: form.getlist("card") if kind == "cards" else form.get("card", "")}
         case "instead":  # what the game lets the dealer log instead of turning a card, by its place
-            offered = list(model.decider.instead_of_turning(model.state, seat)) if seat is not None else []
+            offered = list(model.decider.moves.instead_of_turning(model.state, seat)) if seat is not None else []
             chosen = form.get("offer", "")
             if not (chosen.isascii() and chosen.isdigit() and int(chosen) < len(offered)):
                 raise Invalid(_("that is not something a hand's page does"), errors={"offer": [_("Unknown action.")]})
             return "cards", dict(offered[int(chosen)].body)
         case "play":
-            return "play", {"seat": seat, "card": form.get("card", ""), **game_fields(form, model.decider.play_fields)}
+            return "play", {"seat": seat, "card": form.get("card", ""),
+                            **game_fields(form, model.decider.forms.play_fields)}
         case "bid":
-            return "bid", {"seat": seat, "call": form.get("call", ""), **game_fields(form, model.decider.call_fields)}
+            return "bid", {"seat": seat, "call": form.get("call", ""),
+                           **game_fields(form, model.decider.forms.call_fields)}
         case "claim":
             return "claim", {"seat": seat}
     raise Invalid(_("that is not something a hand's page does"), errors={"action": [_("Unknown action.")]})

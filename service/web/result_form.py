@@ -1,5 +1,5 @@
 """A hand's result as a form sends it, read back into the API's result object: the game's
-own fields for a table (``Game.result_fields``), each read by its kind. The score sheet
+own fields for a table (``Game.forms.result_fields``), each read by its kind. The score sheet
 (sheet.py) and the admin's correction of a hand from its page (admin.py) both read it.
 
 ``sheet_of`` is how the page draws those fields: each with the answer of the sheet's first
@@ -15,11 +15,12 @@ from ..i18n import phrases
 from ..i18n.languages import current
 from .base import whole
 from .cards import faces
+from .words import page_game
 
 
 def result_fields(trow: dict):
     """The fields of a table's score sheet, as its game and rules give them."""
-    return game_of(trow["game"]).result_fields(parsed_rules(trow["game"], trow["rules"]))
+    return game_of(trow["game"]).forms.result_fields(parsed_rules(trow["game"], trow["rules"]))
 
 
 def first(values: dict, name: str) -> str:
@@ -107,7 +108,7 @@ def sheet_of(fields, values: dict, offers: dict[str, list[int]] | None = None) -
             if field.when is not None:
                 entry["applies"] = [value for value, asked in answers.items() if field.when(asked)]
             if field.asked is not None:
-                entry["labels"] = {value: phrases.say(field.asked(asked), current(), drawn=faces)
+                entry["labels"] = {value: phrases.say(field.asked(asked), current(), drawn=faces, game=page_game())
                                    for value, asked in answers.items()}
         drawn.append(entry)
     return drawn

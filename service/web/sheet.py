@@ -1,7 +1,7 @@
 """The score sheet: a hand's result entered on a page, shown with its settlement before it
 is logged, and logged once however often the form is sent.
 
-The fields are the game's own (``Game.result_fields``): the page draws each kind the same
+The fields are the game's own (``Game.forms.result_fields``): the page draws each kind the same
 way for every game and reads it back into the API's result object. Names are tapped, not
 seat numbers typed: players are chosen by name (ticked, or one of a set), the doubles by
 tapping who gave each one in order (without a script each tap shows the form again with that
@@ -33,6 +33,7 @@ from .base import bp, field_errors, page_of, result_as_it_stands, table_title, t
 from .result_form import (doubles_of, first, offers_of, result_body, result_fields, result_values, sheet_of,
                           take)
 from .signed_form import in_words, signed_of, signer
+from .words import about
 
 FORM_ONLY = ("form_token", "confirm", "previewed", "double", "undo", "take", once.FIELD)
 
@@ -70,6 +71,7 @@ def result_page(group, table):
 
     def view(r, grow, principal, form_token):
         trow = lookups.table_row(r, group, table)
+        about(trow["game"])
         game, rules = game_of(trow["game"]), parsed_rules(trow["game"], trow["rules"])
         seats = [member_name(grow, m) for m in trow["seats"]]
         sides = [together(seats[i] for i in side) for side in game.table.sides(rules)]
@@ -184,6 +186,7 @@ def correct_page(group, hand):
             raise Refused(_("only the group's admin corrects a hand"))
         model = lookups.hand_model(r, group, hand)
         trow = lookups.table_row(r, group, model.table)
+        about(trow["game"])
         game, rules = game_of(trow["game"]), parsed_rules(trow["game"], trow["rules"])
         seats = [member_name(grow, m) for m in trow["seats"]]
         sides = [together(seats[i] for i in side) for side in game.table.sides(rules)]

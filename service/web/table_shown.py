@@ -21,7 +21,7 @@ from . import live_parts, once, tournament_shown
 from .base import bp, hand_names, page_of, table_title, together, writer_of
 from .hand_shown import settlement_hash
 from .signed_form import in_words, signatures_of, signer
-from .words import said
+from .words import about, said
 
 
 @dataclass(frozen=True)
@@ -59,9 +59,9 @@ def score_rows(hands, seats: list[str], waiting: dict[str, str], digits: int, ga
 
 
 def _notes(game, hand, s: dict | None, seats: list[str]) -> list[str]:
-    """The notes beside a hand: the game's own (``Game.notes``: a doubled round, in its
+    """The notes beside a hand: the game's own (``Game.forms.notes``: a doubled round, in its
     words), then its match score and whether an admin corrected it."""
-    notes = [said(note, seats, language=current()) for note in game.notes(s)] if s else []
+    notes = [said(note, seats, language=current()) for note in game.forms.notes(s)] if s else []
     match = (s or {}).get("match")
     if match:
         score = "–".join(str(n) for n in match["after"])
@@ -104,6 +104,7 @@ def _table(r, group: str, table: str, grow: dict, principal) -> dict:
     """What a table's page shows its reader."""
     trow = lookups.table_row(r, group, table)
     game = game_of(trow["game"])
+    about(trow["game"])
     seats = [member_name(grow, m) for m in trow["seats"]]
     hands = corrections.history(r.table_events(group, table))
     pending = listed(r.pending_entries(group, table=table), grow["digits"])

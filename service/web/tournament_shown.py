@@ -47,9 +47,9 @@ def way_of(row: dict) -> str:
     title, in the reader's language), else its game's name."""
     game = game_of(row["game"])
     rules = game.parse_rules({k: v for k, v in row["rules"].items() if k != ENTRY})
-    for preset in game.presets:
+    for preset in game.words.presets:
         if preset.players == game.seat_count(rules) and game.parse_rules(preset.rules) == rules:
-            return phrases.say(preset.title, current())
+            return phrases.say(preset.title, current(), game=game.name)
     return game.title
 
 

@@ -81,7 +81,7 @@ def new_tournament_page(group):
     def view(r, grow, principal, form_token):
         _admin_only(principal)
         presets = [{"key": f"{g.name}:{i}", "title": p.title, "players": p.players, "said": p.said}
-                   for g in GAMES.values() for i, p in enumerate(g.presets)]
+                   for g in GAMES.values() for i, p in enumerate(g.words.presets)]
         who = session.signed_in(r, group)
         key = session.invitation_key(who) if who is not None else None
         added = set(values["added"])
@@ -142,13 +142,13 @@ def _body(values: dict) -> dict:
         raise Invalid(_("give the tournament a name the players will read"), errors={"title": [_("Give a name.")]})
     game_name, _colon, index = values["preset"].partition(":")
     game = GAMES.get(game_name)
-    if game is None or not index.isdigit() or int(index) >= len(game.presets):
+    if game is None or not index.isdigit() or int(index) >= len(game.words.presets):
         raise Invalid(_("choose the game the tables play"), errors={"preset": [_("Choose a game.")]})
-    rules = dict(game.presets[int(index)].rules)
+    rules = dict(game.words.presets[int(index)].rules)
     if values["entry"] == "seats":
         rules[shown.ENTRY] = "seats"
     players = values["players"]
-    _fits(game, game.presets[int(index)].rules, len(players))
+    _fits(game, game.words.presets[int(index)].rules, len(players))
     # Translators: what a number of the new-tournament form counts, in "... must be from 1 to 100".
     rounds = _number(values, "rounds", _("the number of rounds"), _("write how many rounds the tournament has"),
                      tournament_schemas.MAX_ROUNDS)

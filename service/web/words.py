@@ -8,6 +8,8 @@ import functools
 import re
 from typing import Mapping, Sequence
 
+from flask import g, has_app_context
+
 from games.registry import GAMES
 from projections.typed import restored, set_aside
 from ..i18n import phrases
@@ -30,31 +32,44 @@ _PLURAL_VERB = {"wins": "win", "scores": "score", "has": "have", "takes": "take"
 @functools.cache
 def _codes() -> tuple[re.Pattern, dict[str, str]]:
     """The games' codes of their logs (a role, an outcome) and how their players say them."""
-    codes = {code: word for game in GAMES.values() for code, word in game.codes.items()}
+    codes = {code: word for game in GAMES.values() for code, word in game.words.codes.items()}
     longest_first = "|".join(map(re.escape, sorted(codes, key=len, reverse=True)))
     return re.compile(rf"(?<![\w-])({longest_first})(?![\w-])"), codes
 
 
-def _said_codes(text: str, language: str) -> str:
-    """The games' codes in ``text`` as players say them (``Game.codes``), in ``language``
+def about(game: str) -> None:
+    """The page being drawn is about a hand or a table of ``game``: the log's sentences on it
+    are said in that game's own words (``phrases``: its translation where games share the English)."""
+    g.game_of_page = game
+
+
+def page_game() -> str | None:
+    """The game the page being drawn is about (``about``); None when it is about none."""
+    return g.get("game_of_page") if has_app_context() else None
+
+
+def _said_codes(text: str, language: str, game: str | None = None) -> str:
+    """The games' codes in ``text`` as players say them (``Game.words.codes``), in ``language``
     where the word is one of the log's."""
     pattern, codes = _codes()
-    return pattern.sub(lambda m: phrases.word(codes[m.group(1)], language), text) if codes else text
+    return pattern.sub(lambda m: phrases.word(codes[m.group(1)], language, game), text) if codes else text
 
 
 def said(text: str, seats: Sequence[str], sides: Sequence[Sequence[int]] = (), language: str = "en",
-         hands: Mapping[str, int] | None = None) -> str:
+         hands: Mapping[str, int] | None = None, game: str | None = None) -> str:
     """``text`` with seats and sides named, hands by their number at the table (``hands``)
     and plurals agreed; in another language than English, the log's sentence said in it
-    (``phrases``), seats and sides by name, cards as their faces. What a member typed (marked: projections/typed.py)
-    is shown as typed, none of this done inside it."""
+    (``phrases``) as ``game`` (else the page's game) says it, seats and sides by name, cards
+    as their faces. What a member typed (marked: projections/typed.py) is shown as typed,
+    none of this done inside it."""
+    game = game or page_game()
     text, kept = set_aside(text)
     text = _FIELD_PATH.sub("", text)  # "result: ..." names the API's field; the page's form shows which
     if hands:
         text = _HAND_ID.sub(lambda m: str(hands.get(m.group(0), m.group(0))), text)
     if language != "en":
         return phrases.on_page(restored(_MEMBER_ID.sub("", text), kept, marked=True), language, seats, sides,
-                               lambda said: faces(_said_codes(said, language)))
+                               lambda said: faces(_said_codes(said, language, game)), game)
     return restored(faces(_in_english(_said_codes(text, language), seats, sides)), kept)
 
 

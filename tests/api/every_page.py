@@ -49,7 +49,7 @@ def _score_sheet(game, rules, chance: random.Random, dealer: int) -> dict:
             state, _commands = play_through(game, state, chance.choice)
         except RuleViolation:
             continue
-        return {"dealer": dealer, "result": dict(game.sheet(state))}
+        return {"dealer": dealer, "result": dict(game.forms.sheet(state))}
     raise AssertionError(f"{game.name}: no playable deal in 20")
 
 
@@ -75,7 +75,7 @@ def _play_preset(admin: Client, member: Client, gid: str, members: list, name: s
     """A table of one preset with a hand of each kind (whole, later, by its score sheet and
     corrected, by its cards and corrected, voided, in play): its pages by name."""
     game, base = GAMES[name], f"/v1/groups/{gid}"
-    preset = game.presets[number]
+    preset = game.words.presets[number]
     table = _ok(admin.post(f"{base}/tables", {"game": name, "rules": dict(preset.rules), "stake": "0.50",
                                              "seats": [m["id"] for m in members[:preset.players]]}))
     rules, chance, tag = game.parse_rules(preset.rules), random.Random(f"{name}-{number}"), f"{name}:{number}"
@@ -110,7 +110,7 @@ def _tournament(admin: Client, gid: str, members: list) -> dict[str, str]:
     round 1 drawn from every player's check-in but the last one's (drawn without it), a hand
     played at its first table and one in play at its second, and Ala checked in for round 2
     already (Bartek, whose pages are read, not yet): its pages by name, and its watch page."""
-    game, preset = next((g, p) for g in GAMES.values() for p in g.presets if p.players == 2)
+    game, preset = next((g, p) for g in GAMES.values() for p in g.words.presets if p.players == 2)
     base, page = f"/v1/groups/{gid}", f"/g/{gid}/tournaments"
     made = _ok(admin.post(f"{base}/tournaments", {"name": "Noc kart", "game": game.name, "rules": dict(preset.rules),
                                                   "players": [m["id"] for m in members], "rounds": 2, "deals": 3,
@@ -141,7 +141,7 @@ def played(app) -> dict:
     member = api.as_(members[1]["token"])  # Bartek logs the hands: the others' shares wait for them
     pages: dict[str, str] = {}
     for name, game in GAMES.items():
-        for number in range(len(game.presets)):
+        for number in range(len(game.words.presets)):
             pages.update(_play_preset(admin, member, gid, members, name, number))
         pages[f"{name} words"] = f"/glossary/{name}"
     pages.update(_tournament(admin, gid, members))

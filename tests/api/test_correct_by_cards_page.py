@@ -174,10 +174,10 @@ def test_a_member_cannot_reach_the_page(app, carded):
 
 def _options(game, state) -> list[Command]:
     if game.capabilities.logged_by == "plays":
-        return [Command("play", p) for p in game.legal_plays(state)]
-    leader, n, ways = game.turn(state), len(game.held(state)), [[]]
+        return [Command("play", p) for p in game.moves.legal_plays(state)]
+    leader, n, ways = game.moves.turn(state), len(game.moves.held(state)), [[]]
     for i in range(n):
-        ways = [w + [c] for w in ways for c in game.legal_cards(state, (leader + i) % n, tuple(w))]
+        ways = [w + [c] for w in ways for c in game.moves.legal_cards(state, (leader + i) % n, tuple(w))]
     return [Command("trick", {"cards": w}) for w in ways]
 
 

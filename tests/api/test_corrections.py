@@ -86,7 +86,7 @@ def test_correcting_past_hands_gives_the_balances_of_a_table_that_logged_them_so
     k corrected to another result and hand j voided; the balances, the replay and what each
     correction moved are those of a table that logged the hands so from the start (and what
     the rules file says, where tests/oracles reads these rules)."""
-    game, chosen = GAMES[name], GAMES[name].presets[preset]
+    game, chosen = GAMES[name], GAMES[name].words.presets[preset]
     rules, players, rng = game.parse_rules(chosen.rules), chosen.players, random.Random(f"{name}-{preset}")
     logged, money = _group(client, players, name, dict(chosen.rules)), _oracle(name, rules)
     results, ids, paid, dealers = [], [], [], []

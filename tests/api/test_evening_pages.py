@@ -270,7 +270,7 @@ def test_scopa_captures_and_bisca_draws_on_the_phones(app, evening):
     for seat in (0, 1):
         _move(phones[seat], group, hand, "cards", card=deal["hands"][seat])
     state = scopa.new_hand(scopa.parse_rules({}), scopa.deal_event(scopa.parse_rules({}), deal).data)
-    move = dict(scopa.GAME.legal_plays(state)[-1])
+    move = dict(scopa.GAME.moves.legal_plays(state)[-1])
     page = phones[1].http.get(f"/g/{group}/hands/{hand}").get_data(as_text=True)
     assert "takes" in page or "takes nothing" in page  # each play says what it captures
     _move(phones[1], group, hand, "play", card=move["card"], capture=",".join(move["capture"]))

@@ -56,10 +56,10 @@ def _kept() -> frozenset[str]:
     kept.add("werkzeug")  # the test's browser, as the devices page names it
     kept |= {code.lower() for code in MINOR_DIGITS}  # a currency's ISO code, the same in every language
     for game in GAMES.values():
-        kept |= _words(game.title) | _words(" ".join(p.title for p in game.presets))
-        for term in game.glossary:
+        kept |= _words(game.title) | _words(" ".join(p.title for p in game.words.presets))
+        for term in game.words.glossary:
             kept |= _words(term.word)
-        kept |= _words(" ".join(game.codes.values()))
+        kept |= _words(" ".join(game.words.codes.values()))
     return frozenset(kept)
 
 
@@ -77,9 +77,9 @@ def _own_words(language: str) -> frozenset[str]:
 def _rule_codes() -> frozenset[str]:
     """The codes of the games' rules and logs that people say otherwise ("bytow-2005",
     "bez-wyjscia", "as-dycha"): never on a page as they are."""
-    codes = {code for game in GAMES.values() for code, said in game.codes.items() if code != said}
+    codes = {code for game in GAMES.values() for code, said in game.words.codes.items() if code != said}
     for game in GAMES.values():
-        for rule in game.rule_fields:
+        for rule in game.forms.rule_fields:
             codes |= {str(o) for o in rule.options if isinstance(o, str) and re.search(r"[-\d]", o)}
     return frozenset(codes)
 

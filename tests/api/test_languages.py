@@ -34,7 +34,7 @@ def _hands_of_every_kind(client) -> list[tuple[dict, str]]:
     and a confirmation among them: (group, hand id)."""
     rng, logged, group = random.Random(21), [], None
     for name, preset in ((p.values[0], p.values[1]) for p in every_game.presets()):  # every game, each way
-        game, chosen = GAMES[name], GAMES[name].presets[preset]
+        game, chosen = GAMES[name], GAMES[name].words.presets[preset]
         group = tables._group(client, chosen.players, name, dict(chosen.rules), within=group)
         for _ in range(4):
             _, result = tables.random_result(group, game, game.parse_rules(chosen.rules), rng)

@@ -26,8 +26,8 @@ def test_the_examples_are_cards_of_no_game_and_never_hidden():
         parse_card("ZZ")
     assert refused.value.detail == not_a_card("ZZ") == "'ZZ' is not a card: write rank then suit, like 9H or 8S"
     for name, game in GAMES.items():
-        for preset in game.presets:
-            pack = frozenset(game.pack(game.parse_rules(dict(preset.rules))))
+        for preset in game.words.presets:
+            pack = frozenset(game.sight.pack(game.parse_rules(dict(preset.rules))))
             assert not pack & set(EXAMPLES), (name, preset.title)
             assert mask_text(refused.value.detail, pack) == refused.value.detail  # every card hidden: said whole
 

@@ -138,7 +138,7 @@ def test_each_game_has_its_own_rules_deal_and_result_schemas(doc):
 def test_every_rule_a_schema_offers_is_one_the_game_takes():
     for game in GAMES.values():
         taken = game_schemas.rule_sets(game)  # a rule a table shows only when it is not its default is read here
-        for field in game.rule_fields:
+        for field in game.forms.rule_fields:
             for value in field.options:  # each choice is taken by some table (scopone: with four players)
                 assert any(getattr(rules, field.name) == value for rules in taken), (game.name, field.name, value)
             for value in (field.low, field.high):

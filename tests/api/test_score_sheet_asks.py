@@ -69,7 +69,7 @@ def test_the_totals_offered_are_those_the_pack_can_give_nearest_the_one_typed():
     one_trick = totals(pack_values(PACK, CARD_POINTS), 4)
     assert nearest(75, one_trick) == [41, 42, 43, 44] and 30 not in one_trick and nearest(30, one_trick, 2) == [28, 32]
     assert nearest(30, {28, 32, 35}, 1) == [28] and nearest(30, {29, 31, 35}, 3) == [29, 31, 35]  # the lower first
-    [points, tricks] = [f for f in GAMES["kop"].result_fields(GAMES["kop"].parse_rules({}))
+    [points, tricks] = [f for f in GAMES["kop"].forms.result_fields(GAMES["kop"].parse_rules({}))
                         if f.name in ("points", "tricks")]
     assert points.plausible({"tricks": "1"}) == one_trick and points.plausible({"tricks": ""}) is None
     assert tricks.plausible({"points": "75"}) == {2} and tricks.plausible({"points": "x"}) is None
@@ -243,6 +243,6 @@ def test_a_table_opens_with_its_games_target_and_what_its_stake_pays(app):
         assert {game: set(re.findall(rf'name="rule-{game}-(\w+)"', shown)) for game in GAMES} == asked, language
         assert re.findall(r'name="rule-scopa-stake_per" value="(\w+)"', shown) == ["game", "point"], language
     for game in GAMES.values():  # the page shows each asked rule as the game's ways of playing all have it
-        for f in (f for f in game.rule_fields if f.asked):
-            assert len({repr(game.parse_rules(p.rules).to_data()[f.name]) for p in game.presets}) == 1, game.name
+        for f in (f for f in game.forms.rule_fields if f.asked):
+            assert len({repr(game.parse_rules(p.rules).to_data()[f.name]) for p in game.words.presets}) == 1, game.name
             assert not f.options or len(f.said) == len(f.options), (game.name, f.name)

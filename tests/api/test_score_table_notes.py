@@ -1,4 +1,4 @@
-"""The notes beside a hand in a table's score table are its game's (``Game.notes``), in the
+"""The notes beside a hand in a table's score table are its game's (``Game.forms.notes``), in the
 reader's language where the catalog has them: a Baśka hand played in a bok-runda says so, and
 so does the hand that makes one due; a game that notes nothing has no such note."""
 from __future__ import annotations

@@ -177,7 +177,7 @@ def test_a_four_player_scopa_hand_with_its_stock_seen_round_by_round(kop_table, 
     plays = []
     while not scopa.is_over(state):
         seat = state.turn
-        move = dict(scopa.GAME.legal_plays(state)[-1])
+        move = dict(scopa.GAME.moves.legal_plays(state)[-1])
         table.public |= set(move.get("capture") or [])
         table.post(seat, "plays", {"seat": seat, **move})
         plays.append(move)

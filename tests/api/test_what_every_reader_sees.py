@@ -9,9 +9,9 @@ The attacker is any one of those readers, out to learn a card hidden from it. It
 it may of the hand: the hand state and its ETag, the group's log with its sealed markers,
 the audit trail as JSON and as text, and the live part of the hand's page. It tries:
 
-1. to find in those bytes a card its game does not put in its sight (``Game.visible``:
+1. to find in those bytes a card its game does not put in its sight (``Game.sight.visible``:
    the cards played and face up, its own seat's) and it did not log itself, or a hidden
-   card in an event not sealed; and to catch ``Game.visible`` naming a card the contract
+   card in an event not sealed; and to catch ``Game.sight.visible`` naming a card the contract
    hides (``Played.in_sight`` is this file's own reading of API.md, "Seats and sealed cards");
 2. to tell apart two worlds that look the same to it: the same requests, but two cards it
    has not seen each lying in the other's place (two seats' cards, or a seat's and one in
@@ -65,7 +65,7 @@ SIDE_BY_SIDE = 4  # readers reading at once, as phones do
 @dataclass(frozen=True)
 class Setup:
     """A table: its game and rules (``knock``: the dealer logs, instead of the card it turns
-    up, the first thing its game offers instead, ``Game.instead_of_turning``: the Capixaba
+    up, the first thing its game offers instead, ``Game.moves.instead_of_turning``: the Capixaba
     cutter's knock for hearts)."""
     game: str
     rules: dict
@@ -78,7 +78,7 @@ class Setup:
 def instead_of_turning(game, rules) -> list:
     """What the dealer of a hand dealt seat by seat may log instead of the card it turns up."""
     state = game.initial_state(rules, {**game.parse_deal(rules, {"dealer": 0}).data, **deal_context(game, rules, None)})
-    return list(game.instead_of_turning(state, 0))
+    return list(game.moves.instead_of_turning(state, 0))
 
 
 def setups() -> list:
@@ -87,7 +87,7 @@ def setups() -> list:
     preset plays."""
     cases = []
     for name, game in GAMES.items():
-        for preset in game.presets:
+        for preset in game.words.presets:
             rules = dict(preset.rules)
             knock = bool(instead_of_turning(game, game.parse_rules(rules)))
             for setup in (Setup(name, rules), *([Setup(name, rules, knock=True)] if knock else ())):
@@ -126,7 +126,7 @@ class Table:
         self.setup, self.game = setup, GAMES[setup.game]
         self.rules = self.game.parse_rules(setup.rules)
         self.seats = self.game.seat_count(self.rules)
-        self.pack = frozenset(self.game.pack(self.rules))
+        self.pack = frozenset(self.game.sight.pack(self.rules))
 
     def after(self, state, step: Step):
         """The hand after ``step`` and the events it makes (RuleViolation: the rules refuse it)."""
@@ -177,18 +177,18 @@ def owed_cards(t: Table, key: str, truth, state, deal: dict) -> dict:
         if t.setup.knock and key in instead_of_turning(t.game, t.rules)[0].body:
             return dict(instead_of_turning(t.game, t.rules)[0].body)
         return {key: deal[key]}
-    seat, known = int(key), set(t.game.held(state)[int(key)])
-    return {"seat": seat, "cards": in_order([c for c in t.game.held(truth)[seat] if c not in known])}
+    seat, known = int(key), set(t.game.moves.held(state)[int(key)])
+    return {"seat": seat, "cards": in_order([c for c in t.game.moves.held(truth)[seat] if c not in known])}
 
 
 def calls(t: Table, state, rng: random.Random) -> list[tuple[int, dict]]:
     """A few calls before the first card, at random: each a call a seat's phone offers it
-    (``Game.offers``: a contract, a double, a swap) as the hand stands before them all,
+    (``Game.moves.offers``: a contract, a double, a swap) as the hand stands before them all,
     'pass' left out (those the rules refuse by the time they are sent are not sent)."""
     made = []
-    for _ in range(rng.randrange(4) if t.game.calls(state) else 0):
+    for _ in range(rng.randrange(4) if t.game.moves.calls(state) else 0):
         seat = rng.randrange(t.seats)
-        offers = [o.body for o in t.game.offers(state, seat) if o.body.get("call") != "pass"]
+        offers = [o.body for o in t.game.moves.offers(state, seat) if o.body.get("call") != "pass"]
         if offers:
             made.append((seat, {"seat": seat, **rng.choice(offers)}))
     return made
@@ -219,7 +219,7 @@ def plan(t: Table, entry: str, scorer: int | str, rng: random.Random) -> tuple[d
         return True
 
     while not t.game.is_terminal(state):
-        owed = t.game.owed(state)
+        owed = t.game.moves.owed(state)
         if owed:
             key = next(iter(owed))
             assert take(int(key) if key.isdigit() else dealer, "cards", owed_cards(t, key, truth, state, deal))
@@ -230,20 +230,21 @@ def plan(t: Table, entry: str, scorer: int | str, rng: random.Random) -> tuple[d
                 take(seat, "bids", body)
             if t.game.is_terminal(state):  # a call that wins at once (Baśka's baska: the four queens)
                 break
-        turn = t.game.turn(state)
+        turn = t.game.moves.turn(state)
         if t.game.capabilities.logged_by == "plays":
-            move = ("plays", {"seat": turn, **rng.choice(t.game.legal_plays(state))})
+            move = ("plays", {"seat": turn, **rng.choice(t.game.moves.legal_plays(state))})
         elif whole_tricks:
             cards = []
             for seat in t.game.trick_seats(state):
-                cards.append(rng.choice(t.game.legal_cards(state, seat, tuple(cards))))
+                cards.append(rng.choice(t.game.moves.legal_cards(state, seat, tuple(cards))))
             move = ("tricks", {"cards": cards})
         else:
-            on_table = tuple(c["card"] for c in t.game.view(state).get("current") or ())
-            move = ("plays", {"seat": turn, "card": rng.choice(t.game.legal_cards(state, turn, on_table))})
+            on_table = tuple(c["card"] for c in t.game.sight.view(state).get("current") or ())
+            move = ("plays", {"seat": turn, "card": rng.choice(t.game.moves.legal_cards(state, turn, on_table))})
         if not take(turn, *move):  # a call the rules require first (Baśka's cicha that cannot be lost)
             assert any(take(seat, "bids", {"seat": seat, **offer.body}) for seat in range(t.seats)
-                       for offer in t.game.offers(state, seat) if offer.body.get("call") != "pass"), f"{move} refused"
+                       for offer in t.game.moves.offers(state, seat)
+                       if offer.body.get("call") != "pass"), f"{move} refused"
             assert take(turn, *move)
     return deal, steps
 
@@ -359,7 +360,7 @@ class Played:
         own seat's, and those it logged itself."""
         if self.over(k) or self.sees_every_hand(reader):
             return self.table.pack
-        own = self.table.game.held(self.after[k][0])[reader] if isinstance(reader, int) else ()
+        own = self.table.game.moves.held(self.after[k][0])[reader] if isinstance(reader, int) else ()
         return self.shown[k].union(own, self.logged(reader, k))
 
     def may_show(self, reader, k: int) -> frozenset[str]:
@@ -369,7 +370,7 @@ class Played:
         if self.over(k) or self.sees_every_hand(reader):
             return self.table.pack
         seat = reader if isinstance(reader, int) else None
-        return self.table.game.visible(self.after[k][0], seat) | self.logged(reader, k)
+        return self.table.game.sight.visible(self.after[k][0], seat) | self.logged(reader, k)
 
     def told(self, reader, k: int) -> list:
         """What step ``k`` tells ``reader``: its events with each card out of its sight masked."""
@@ -425,7 +426,7 @@ def other_worlds(a: Played, readers, rng: random.Random) -> list[tuple[Played, t
 def question(a: Played, k: int, card: str) -> dict:
     """A play that asks where ``card`` is: the card, for the seat to play (in Scopa taking
     itself, a capture no card can make)."""
-    body = {"seat": a.table.game.turn(a.after[k][0]) or 0, "card": card}
+    body = {"seat": a.table.game.moves.turn(a.after[k][0]) or 0, "card": card}
     return {**body, "capture": [card]} if a.table.game.capabilities.logged_by == "plays" else body
 
 
@@ -591,7 +592,7 @@ def shows_only_what_it_may(played: Played, k: int, reader, read: dict[str, str],
     contract hides."""
     t, state, step = played.table, played.after[k][0], played.steps[k]
     may, seat = played.may_show(reader, k), reader if isinstance(reader, int) else None
-    beyond = t.game.visible(state, seat) - played.in_sight(reader, k)
+    beyond = t.game.sight.visible(state, seat) - played.in_sight(reader, k)
     assert not beyond, f"{t.setup}, after {step}: visible(hand, {seat}) names {sorted(beyond)}, hidden from it"
     for channel, text in read.items():
         said_back = cards_named(list(asked)) if channel == "asked" else set()  # a refusal says back what was sent
@@ -599,7 +600,7 @@ def shows_only_what_it_may(played: Played, k: int, reader, read: dict[str, str],
         assert not leaked, f"{t.setup}, after {step}: the {channel} shows {reader!r} {sorted(leaked)}"
     if not played.over(k):
         shown = cards_named(json.loads(read["hand"]))
-        assert shown == cards_named(t.game.view(state)) & may, (
+        assert shown == cards_named(t.game.sight.view(state)) & may, (
             f"{t.setup}, after {step}: the hand shows {reader!r} {sorted(shown)}, not all it may see")
 
 

@@ -57,7 +57,7 @@ def test_the_pack_ranks_and_points():
     assert len(pack) == 40 and {c[:-1] for c in pack} == set(HIGH_TO_LOW)  # no 8, 9 or 10: A K Q J 7..2
     assert sum(worth(c) for c in pack) == 120 == sum(briscola.CARDS.of(c) for c in pack)
     assert all(briscola.CARDS.of(c) == worth(c) for c in pack)
-    assert GAMES["briscola"].title == "Briscola" and GAMES["briscola"].pack(briscola.parse_rules({})) == pack
+    assert GAMES["briscola"].title == "Briscola" and GAMES["briscola"].sight.pack(briscola.parse_rules({})) == pack
 
 
 @pytest.mark.parametrize("cards, trump, taken", [

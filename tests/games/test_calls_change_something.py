@@ -32,7 +32,7 @@ from games.registry import GAMES
 MORE_RULES = {"kop": ({"wesele": "any-jack"}, {"max_doubles": None}, {"wesele_kontra": True}),
               "baska": ({"variant": "classic", "players": 5},)}
 CASES = [pytest.param(name, dict(p.rules), p.players, id=f"{name}-{i}")
-         for name, game in GAMES.items() for i, p in enumerate(game.presets)]
+         for name, game in GAMES.items() for i, p in enumerate(game.words.presets)]
 CASES += [pytest.param(name, rules, 4, id=f"{name}-{rules}") for name, more in MORE_RULES.items() for rules in more]
 HANDS = 5  # random hands per case
 TWINS = 10  # other deals each seat may be facing, tried at each step
@@ -41,7 +41,7 @@ TERMS = TableTerms(stake=100, members=tuple(f"m_{i:012x}" for i in range(6)))
 
 def _every_call(game, state) -> list[dict]:
     jacks = [None, "JC", "JS", "JH", "JD"]
-    return [{"call": c, **({"jack": j} if j else {})} for c in game.calls(state) if c != "pass" for j in jacks
+    return [{"call": c, **({"jack": j} if j else {})} for c in game.moves.calls(state) if c != "pass" for j in jacks
             if j is None or c == "wesele"]
 
 
@@ -60,7 +60,7 @@ def _how_it_ends(game, state) -> tuple | None:
     """How the hand is played from here (its view, but the calls themselves) and what it pays,
     played out the same way (the first legal card each time); None while no card may be
     played yet (Baśka's cicha that cannot lose waits for a call)."""
-    shown = {k: v for k, v in game.view(state).items() if k not in ("calls", "doubles")}
+    shown = {k: v for k, v in game.sight.view(state).items() if k not in ("calls", "doubles")}
     try:
         end, _ = play_through(game, state)
     except RuleViolation:
@@ -92,7 +92,7 @@ def _doubles_make(game, state, seat: int, body, names: set[str]) -> int | None:
 def _twins(game, rules, deal: dict, calls: list[Command], seat: int, chance: random.Random, state) -> list:
     """Hands as they would stand in other deals ``seat`` may be facing: the cards it cannot
     see dealt otherwise, kept when every call so far is as legal in it."""
-    seen = set(game.visible(state, seat))
+    seen = set(game.sight.visible(state, seat))
     hidden = sorted(cards_in(deal) - seen)
     out = []
     for _ in range(40 * TWINS):  # most deals of the cards hidden from it are not the seat's: a call says so
@@ -124,7 +124,7 @@ def _swapped(value, swap: dict):
 
 
 def _check_seat(game, rules, deal, calls, state, seat, chance) -> int:
-    offered = list(game.offers(state, seat))
+    offered = list(game.moves.offers(state, seat))
     bodies = [dict(o.body) for o in offered]
     changing = [b for b in _every_call(game, state) if _changes(game, state, seat, b) is True]
     for body in changing:  # every call that changes the hand is offered (its jack unsaid where the rules choose it)
@@ -133,7 +133,7 @@ def _check_seat(game, rules, deal, calls, state, seat, chance) -> int:
         return 0
     twins = _twins(game, rules, deal, calls, seat, chance, state)
     for twin in twins:  # what a seat is offered tells it nothing of the cards it cannot see
-        assert [(dict(o.body), o.says) for o in game.offers(twin, seat)] == [(b, o.says) for b, o in
+        assert [(dict(o.body), o.says) for o in game.moves.offers(twin, seat)] == [(b, o.says) for b, o in
                                                                              zip(bodies, offered, strict=True)]
     names = {c.data["call"] for c in calls}
     for offer, body in zip(offered, bodies, strict=True):
@@ -152,10 +152,10 @@ def test_every_call_offered_changes_something_as_its_seat_may_know(name, rules, 
     chance = random.Random(f"{name}{rules}")
     parsed = game.parse_rules(rules)
     for hand in range(HANDS):
-        deck = sorted(game.pack(parsed))
+        deck = sorted(game.sight.pack(parsed))
         chance.shuffle(deck)
         try:
-            deal = {**game.parse_deal(parsed, game.deals(parsed, deck, hand % players)).data,
+            deal = {**game.parse_deal(parsed, game.moves.deals(parsed, deck, hand % players)).data,
                     **deal_context(game, parsed, None)}
         except RuleViolation:
             continue  # a deal the rules want dealt again
@@ -170,7 +170,7 @@ def test_after_a_wesele_too(name, rules):
     game = GAMES[name]
     chance, parsed = random.Random(f"wesele{name}{rules}"), game.parse_rules(rules)
     for _ in range(HANDS):
-        rest = [c for c in sorted(game.pack(parsed)) if c not in ("QC", "QS")]
+        rest = [c for c in sorted(game.sight.pack(parsed)) if c not in ("QC", "QS")]
         chance.shuffle(rest)
         hands = [rest[0:4], ["QC", "QS", *rest[4:6]], rest[6:10], rest[10:14]]
         deal = game.parse_deal(parsed, {"dealer": 0, "hands": hands}).data
@@ -188,13 +188,13 @@ def _auction(game, rules, deal: dict, calls: list[Command], chance: random.Rando
         [event] = game.decide(state, command)
         state = game.evolve(state, event)
     for _ in range(6):
-        seats = range(len(game.held(state)))
+        seats = range(len(game.moves.held(state)))
         offered = {seat: _check_seat(game, rules, deal, calls, state, seat, chance) for seat in seats}
         callers = [seat for seat, n in offered.items() if n]
         if not callers:
             return
         seat = chance.choice(callers)
-        offers = list(game.offers(state, seat))
+        offers = list(game.moves.offers(state, seat))
         body = dict((offers[-1] if chance.random() < 0.5 else chance.choice(offers)).body)
         calls.append(Command("bid", {"seat": seat, **body}))
         [event] = game.decide(state, calls[-1])

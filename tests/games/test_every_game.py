@@ -4,8 +4,10 @@ to the end, dealt whole and seat by seat, through nothing but the ``Game`` contr
 other hand the last its game or match needs (each side one short of the target), so that a
 game that pays only then pays in it.
 
-At every step: the game decides each event again (``redecide``: the log's audit), and each
-trick played a card at a time is the trick its cards make logged whole; every reader (each
+At every step: the view holds the keys bitka reads, in the shapes ``view_keys`` declares
+(dealing, auction, play and done alike); the game decides each event again (``redecide``:
+the log's audit), and each trick played a card at a time is the trick its cards make logged
+whole; every reader (each
 seat, and nobody seated) may see (``visible``) only its own cards, those played and those
 face up on the table now or before, and is served exactly the cards of the view it may
 see: none hidden from it, none on the table hidden; and what it is served tells it nothing
@@ -14,7 +16,7 @@ hidden cards each in the other's place serves it the same bytes while the same r
 stay legal in both); every sentence the game writes (each
 event in words, the settlement's explanation) is a catalog message in every language. At
 the end: the hand dealt seat by seat settles exactly as the same hand dealt whole, so does
-the hand logged by its score sheet alone (``Game.sheet``: the same outcome, winner,
+the hand logged by its score sheet alone (``Game.forms.sheet``: the same outcome, winner,
 payments and what the table learns), and the payments are each the stake times the
 settlement's units and multiplier, player to player. A page opens a table from each preset.
 """
@@ -30,6 +32,7 @@ import pytest
 
 from events.types import HAND_EVENTS
 from games.engine.base import Command, Event, TableTerms
+from games.engine import view_keys as keys
 from games.engine.errors import RuleViolation
 from games.engine.seen import cards_in
 from games.engine.table import NO_BOK, after_settlement, carried_after, deal_context
@@ -40,10 +43,10 @@ from service.i18n import phrases
 from tests.api import test_evening_pages as pages
 
 LANGUAGES = ("pl", "it", "pt_BR")
-PHASES = {"dealing", "auction", "play"}  # a hand in play, as the pages read its view
 HANDS = 6  # random hands per preset, each dealt whole and seat by seat
-ON_THE_TABLE = ("table", "table_cards", "trump", "current", "captured")  # a view's cards face up (and each trick's)
-CASES = [pytest.param(name, i, id=f"{name}-{i}") for name, game in GAMES.items() for i in range(len(game.presets))]
+ON_THE_TABLE = (keys.TABLE_CARDS, keys.TRUMP, keys.CURRENT, "captured")  # a view's cards face up (and each trick's)
+CASES = [pytest.param(name, i, id=f"{name}-{i}") for name, game in GAMES.items()
+         for i in range(len(game.words.presets))]
 
 
 @dataclass(frozen=True)
@@ -56,10 +59,10 @@ class _Logged:
 def _deal(game, rules, chance: random.Random, dealer: int) -> Event:
     """A deal of a shuffled pack the rules accept (a deal the rules want redealt is dealt again)."""
     for _ in range(100):
-        deck = sorted(game.pack(rules))
+        deck = sorted(game.sight.pack(rules))
         chance.shuffle(deck)
         try:
-            return game.parse_deal(rules, game.deals(rules, deck, dealer))
+            return game.parse_deal(rules, game.moves.deals(rules, deck, dealer))
         except RuleViolation:
             continue
     raise AssertionError(f"{game.name}: no deal of 100 the rules accept")
@@ -70,12 +73,13 @@ class _Hand:
 
     def __init__(self, game, rules, opened: Event, match: dict | None):
         self.game, self.rules, self.match = game, rules, match
-        self.pack = frozenset(game.pack(rules))
+        self.pack = frozenset(game.sight.pack(rules))
         recorded = {**opened.data, **deal_context(game, rules, match)}  # the deal event as the log keeps it
         self.state = game.initial_state(rules, recorded)
-        self.seats, self.dealer = len(game.held(self.state)), opened.data["dealer"]
-        self.said: list[str] = [game.describe("deal", recorded, self.who)]
+        self.seats, self.dealer = len(game.moves.held(self.state)), opened.data["dealer"]
+        self.said: list[str] = [game.words.describe("deal", recorded, self.who)]
         self.face_up: set[str] = set()  # every card the view has shown face up so far
+        self.phases: set[str] = set()  # every phase the view has said
         self.commands: list[Command] = []  # every command the hand took, in order
         self.check_readers()
 
@@ -92,29 +96,40 @@ class _Hand:
         self.commands.append(command)
         for event in events:
             self.state = self.game.evolve(self.state, event)
-            self.said.append(self.game.describe(event.type, event.data, self.who))
+            self.said.append(self.game.words.describe(event.type, event.data, self.who))
             self.check_readers()
         return events
 
+    def check_view(self) -> dict:
+        """The view now, holding the keys bitka reads in the shapes declared (view_keys.py),
+        its phase one of a hand in play until the hand is over, and ``done`` then."""
+        game, view = self.game, self.game.sight.view(self.state)
+        wrong = keys.wrong(view)
+        assert not wrong, f"{game.name}: its view in phase {view.get(keys.PHASE)!r}: " + "; ".join(wrong)
+        over = game.is_terminal(self.state)
+        assert (keys.phase(view) == keys.DONE) == over, f"{game.name}: phase {keys.phase(view)}, over: {over}"
+        assert keys.dealer(view) == self.dealer, f"{game.name}: dealer {keys.dealer(view)}, not {self.dealer}"
+        self.phases.add(keys.phase(view))
+        return view
+
     def check_readers(self) -> None:
         game, state = self.game, self.state
+        view = self.check_view()
         if game.is_terminal(state):
             return
-        view = game.view(state)
-        assert view["phase"] in PHASES and view["dealer"] == self.dealer, f"{game.name}: {view.get('phase')}"
         on_table = frozenset().union(*(cards_in(view[k]) for k in ON_THE_TABLE if k in view),
-                                     *(cards_in(t["cards"]) for t in view.get("tricks") or ()))
+                                     *(cards_in(t["cards"]) for t in view.get(keys.TRICKS) or ()))
         self.face_up |= on_table
-        played, in_view = frozenset(game.played(state)), cards_in(view)
+        played, in_view = frozenset(game.sight.played(state)), cards_in(view)
         for seat in (None, *range(self.seats)):
             # What the game puts in a reader's sight is checked against what the table shows,
             # not taken on its word: its own cards, those played, those face up now or before
             # (a card cut for trumps and swapped into a hand was seen going there).
-            own = frozenset(game.held(state)[seat]) if seat is not None else frozenset()
-            others = game.visible(state, seat) - own - played - self.face_up
+            own = frozenset(game.moves.held(state)[seat]) if seat is not None else frozenset()
+            others = game.sight.visible(state, seat) - own - played - self.face_up
             assert not others, f"{game.name}: seat {seat} may see {sorted(others)}, neither its own nor face up"
-            hidden = self.pack - game.visible(state, seat) - played
-            shown = game.conceal(state, view, hidden)
+            hidden = self.pack - game.sight.visible(state, seat) - played
+            shown = game.sight.conceal(state, view, hidden)
             leaked = cards_in(shown) & hidden
             assert not leaked, f"{game.name}: seat {seat} is shown {sorted(leaked)}"
             assert not on_table & hidden, f"{game.name}: {sorted(on_table & hidden)} on the table hidden from {seat}"
@@ -126,7 +141,7 @@ class _Hand:
         made = []
         for _ in range(chance.randrange(3)):
             seat = chance.randrange(self.seats)
-            offers = list(self.game.offers(self.state, seat))
+            offers = list(self.game.moves.offers(self.state, seat))
             if not offers:
                 break
             made.append(Command("bid", {"seat": seat, **chance.choice(offers).body}))
@@ -149,10 +164,10 @@ class _Hand:
         """The next trick card by card (each among the legal cards), or the next play."""
         game, state = self.game, self.state
         if game.capabilities.logged_by == "plays":
-            return [Command("play", dict(chance.choice(game.legal_plays(state))))]
+            return [Command("play", dict(chance.choice(game.moves.legal_plays(state))))]
         seats, cards = game.trick_seats(state), []
         for seat in seats:
-            cards.append(chance.choice(game.legal_cards(state, seat, tuple(cards))))
+            cards.append(chance.choice(game.moves.legal_cards(state, seat, tuple(cards))))
         return [Command("play", {"seat": seat, "card": c}) for seat, c in zip(seats, cards, strict=True)]
 
 
@@ -171,14 +186,14 @@ def _served(game, pack: frozenset[str], state, seat: int | None) -> tuple[frozen
     """What a reader in ``seat`` is served of a hand in play: the cards hidden from it, and
     as bytes its view (``conceal``), whose turn it is, the calls open, what is owed and,
     to a seated reader, the calls its phone offers and the cards it may play now."""
-    hidden = pack - game.visible(state, seat) - frozenset(game.played(state))
-    served = {"view": game.conceal(state, game.view(state), hidden), "turn": game.turn(state),
-              "calls": list(game.calls(state)), "owed": dict(game.owed(state))}
+    hidden = pack - game.sight.visible(state, seat) - frozenset(game.sight.played(state))
+    served = {"view": game.sight.conceal(state, game.sight.view(state), hidden), "turn": game.moves.turn(state),
+              "calls": list(game.moves.calls(state)), "owed": dict(game.moves.owed(state))}
     if seat is not None:
-        served["offers"] = [(dict(o.body), o.says) for o in game.offers(state, seat)]
-        if game.turn(state) == seat and game.capabilities.logged_by == "tricks":
-            on_table = tuple(c["card"] for c in game.view(state).get("current") or ())
-            served["legal"] = list(game.legal_cards(state, seat, on_table))
+        served["offers"] = [(dict(o.body), o.says) for o in game.moves.offers(state, seat)]
+        if game.moves.turn(state) == seat and game.capabilities.logged_by == "tricks":
+            on_table = keys.on_table(game.sight.view(state))
+            served["legal"] = list(game.moves.legal_cards(state, seat, on_table))
     return hidden, json.dumps(served, default=sorted)
 
 
@@ -223,10 +238,10 @@ def _owed_cards(game, whole: _Hand, seats: _Hand, deal: dict) -> list[Command]:
     """What the hand dealt seat by seat still owes, as the seats and the dealer log it:
     each seat the cards it now holds in the whole hand, the face-up cards as dealt."""
     out = []
-    for key in sorted(game.owed(seats.state)):
+    for key in sorted(game.moves.owed(seats.state)):
         if key.isdigit():
-            known = set(c for c in game.held(seats.state)[int(key)] if c)
-            cards = [c for c in game.held(whole.state)[int(key)] if c not in known]
+            known = set(c for c in game.moves.held(seats.state)[int(key)] if c)
+            cards = [c for c in game.moves.held(whole.state)[int(key)] if c not in known]
             out.append(Command("cards", {"seat": int(key), "cards": cards}))
         else:
             out.append(Command("cards", {key: deal[key]}))
@@ -239,9 +254,9 @@ def _kept_words() -> frozenset[str]:
     kept = set()
     for game in GAMES.values():
         kept |= {w.lower() for w in re.findall(r"[^\W\d_]+", game.title)}
-        for term in game.glossary:
+        for term in game.words.glossary:
             kept |= {w.lower() for w in re.findall(r"[^\W\d_]+", term.word)}
-        for code, word in game.codes.items():
+        for code, word in game.words.codes.items():
             kept |= {w.lower() for w in re.findall(r"[^\W\d_]+", f"{code} {word}")}
     return frozenset(kept)
 
@@ -259,12 +274,12 @@ def _english_left(sentence: str, language: str) -> list[str]:
 
 def _by_its_sheet(game, rules, hand: _Hand):
     """The hand logged by its score sheet alone, settled."""
-    event = game.parse_result(rules, hand.dealer, dict(game.sheet(hand.state)))
+    event = game.parse_result(rules, hand.dealer, dict(game.forms.sheet(hand.state)))
     return _settle(game, game.result_state(rules, {**event.data, **deal_context(game, rules, hand.match)}), hand.match)
 
 
 def _settle(game, state, match: dict | None):
-    n = len(game.held(state))
+    n = len(game.moves.held(state))
     return game.settle(state, TableTerms(stake=100, members=tuple(f"m{i}" for i in range(n)),
                                          match=tuple(match["scores"]) if match else ()))
 
@@ -310,10 +325,11 @@ def _as_the_table_learns(game, rules, settled, match: dict | None) -> dict:
 @pytest.mark.parametrize("name, preset", CASES)
 def test_random_hands_dealt_whole_and_seat_by_seat(name, preset):
     game = GAMES[name]
-    chosen = game.presets[preset]
+    chosen = game.words.presets[preset]
     rules = game.parse_rules(chosen.rules)
     assert game.seat_count(rules) == chosen.players, \
         f"{name}: the preset {chosen.title!r} says {chosen.players} play; its rules seat {game.seat_count(rules)}"
+    phases: set[str] = set()  # every phase a view of the hands said
     for n in range(HANDS):
         chance = random.Random(f"{name}-{preset}-{n}")
         match = _one_short(game, rules) if n % 2 else None  # every other hand the last its game or match needs
@@ -341,6 +357,7 @@ def test_random_hands_dealt_whole_and_seat_by_seat(name, preset):
                 whole.check_trick_whole(before[0], after_one[0], cards, made[0])
                 seats.check_trick_whole(before[1], after_one[1], cards, made[1])
         assert game.is_terminal(seats.state)
+        phases |= whole.phases | seats.phases
         settled, again = _settle(game, whole.state, match), _settle(game, seats.state, match)
         assert settled == again, f"{name}: the hand dealt seat by seat settles otherwise"
         _worlds_alike(game, rules, whole, opened, chance)
@@ -350,23 +367,25 @@ def test_random_hands_dealt_whole_and_seat_by_seat(name, preset):
         except RuleViolation:
             # A hand cut short with cards still in hand (a Capixaba bonus that wins the match
             # mid-hand) has no score sheet its game takes yet: a result is a whole hand's.
-            if not any(game.held(whole.state)):
+            if not any(game.moves.held(whole.state)):
                 raise
         else:
             learns = _as_the_table_learns(game, rules, settled, match)
             assert _as_the_table_learns(game, rules, by_sheet, match) == learns, \
-                f"{name}: the score sheet {game.sheet(whole.state)} settles otherwise than the hand"
+                f"{name}: the score sheet {game.forms.sheet(whole.state)} settles otherwise than the hand"
         for language in LANGUAGES:
             # Each event in words is said whole; a settlement's explanation, which its log keeps
             # (and replay compares), is matched by the catalog's templates.
             unsaid = [s for s in whole.said if s and (not phrases.covered(s, language) or _english_left(s, language))]
             unsaid += [s for s in settled.explanation if s and not phrases.covered(s, language)]
             assert not unsaid, f"{name}: not in the {language} catalog: {unsaid[:3]}"
+    # Each view above held the keys bitka reads: seen dealt seat by seat, in play and over.
+    assert {keys.DEALING, keys.PLAY, keys.DONE} <= phases, f"{name}: the views said only {sorted(phases)}"
 
 
 @pytest.mark.parametrize("name, preset", CASES)
 def test_a_page_opens_a_table_from_each_preset(app, name, preset):
-    chosen = GAMES[name].presets[preset]
+    chosen = GAMES[name].words.presets[preset]
     admin, group = pages._start(app)
     names = ["Ala", "Bob", "Cyd", "Dan", "Ela", "Fil"][:chosen.players]
     for member in names:

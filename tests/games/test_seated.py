@@ -13,9 +13,9 @@ SEATS = range(2, 7)  # every number of seats a game here is played by
 def test_a_rule_said_is_kept_whatever_the_number_of_seats():
     changed = []
     for game in GAMES.values():
-        for field in game.rule_fields:
+        for field in game.forms.rule_fields:
             for value in field.options:
-                raw = {**game.presets[0].rules, field.name: value}
+                raw = {**game.words.presets[0].rules, field.name: value}
                 try:
                     rules = game.parse_rules(raw)
                 except RuleViolation:  # a value the first preset's rules do not take with it

@@ -45,7 +45,7 @@ def test_a_hand_seat_by_seat_with_a_declaration_then_one_dealt_whole(kop_table, 
             state = GAME.evolve(state, event)
     shown = t["member"].get(f"{t['base']}/hands/{hand}").json
     settlement = shown["settlement"]
-    thirds = GAME.sheet(done)["thirds"]
+    thirds = GAME.forms.sheet(done)["thirds"]
     assert [s["points"] for s in settlement["sides"]] == [thirds[0] // 3, thirds[1] // 3 + 3]
     assert any("third(s))" in line for line in settlement["explanation"])
     reader = Client(app.test_client())

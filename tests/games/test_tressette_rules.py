@@ -51,16 +51,16 @@ def test_ranks_thirds_and_the_eleven_points_of_a_hand():
     trick = {"trick": 1, "leader": 0, "cards": ["3C", "4C", "5C", "6C"], "winner": 0, "points": 1}
     assert trick_said(trick, WHO, THIRD).endswith("seat 0 wins 0 point(s) (1 third(s))")
     assert trick_said(trick, WHO).endswith("seat 0 wins 1 card points")  # a game of whole points: as before
-    assert GAME.unit == THIRD
+    assert GAME.forms.unit == THIRD
 
 
 def test_a_whole_hand_must_follow_and_scores_in_thirds():
     state = _state({}, _four(2), dealer=3)
-    assert GAME.turn(state) == 0  # the player after the dealer leads
+    assert GAME.moves.turn(state) == 0  # the player after the dealer leads
     led = state.held[0][0]
     same = [c for c in state.held[1] if c[-1] == led[-1]]
     if same:
-        assert GAME.legal_cards(state, 1, (led,)) == same
+        assert GAME.moves.legal_cards(state, 1, (led,)) == same
         other = next((c for c in state.held[1] if c[-1] != led[-1]), None)
         if other:
             after = _do(state, "play", {"seat": 0, "card": led})
@@ -80,15 +80,15 @@ def test_the_stock_for_two_the_winner_draws_first_and_the_draws_are_shown():
     for show in (True, False):
         state = _state({"players": 2, "show_draws": show}, hands, stock, dealer=1)
         lead = state.held[0][0]
-        answer = GAME.legal_cards(state, 1, (lead,))[0]
+        answer = GAME.moves.legal_cards(state, 1, (lead,))[0]
         state = _do(state, "trick", {"cards": [lead, answer]})
         draws = state.tricks[0].draws
         assert [s for s, _ in draws] == [state.tricks[0].winner, 1 - state.tricks[0].winner]
         assert [c for _, c in draws] == stock[:2]
         for seat, card in draws:
             assert card in state.held[seat]
-            assert (card in GAME.visible(state, 1 - seat)) is show  # shown to the other player, or not
-            assert (card in GAME.view(state)["table_cards"]) is show
+            assert (card in GAME.sight.visible(state, 1 - seat)) is show  # shown to the other player, or not
+            assert (card in GAME.sight.view(state)["table_cards"]) is show
     done, _ = play_through(GAME, _state({"players": 2}, hands, stock, dealer=0))
     assert len(done.tricks) == 20 and GAME.is_terminal(done) and sum(tressette.sheet(done)["thirds"]) == 35
 
@@ -97,15 +97,15 @@ def test_seat_by_seat_for_two_each_drawn_card_is_sealed_from_nobody():
     cards = _shuffled(4)
     rules = parse_rules({"players": 2})
     state = GAME.initial_state(rules, GAME.parse_deal(rules, {"dealer": 1}).data)
-    assert GAME.owed(state) == {"0": 10, "1": 10}
+    assert GAME.moves.owed(state) == {"0": 10, "1": 10}
     state = _do(_do(state, "cards", {"seat": 0, "cards": cards[:10]}), "cards", {"seat": 1, "cards": cards[10:20]})
     lead = state.held[0][0]
-    state = _do(state, "trick", {"cards": [lead, GAME.legal_cards(state, 1, (lead,))[0]]})
-    assert GAME.owed(state) == {"0": 1, "1": 1}
+    state = _do(state, "trick", {"cards": [lead, GAME.moves.legal_cards(state, 1, (lead,))[0]]})
+    assert GAME.moves.owed(state) == {"0": 1, "1": 1}
     with pytest.raises(RuleViolation):
         GAME.decide(state, Command("play", {"seat": state.leader, "card": state.held[state.leader][0]}))
     state = _do(state, "cards", {"seat": 1, "cards": [cards[20]]})
-    assert cards[20] in GAME.visible(state, 0) and cards[20] in GAME.visible(state, None)
+    assert cards[20] in GAME.sight.visible(state, 0) and cards[20] in GAME.sight.visible(state, None)
     with pytest.raises(RuleViolation, match="owes no card"):
         GAME.decide(state, Command("cards", {"seat": 1, "cards": [cards[21]]}))
 
@@ -120,11 +120,11 @@ def _with(cards_of_seat0: list[str]):
 def test_declarations_are_checked_against_the_cards_held():
     hands = _with(["AD", "2D", "3D", "AC", "AS", "2C", "2S", "2H", "3C"])
     state = _state({"accuse": True}, hands)
-    offered = GAME.offers(state, 0)
+    offered = GAME.moves.offers(state, 0)
     assert offered and offered[0].body["call"] == "accuse"
     declared = _do(state, "bid", {"seat": 0, "call": "accuse", "cards": ["AD", "2D", "3D", "AC", "AS"]})
     assert declared.declared[0]["points"] == 3 + 3  # a napoletana of diamonds, three aces
-    assert {"AD", "2D", "3D", "AC", "AS"} <= GAME.visible(declared, 1)  # shown to the table
+    assert {"AD", "2D", "3D", "AC", "AS"} <= GAME.sight.visible(declared, 1)  # shown to the table
     four_twos = _do(state, "bid", {"seat": 0, "call": "accuse", "cards": "2D,2C,2S,2H"})  # as a page's form sends it
     assert four_twos.declared[0]["points"] == 4
     with pytest.raises(RuleViolation, match="once per hand"):

@@ -19,10 +19,10 @@ def play_hand(game: Game, state, picks: Iterable[int], on_card: OnCard | None = 
     commands, at = [], 0
     while not game.is_terminal(state):
         if game.capabilities.logged_by == "tricks":
-            leader, seats, cards = game.turn(state), len(game.held(state)), []
+            leader, seats, cards = game.moves.turn(state), len(game.moves.held(state)), []
             for i in range(seats):
                 seat = (leader + i) % seats
-                legal = game.legal_cards(state, seat, tuple(cards))
+                legal = game.moves.legal_cards(state, seat, tuple(cards))
                 card = legal[picks[at % len(picks)] % len(legal)]
                 at += 1
                 if on_card:
@@ -30,7 +30,7 @@ def play_hand(game: Game, state, picks: Iterable[int], on_card: OnCard | None = 
                 cards.append(card)
             command = Command("trick", {"cards": cards})
         else:
-            legal = game.legal_plays(state)
+            legal = game.moves.legal_plays(state)
             play = legal[picks[at % len(picks)] % len(legal)]
             at += 1
             if on_play:

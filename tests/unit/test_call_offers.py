@@ -36,7 +36,7 @@ def _takes(g, state, seat, body) -> bool:
 
 def _every_call(g, state) -> list[dict]:
     jacks = [None, "JC", "JS", "JH", "JD"]
-    return [{"call": c, **({"jack": j} if j else {})} for c in g.calls(state) if c != "pass" for j in jacks
+    return [{"call": c, **({"jack": j} if j else {})} for c in g.moves.calls(state) if c != "pass" for j in jacks
             if j is None or c == "wesele"]
 
 
@@ -48,7 +48,7 @@ def test_a_seat_is_offered_every_call_decide_takes_from_it_and_no_other(name, ru
     rng = random.Random(7)
     for _ in range(4):  # the auction moves on: each round, one seat makes one of its offers
         for seat in range(4):
-            offered = [dict(o.body) for o in g.offers(state, seat)]
+            offered = [dict(o.body) for o in g.moves.offers(state, seat)]
             for body in offered:
                 assert _takes(g, state, seat, body), (seat, body)
             taken = {(b["call"], b.get("jack")) for b in _every_call(g, state) if _takes(g, state, seat, b)}
@@ -60,9 +60,9 @@ def test_a_seat_is_offered_every_call_decide_takes_from_it_and_no_other(name, ru
             assert offered_calls <= taken
             ladder = state.rules.ladder
             assert {call for call, _ in taken - offered_calls} <= {*ladder.doubles, ladder.extra_double}
-            assert all(o.says and o.says[0].isupper() for o in g.offers(state, seat))
+            assert all(o.says and o.says[0].isupper() for o in g.moves.offers(state, seat))
         seat = rng.randrange(4)
-        offers = list(g.offers(state, seat))
+        offers = list(g.moves.offers(state, seat))
         if not offers:
             continue
         [event] = g.decide(state, Command("bid", {"seat": seat, **rng.choice(offers).body}))
@@ -71,25 +71,25 @@ def test_a_seat_is_offered_every_call_decide_takes_from_it_and_no_other(name, ru
 
 def test_what_each_call_says_it_does():
     g, state = _hand("kop", {}, WESELE)
-    assert g.offers(state, 0)[0].body == {"call": "wesele"}  # the rules choose JC: it goes unsaid
-    assert [o.says for o in g.offers(state, 0)] == [
+    assert g.moves.offers(state, 0)[0].body == {"call": "wesele"}  # the rules choose JC: it goes unsaid
+    assert [o.says for o in g.moves.offers(state, 0)] == [
         "Wesele: the holder of JC plays with you against the other two",
         "Zolo: you play alone against three and win with 53 card points",
         "Zolo-du: you play alone against three and must take all four tricks"]
-    assert [o.body for o in g.offers(state, 1)] == [{"call": "zolo"}, {"call": "zolo-du"}, {"call": "kontra"}]
+    assert [o.body for o in g.moves.offers(state, 1)] == [{"call": "zolo"}, {"call": "zolo-du"}, {"call": "kontra"}]
     g, state = _hand("baska", {"variant": "classic"}, FOUR_QUEENS)
-    assert g.offers(state, 0)[-1].says == "Baska: you hold all four queens and win the hand at once"
-    assert "baska" not in [o.body["call"] for o in g.offers(state, 1)]
+    assert g.moves.offers(state, 0)[-1].says == "Baska: you hold all four queens and win the hand at once"
+    assert "baska" not in [o.body["call"] for o in g.moves.offers(state, 1)]
 
 
 def test_no_call_once_the_first_card_is_played_nor_before_the_cards_are_in():
     g, state = _hand("kop", {}, WESELE)
     [play] = g.decide(state, Command("play", {"seat": 1, "card": "JC"}))
     after = g.evolve(state, play)
-    assert all(list(g.offers(after, seat)) == [] for seat in range(4))
+    assert all(list(g.moves.offers(after, seat)) == [] for seat in range(4))
     r = g.parse_rules({})
     dealing = g.initial_state(r, {"dealer": 0, "hands": [WESELE[0], [], [], []]})
-    assert all(list(g.offers(dealing, seat)) == [] for seat in range(4))
+    assert all(list(g.moves.offers(dealing, seat)) == [] for seat in range(4))
 
 
 def _capixaba_deal() -> dict:
@@ -111,7 +111,7 @@ def test_capixaba_offers_the_swap_to_the_holder_of_the_two_of_trumps_alone():
     holder = next(s for s, h in enumerate(deal["hands"]) if two in h)
     swap = [({"call": "swap-2"}, f"Swap: you give your {two} for the trump card turned up, {trump}")]
     for seat in range(4):
-        offered = [(dict(o.body), o.says) for o in game("bisca").offers(state, seat)]
+        offered = [(dict(o.body), o.says) for o in game("bisca").moves.offers(state, seat)]
         assert offered == (swap if seat == holder else [])
     [swapped] = bisca.decide(state, Command("bid", {"seat": holder, "call": "swap-2"}))
-    assert list(game("bisca").offers(bisca.evolve(state, swapped), holder)) == []  # once only
+    assert list(game("bisca").moves.offers(bisca.evolve(state, swapped), holder)) == []  # once only

@@ -3,7 +3,7 @@ tomorrow is in each of them without a line changed (tests/every_game.py).
 
 A made-up game registered before collection (tests/fake_game.py) shows up in the parameters
 of every test about every game; no test spells out a list of the games by hand; and the
-conformance test sees a leak that names no card."""
+conformance test sees a leak that names no card, and a view without a key bitka reads."""
 from __future__ import annotations
 
 import ast
@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from games.engine import view_keys as keys
 from games.registry import GAMES
 from tests import fake_game
 from tests.games import test_every_game
@@ -92,9 +93,30 @@ def test_the_conformance_test_sees_a_leak_that_names_no_card(monkeypatch):
     name = next(iter(GAMES))
     game = GAMES[name]
 
-    def view(state, plain=game.view):
-        return {**plain(state), "suits": [sorted({c[-1] for c in held if c}) for held in game.held(state)]}
+    def view(state, plain=game.sight.view):
+        return {**plain(state), "suits": [sorted({c[-1] for c in held if c}) for held in game.moves.held(state)]}
 
-    monkeypatch.setitem(GAMES, name, replace(game, view=view))
+    monkeypatch.setitem(GAMES, name, replace(game, sight=replace(game.sight, view=view)))
     with pytest.raises(AssertionError, match="tells apart the worlds"):
+        test_every_game.test_random_hands_dealt_whole_and_seat_by_seat(name, 0)
+
+
+@pytest.mark.parametrize("changed, said", [
+    (lambda shown: {k: v for k, v in shown.items() if k != keys.HELD}, "no 'held'"),
+    (lambda shown: {**shown, keys.DEALER: str(shown[keys.DEALER])}, "'dealer' is '[0-9]', not a seat"),
+    (lambda shown: {**shown, keys.CURRENT: [[p["seat"], p["card"]] for p in shown.get(keys.CURRENT) or ()]
+                    or [[0, "AS"]]}, "'current' is .*, not a list of \\{seat, card\\}"),
+    (lambda shown: {**shown, "game": "fake"}, "'game' is the projection's own"),
+])
+def test_the_conformance_test_holds_each_view_to_the_keys_bitka_reads(monkeypatch, changed, said):
+    """A view that leaves out a key the service reads, gives one in another shape, or holds
+    one the hand's projection adds itself is refused (games/engine/view_keys.py)."""
+    name = next(iter(GAMES))
+    game = GAMES[name]
+
+    def view(state, plain=game.sight.view):
+        return changed(plain(state))
+
+    monkeypatch.setitem(GAMES, name, replace(game, sight=replace(game.sight, view=view)))
+    with pytest.raises(AssertionError, match=said):
         test_every_game.test_random_hands_dealt_whole_and_seat_by_seat(name, 0)

@@ -4,11 +4,11 @@ line in the registry; what the rest of bitka shows of it, it takes from the ``Ga
 
 The words looked for are every registered game's name and title, the words of its
 glossary of four letters or more (its calls, roles and scores, as its players say them),
-and the codes of its log (``Game.codes``); a new
+and the codes of its log (``Game.words.codes``); a new
 game's words are looked for as soon as it is registered. In every file there: the Python
 (its comments and docstrings too), the pages' templates, scripts and styles. The API's
 own field for the table decider's doubled rounds, ``bok`` (API.md), is not a game's word
-there; what a page says of a doubled round, its game says (``Game.notes``)."""
+there; what a page says of a doubled round, its game says (``Game.forms.notes``)."""
 from __future__ import annotations
 
 import re
@@ -27,9 +27,9 @@ def _words() -> set[str]:
     words = set()
     for game in GAMES.values():
         words |= {game.name.lower(), game.title.lower()}
-        for term in game.glossary:
+        for term in game.words.glossary:
             words |= {w.lower() for w in re.split(r"[ ,/]+", term.word) if len(w) >= 4}
-        words |= {code.lower() for code in game.codes if len(code) >= 4}
+        words |= {code.lower() for code in game.words.codes if len(code) >= 4}
     return words - API_WORDS - ALSO_ENGLISH
 
 

@@ -53,8 +53,8 @@ def test_kop_seat_by_seat_the_fourth_card_makes_the_trick_that_the_whole_trick_m
     whole = _whole(kop.GAME, {}, {"dealer": 0, "hands": KOP_HANDS})
     for cards in KOP_TRICKS:
         for i, card in enumerate(cards):
-            seat = (kop.GAME.turn(seats))
-            assert kop.GAME.legal_cards(seats, seat, tuple(cards[:i])) == kop.GAME.legal_cards(whole, seat,
+            seat = (kop.GAME.moves.turn(seats))
+            assert kop.GAME.moves.legal_cards(seats, seat, tuple(cards[:i])) == kop.GAME.moves.legal_cards(whole, seat,
                                                                                                 tuple(cards[:i]))
             seats, events = _fold(kop.GAME, seats, Command("play", {"seat": seat, "card": card}))
             assert [e.type for e in events] == (["play", "trick"] if i == 3 else ["play"])
@@ -184,8 +184,8 @@ def test_scopa_seat_by_seat_captures_and_sweeps_as_the_whole_deal_does(players, 
         seats, _ = _fold(scopa.GAME, seats, Command("cards", {"seat": seat, "cards": deal["hands"][seat]}))
     chooser = random.Random(pick)
     while not scopa.GAME.is_terminal(whole):
-        legal = scopa.GAME.legal_plays(whole)
-        assert scopa.GAME.legal_plays(seats) == legal
+        legal = scopa.GAME.moves.legal_plays(whole)
+        assert scopa.GAME.moves.legal_plays(seats) == legal
         move = dict(chooser.choice(legal))
         whole, [played] = _fold(scopa.GAME, whole, Command("play", move))
         seats, [also] = _fold(scopa.GAME, seats, Command("play", move))
@@ -216,8 +216,8 @@ def test_the_events_of_a_hand_dealt_seat_by_seat_are_what_its_deal_event_says():
         assert game.parse_deal(rules, {"dealer": 1}).data["hands"] == [[] for _ in range(game.seat_count(rules))]
         state = game.initial_state(rules, {**game.parse_deal(rules, {"dealer": 1}).data,
                                            **deal_context(game, rules, None)})
-        assert game.view(state)["phase"] == "dealing" and not game.is_terminal(state)
-        assert game.visible(state, None) == frozenset()  # nothing is in sight yet
+        assert game.sight.view(state)["phase"] == "dealing" and not game.is_terminal(state)
+        assert game.sight.visible(state, None) == frozenset()  # nothing is in sight yet
 
 
 def test_kop_a_claim_in_the_middle_of_a_trick_counts_the_cards_already_on_the_table():
@@ -229,11 +229,11 @@ def test_kop_a_claim_in_the_middle_of_a_trick_counts_the_cards_already_on_the_ta
     for cards in (["10H", "JC", "10D", "AH"], ["AD", "QH", "QC", "QS"]):
         state, _ = _fold(kop.GAME, state, Command("trick", {"cards": cards}))
     before, [early] = _fold(kop.GAME, state, Command("claim", {"seat": 1}))
-    leader = kop.GAME.turn(state)
+    leader = kop.GAME.moves.turn(state)
     on_table = []
     for _ in range(2):
-        seat = kop.GAME.turn(state)
-        card = kop.GAME.legal_cards(state, seat, tuple(on_table))[0]
+        seat = kop.GAME.moves.turn(state)
+        card = kop.GAME.moves.legal_cards(state, seat, tuple(on_table))[0]
         on_table.append(card)
         state, _ = _fold(kop.GAME, state, Command("play", {"seat": seat, "card": card}))
     after, [claim] = _fold(kop.GAME, state, Command("claim", {"seat": 1}))

@@ -23,7 +23,7 @@ class CardValues:
     order: tuple[str, ...]
     points: Mapping[str, Points]
     last_trick: Points = 0
-    unit: Unit = POINT  # the game's unit (units.py), the same as its Game.unit
+    unit: Unit = POINT  # the game's unit (units.py), the same as its Game.forms.unit
     _rank: Mapping[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):

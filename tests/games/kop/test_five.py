@@ -47,12 +47,12 @@ def settle(state, stake=B):
 
 def test_at_five_the_dealer_sits_out_and_the_seat_after_calls_and_leads():
     state = five()
-    assert kop.GAME.sitting_out(state) == {2}
-    assert state.leader == kop.GAME.turn(state) == 3
+    assert kop.GAME.moves.sitting_out(state) == {2}
+    assert state.leader == kop.GAME.moves.turn(state) == 3
     assert kop.GAME.trick_seats(state) == [3, 4, 0, 1]  # seat order, round the dealer
     with pytest.raises(RuleViolation, match="seat 2 deals this hand and sits it out; the four others play it"):
         bid(state, {"seat": 2, "call": "zolo"})
-    assert kop.GAME.offers(state, 2) == [] and kop.GAME.offers(state, 3)  # the dealer's phone offers no call
+    assert kop.GAME.moves.offers(state, 2) == [] and kop.GAME.moves.offers(state, 3)  # the dealer's phone: no call
     assert bid(state, {"seat": 3, "call": "zolo"}).auction.declarer == 3
 
 
@@ -60,7 +60,7 @@ def test_at_five_a_trick_is_the_four_players_cards_from_its_leader():
     state, data = trick(five(), KOP_TRICKS[0])
     assert (data["leader"], data["winner"]) == (3, 3)
     state, data = trick(state, KOP_TRICKS[1])
-    assert data["leader"] == 3 and kop.GAME.turn(state) == 3
+    assert data["leader"] == 3 and kop.GAME.moves.turn(state) == 3
     with pytest.raises(RuleViolation, match="a trick is 4 cards"):
         trick(five(), [*KOP_TRICKS[0], "AC"])
 
@@ -97,7 +97,7 @@ def test_at_five_the_dealer_is_dealt_no_cards():
 def test_at_five_dealt_seat_by_seat_nobody_waits_for_the_dealer():
     rules = kop.parse_rules(FIVE)
     state = kop.new_hand(rules, kop.deal_event(rules, {"dealer": DEALER}).data)
-    assert kop.GAME.owed(state) == {"0": 4, "1": 4, "3": 4, "4": 4}
+    assert kop.GAME.moves.owed(state) == {"0": 4, "1": 4, "3": 4, "4": 4}
     with pytest.raises(RuleViolation, match="seat 2 deals this hand and sits it out"):
         kop.decide(state, Command("cards", {"seat": 2, "cards": KOP_HANDS[0]}))
     shown = kop.view(state)
@@ -105,7 +105,7 @@ def test_at_five_dealt_seat_by_seat_nobody_waits_for_the_dealer():
     for seat in (0, 1, 3, 4):
         [event] = kop.decide(state, Command("cards", {"seat": seat, "cards": HANDS[seat]}))
         state = kop.evolve(state, event)
-    assert state.complete and kop.view(state)["phase"] == "auction" and kop.GAME.owed(state) == {}
+    assert state.complete and kop.view(state)["phase"] == "auction" and kop.GAME.moves.owed(state) == {}
 
 
 def test_at_five_the_dealer_sees_no_card_until_it_is_played():
@@ -204,7 +204,7 @@ def test_at_five_a_hand_plays_and_pays_as_the_same_hand_at_four(n):
     hands4, seat = _at_four(hands5, dealer)
     state5, state4 = start(hands5, dealer, FIVE), start(hands4, 0)
     for _ in range(chance.randrange(3)):
-        offers = [(s, o) for s in seat for o in kop.GAME.offers(state5, s)]
+        offers = [(s, o) for s in seat for o in kop.GAME.moves.offers(state5, s)]
         if not offers:
             break
         s5, offer = chance.choice(offers)

@@ -106,7 +106,7 @@ def test_a_hand_dealt_seat_by_seat_in_any_order_is_the_hand_dealt_whole(trump_ca
         seats, [event] = _fold(seats, Command("cards", {"seat": who, "cards": cards}))
         ten = trump_up or not nine or who != dealer  # once the trump card is up the event holds the dealer's ten
         assert sorted(event.data["cards"]) == sorted(c for c in deal["hands"][who] if ten or c != deal["trump"])
-    assert sueca.GAME.owed(seats) == {} and sorted(map(sorted, seats.held)) == sorted(map(sorted, whole.held))
+    assert sueca.GAME.moves.owed(seats) == {} and sorted(map(sorted, seats.held)) == sorted(map(sorted, whole.held))
     chooser = random.Random(seed.random())
     while not sueca.is_over(whole):
         leader, cards = whole.leader, []

@@ -48,10 +48,10 @@ def test_the_pack_ranks_and_points():
 
 def test_the_seat_after_the_dealer_leads_and_the_winner_leads_the_next_trick():
     state = start()
-    assert (state.leader, sueca.GAME.turn(state)) == (1, 1)
+    assert (state.leader, sueca.GAME.moves.turn(state)) == (1, 1)
     state = given(sueca.GAME, DEAL).when("trick", cards=["AH", "AC", "AD", "AS"]).then(
         ("trick", {"trick": 1, "leader": 1, "cards": ["AH", "AC", "AD", "AS"], "winner": 0, "points": 44}))
-    assert sueca.GAME.turn(state) == 0  # the ace of trumps took it: its player leads
+    assert sueca.GAME.moves.turn(state) == 0  # the ace of trumps took it: its player leads
 
 
 def test_the_highest_trump_wins_else_the_highest_card_of_the_suit_led():
@@ -119,7 +119,7 @@ def test_the_trump_card_is_one_of_the_dealers_ten_and_every_reader_sees_it():
         assert "6S" in sueca.visible(state, reader)  # face up, though the dealer holds it
         assert not {"AS", "7S"} & sueca.visible(state, reader)  # its other cards are not
     assert {"AS", "6S"} <= sueca.visible(state, 0)
-    view = sueca.GAME.conceal(state, sueca.view(state), frozenset(sueca.PACK) - sueca.visible(state, 1))
+    view = sueca.GAME.sight.conceal(state, sueca.view(state), frozenset(sueca.PACK) - sueca.visible(state, 1))
     assert view["trump"] == "6S" and view["held"][0].count(None) == 9 and "6S" in view["held"][0]
 
 
@@ -280,14 +280,14 @@ OTHERS = [("seat_cards", {"seat": s, "cards": DEAL["hands"][s]}) for s in (1, 2,
 
 def test_seat_by_seat_the_dealer_turns_up_the_trump_card_then_logs_its_nine_others():
     opened = given(sueca.GAME, OPEN)
-    assert sueca.GAME.owed(opened.state) == {"trump": 1, "0": 9, "1": 10, "2": 10, "3": 10}
+    assert sueca.GAME.moves.owed(opened.state) == {"trump": 1, "0": 9, "1": 10, "2": 10, "3": 10}
     assert sueca.view(opened.state)["phase"] == "dealing" and sueca.visible(opened.state, None) == frozenset()
     up = opened.when("cards", trump="6S").then(("seat_cards", {"trump": "6S"}))
-    assert sueca.GAME.owed(up) == {"0": 9, "1": 10, "2": 10, "3": 10} and sueca.visible(up, 2) == {"6S"}
+    assert sueca.GAME.moves.owed(up) == {"0": 9, "1": 10, "2": 10, "3": 10} and sueca.visible(up, 2) == {"6S"}
     nine = [c for c in SPADES if c != "6S"]
     state = given(sueca.GAME, OPEN, ("seat_cards", {"trump": "6S"})).when("cards", seat=0, cards=nine).then(
         ("seat_cards", {"seat": 0, "cards": [*nine, "6S"]}))  # the event holds its ten, the trump card last
-    assert sorted(state.held[0]) == sorted(SPADES) and sueca.GAME.owed(state) == {"1": 10, "2": 10, "3": 10}
+    assert sorted(state.held[0]) == sorted(SPADES) and sueca.GAME.moves.owed(state) == {"1": 10, "2": 10, "3": 10}
     first = given(sueca.GAME, OPEN, ("seat_cards", {"trump": "6S"}), rules={"trump_card": "first"})
     first.when("cards", seat=0, cards=nine).then(("seat_cards", {"seat": 0, "cards": ["6S", *nine]}))
     given(sueca.GAME, OPEN, ("seat_cards", {"trump": "6S"})).when("cards", seat=0, cards=SPADES).then(
@@ -309,7 +309,7 @@ def test_seat_by_seat_the_dealer_may_log_its_ten_first_and_turn_up_one_of_them()
 def test_seat_by_seat_the_dealer_may_log_its_nine_first_and_turn_up_its_tenth():
     nine = [c for c in SPADES if c != "6S"]
     state = given(sueca.GAME, OPEN).when("cards", seat=0, cards=nine).then(("seat_cards", {"seat": 0, "cards": nine}))
-    assert sueca.GAME.owed(state) == {"trump": 1, "1": 10, "2": 10, "3": 10}
+    assert sueca.GAME.moves.owed(state) == {"trump": 1, "1": 10, "2": 10, "3": 10}
     logged = given(sueca.GAME, OPEN, ("seat_cards", {"seat": 0, "cards": nine}))
     logged.when("cards", trump="AS").refused("AS was already seen in this hand")  # one of the nine: not the trump card
     up = logged.when("cards", trump="6S").then(("seat_cards", {"trump": "6S"}))
