@@ -83,7 +83,7 @@ def holder(text: str) -> str:
                                 "prints, without control characters"))
     if len(name) > NAME_LONGEST:
         raise Unprocessable(say("name: a bank takes an account holder's name of at most {most} characters, and this "
-                                "one has {length}", most=NAME_LONGEST, length=len(name)))
+                                "one has {length:d}", most=NAME_LONGEST, length=len(name)))
     return name
 
 
@@ -97,7 +97,7 @@ def iban(text: str) -> str:
     if expected is None:
         raise Unprocessable(say("iban: {country} is not a country that has IBANs", country=country))
     if len(value) != expected:
-        raise Unprocessable(say("iban: an IBAN of {country} has {expected} characters, and {iban} has {length}",
+        raise Unprocessable(say("iban: an IBAN of {country} has {expected} characters, and {iban} has {length:d}",
                                 country=country, expected=expected, iban=grouped(value), length=len(value)))
     if not iban_checks(value):
         raise Unprocessable(say("iban: the check digits of {iban} do not match the rest of it (ISO 13616, mod 97): "
@@ -161,7 +161,7 @@ def _email(value: str) -> str:
     if not lowered.isascii() or not _EMAIL.fullmatch(lowered):
         raise Unprocessable(say("pix: {key} is not an e-mail address a PIX key can be", key=repr(value)))
     if len(lowered) > EMAIL_LONGEST:
-        raise Unprocessable(say("pix: an e-mail key is at most {most} characters, and this one has {length}",
+        raise Unprocessable(say("pix: an e-mail key is at most {most} characters, and this one has {length:d}",
                                 most=EMAIL_LONGEST, length=len(lowered)))
     return lowered
 

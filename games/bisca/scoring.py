@@ -99,7 +99,7 @@ def _band(state, won: list[int], taken: list[int]) -> tuple[int | None, int, str
         name = "all-120" if p == 120 else ("capote" if p >= 90 else "win")
         plain, hearts = CAPIXABA[name]
         points = hearts if state.trump_suit == "H" else plain
-        return winner, points, name, say("{p} card points: {name}, {points} game "
+        return winner, points, name, say("{p} card points: {name}, {points:d} game "
                                          "point(s){knocked}",
                                          p=p, name=CAPIXABA_SAID[name], points=points,
                                          knocked=say(" (hearts are trump)") if state.trump_suit == "H" else "")
@@ -110,7 +110,7 @@ def _band(state, won: list[int], taken: list[int]) -> tuple[int | None, int, str
                                                                       bonus=EVERY_TRICK[rules.variant])
     points = next(g for low, g in BANDS[rules.variant] if p >= low)
     name = "win" if points == 1 else f"{BANDS[rules.variant][0][0]}+"
-    return winner, points, name, say("{p} card points: {points} game point(s)", p=p, points=points)
+    return winner, points, name, say("{p} card points: {points:d} game point(s)", p=p, points=points)
 
 
 def settle(state, table: TableTerms) -> Settlement:
@@ -121,7 +121,7 @@ def settle(state, table: TableTerms) -> Settlement:
              else say("the cards of this hand were not logged: scored from its result")]
     if state.result is not None and any(state.result["bonus"]):
         lines.append(say("bonuses by side, as logged: {result_bonus}", result_bonus=state.result['bonus']))
-    lines += [say("{b_name} in trick {number}: side {b_side} scores {b_points} ({b_rule})",
+    lines += [say("{b_name} in trick {number:d}: side {b_side} scores {b_points:d} ({b_rule})",
                   b_name=b['name'], number=t.number, b_side=b['side'], b_points=b['points'], b_rule=b['rule'])
               for t in state.tricks for b in t.bonuses]
     hand = list(state.bonus_points)
@@ -131,7 +131,7 @@ def settle(state, table: TableTerms) -> Settlement:
         lines.append(say("the bonuses reach the match target: the match, and this hand, end here"))
     else:
         winner, band_points, outcome, why = _band(state, won, taken)
-        sides = ", ".join(say("side {side} {points} in {tricks} tricks", side=s, points=won[s], tricks=taken[s])
+        sides = ", ".join(say("side {side} {points:d} in {tricks:d} tricks", side=s, points=won[s], tricks=taken[s])
                           for s in range(n))
         lines.append(say("card points: {sides}", sides=sides))
         lines.append(why)

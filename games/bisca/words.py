@@ -16,7 +16,7 @@ def describe(kind: str, d: Mapping, who) -> str:
     match kind:
         case "deal":
             trump = d["trump"] or say("none, a knock for {get_trump_suit}", get_trump_suit=d.get('trump_suit'))
-            return words.dealt(d, who, say("; trump card: {trump}; stock: {stock} cards; match before: "
+            return words.dealt(d, who, say("; trump card: {trump}; stock: {stock:d} cards; match before: "
                                            "{match_before}",
                                            trump=trump, stock=len(d['stock']), match_before=d['match_before']))
         case "result":  # named by capixaba's score sheet, which has every field the others have
@@ -31,7 +31,7 @@ def describe(kind: str, d: Mapping, who) -> str:
                 text += say("; then they draw: {draws}",
                             draws=", ".join(f"{who(s)} {c}" for s, c in d["draws"]))
             for b in d.get("bonuses", []):
-                text += say("; {b_name}: side {b_side} scores {b_points} ({b_rule})",
+                text += say("; {b_name}: side {b_side} scores {b_points:d} ({b_rule})",
                             b_name=b['name'], b_side=b['side'], b_points=b['points'], b_rule=b['rule'])
             return text
     return words.any_event(kind, d, who)

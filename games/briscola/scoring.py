@@ -71,11 +71,11 @@ def settle(state, table: TableTerms) -> Settlement:
     lines = [briscola_line(state) if state.result is None
              else say("the cards of this hand were not logged: scored from its result")]
     lines.append(say("card points: {sides}", sides=", ".join(
-        say("side {side} {points} in {tricks} tricks", side=s, points=won[s], tricks=taken[s])
+        say("side {side} {points:d} in {tricks:d} tricks", side=s, points=won[s], tricks=taken[s])
         for s in range(len(sides)))))
     winner = hand_winner(won)
     lines.append(say("60-60: nobody wins the hand") if winner is None
-                 else say("side {side} takes {card_points} card points, 61 or more: it wins the hand, one game",
+                 else say("side {side} takes {card_points:d} card points, 61 or more: it wins the hand, one game",
                           side=winner, card_points=won[winner]))
     before = list(table.match) if table.match else [0] * len(sides)
     after, champions = match_after(before, winner, rules.match_to)

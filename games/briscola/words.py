@@ -15,7 +15,7 @@ from .rules import MATCH_TO, PLAYERS, STAKE_PER, parse_rules
 def describe(kind: str, d: Mapping, who) -> str:
     match kind:
         case "deal":
-            shown = say("; briscola: {trump}; stock: {stock} cards", trump=d["trump"],
+            shown = say("; briscola: {trump}; stock: {stock:d} cards", trump=d["trump"],
                         stock=len(d["stock"])) if d.get("trump") else ""
             return words.dealt(d, who, shown)
         case "result":  # the sheet of a table of two, whose fields a table of four shares

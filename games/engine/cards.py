@@ -94,17 +94,17 @@ def dealt(raw: object, keys: tuple[str, ...], seats: int, size: int, game: str,
                                 game=game, keys=', '.join(keys), extra=', '.join(extra)))
     dealer = raw.get("dealer")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < seats:
-        raise RuleViolation(say("dealer must be a seat from 0 to {last}", last=seats - 1))
+        raise RuleViolation(say("dealer must be a seat from 0 to {last:d}", last=seats - 1))
     hands = raw.get("hands")
     if not isinstance(hands, list) or len(hands) != seats:
         raise RuleViolation(say("hands must list {seats} hands, one per seat in seat order", seats=seats))
     parsed = [parse_cards(h) for h in hands]
     if dealer_sits_out and parsed[dealer]:
         raise RuleViolation(say("seat {seat} deals this hand and sits it out: its hand is [], and every other seat is "
-                                "dealt {size} cards", seat=dealer, size=size))
+                                "dealt {size:d} cards", seat=dealer, size=size))
     for seat, cards in enumerate(parsed):
         if len(cards) != size and not (dealer_sits_out and seat == dealer):
-            raise RuleViolation(say("seat {seat} is dealt {cards_count} cards; {game} deals {size} to each seat",
+            raise RuleViolation(say("seat {seat} is dealt {cards_count:d} cards; {game} deals {size:d} to each seat",
                                     seat=seat, cards_count=len(cards), game=game, size=size))
     return dealer, parsed
 

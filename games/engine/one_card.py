@@ -95,6 +95,6 @@ def whole_trick(data: Mapping, seats: int, in_progress: Sequence) -> list[str]:
         raise RuleViolation(say("a trick has only cards, not {extra}", extra=", ".join(extra)))
     cards = parse_cards(data.get("cards"))
     if len(cards) != seats:
-        raise RuleViolation(say("a trick is {n} cards in play order, starting with the leader; got {cards_count}",
+        raise RuleViolation(say("a trick is {n:d} cards in play order, starting with the leader; got {cards_count:d}",
                                 n=seats, cards_count=len(cards)))
     return cards

@@ -37,17 +37,17 @@ def why_impossible(points: int, cards: int, values: tuple[int, ...]) -> str | No
     if points in possible:
         return None
     if not possible:
-        return say("the pack of {size} cards has no {cards} cards to take", size=size, cards=cards)
+        return say("the pack of {size:d} cards has no {cards} cards to take", size=size, cards=cards)
     low, high = min(possible), max(possible)
     if low == high:
-        return say("{cards} cards of the pack of {size} hold {low} card points, whichever they are",
+        return say("{cards} cards of the pack of {size:d} hold {low} card points, whichever they are",
                    cards=cards, size=size, low=low)
     if not low <= points <= high:
-        return say("{cards} cards of the pack of {size} hold from {low} to {high} card points",
+        return say("{cards} cards of the pack of {size:d} hold from {low} to {high} card points",
                    cards=cards, size=size, low=low, high=high)
     below = max(t for t in possible if t < points)
     above = min(t for t in possible if t > points)
-    return say("no {cards} cards of the pack of {size} add up to {points} (the nearest totals are {below} and "
+    return say("no {cards} cards of the pack of {size:d} add up to {points:d} (the nearest totals are {below} and "
                "{above})", cards=cards, size=size, points=points, below=below, above=above)
 
 
@@ -66,9 +66,9 @@ def per_side(raw: Mapping, name: str, sides: int) -> list[int]:
     """A score sheet's ``name``: a whole number for each of ``sides`` sides, none negative."""
     value = raw.get(name)
     if not isinstance(value, list) or len(value) != sides:
-        raise Malformed(name, say("{name} must list {n} whole numbers, one per side", name=name, n=sides))
+        raise Malformed(name, say("{name} must list {n:d} whole numbers, one per side", name=name, n=sides))
     for v in value:
-        if whole_number(v, name, say("a list of {n} whole numbers", n=sides)) < 0:
+        if whole_number(v, name, say("a list of {n:d} whole numbers", n=sides)) < 0:
             raise RuleViolation(say("{name} cannot be negative: {value}", name=name, value=value))
     return list(value)
 
@@ -82,10 +82,10 @@ def taken(points: Sequence[int], tricks: Sequence[int], pack: Collection[str], p
     values = pack_values(pack, dict(points_of))
     total, in_hand = sum(values), len(pack) // per_trick
     if sum(points) != total:
-        raise RuleViolation(say("the card points must add up to {total}, not {sum_points}",
+        raise RuleViolation(say("the card points must add up to {total}, not {sum_points:d}",
                                 total=total, sum_points=sum(points)))
     if sum(tricks) != in_hand:
-        raise RuleViolation(say("a {variant} hand has {tricks_in_hand} tricks, not {sum_tricks}",
+        raise RuleViolation(say("a {variant} hand has {tricks_in_hand} tricks, not {sum_tricks:d}",
                                 variant=hand, tricks_in_hand=in_hand, sum_tricks=sum(tricks)))
     for side, (side_points, side_tricks) in enumerate(zip(points, tricks, strict=True)):
         why = why_impossible(side_points, per_trick * side_tricks, values)

@@ -35,7 +35,7 @@ def seat_cards(raw: Mapping, seats: int, size: int | None, pack: Collection[str]
                                 last=seats - 1, seat=repr(seat)))
     cards = parse_cards(raw.get("cards"))
     if size is not None and len(cards) != size:
-        raise RuleViolation(say("seat {seat} logs {cards_count} cards here; it holds {size} now",
+        raise RuleViolation(say("seat {seat} logs {cards_count:d} cards here; it holds {size:d} now",
                                 seat=seat, cards_count=len(cards), size=size))
     return {"seat": seat, "cards": fresh(cards, pack, seen, game)}
 

@@ -75,19 +75,19 @@ def trick(d: Mapping, who: Who, unit: Unit = POINT) -> str:
     """A trick: who led, its cards, who took it and what it holds, in the game's ``unit``
     (thirds said as the whole points they make and the thirds: units.py)."""
     if not unit.whole:
-        return say("trick {trick}: {leader} leads; cards {cards}; {winner} wins {worth}",
+        return say("trick {trick:d}: {leader} leads; cards {cards}; {winner} wins {worth}",
                    trick=d['trick'], leader=who(d['leader']), cards=' '.join(d['cards']),
                    winner=who(d['winner']), worth=unit.said(d['points']))
-    return (say("trick {trick}: {leader} leads; cards {cards}; {winner} wins {points} card "
+    return (say("trick {trick:d}: {leader} leads; cards {cards}; {winner} wins {points:d} card "
                 "points",
                 trick=d['trick'], leader=who(d['leader']), cards=' '.join(d['cards']),
                 winner=who(d['winner']), points=d['points']))
 
 
 def thrown_in(d: Mapping, who: Who) -> str:
-    counted = "; ".join(say("trick {trick} {cards}",
+    counted = "; ".join(say("trick {trick:d} {cards}",
                             trick=t['trick'], cards=' '.join(t['cards'])) for t in d["tricks"])
-    return (say("{seat} throws in: every legal way to play the last {tricks} trick(s) settles alike; "
+    return (say("{seat} throws in: every legal way to play the last {tricks:d} trick(s) settles alike; "
                 "counted as {counted} (not played)",
                 seat=who(d['seat']), tricks=len(d['tricks']), counted=counted))
 

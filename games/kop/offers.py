@@ -62,7 +62,8 @@ def _double(state, seat: int, decide: Callable, evolve: Callable) -> Offer | Non
             word=word, seat=seen.last.seat, double=seen.last.call))
     if len(seen.multipliers) == 1:
         [multiplier] = seen.multipliers
-        return Offer({"call": name}, say("{word}: you double what this hand pays again; the doubles make ×{multiplier}",
+        return Offer({"call": name}, say("{word}: you double what this hand pays again; the doubles make "
+                                         "×{multiplier:d}",
                                          word=word, multiplier=multiplier))
     return Offer({"call": name}, say("{word}: you double what this hand pays again", word=word))
 

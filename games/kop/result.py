@@ -114,7 +114,7 @@ def _points_and_tricks(raw: Mapping) -> tuple[int, int]:
         raise RuleViolation(say("points (the declaring side's) must be from 0 to 104: there are 104 in the pack"))
     why = possible(points, tricks)
     if why:
-        raise RuleViolation(say("{points} card points in {tricks} trick(s) is impossible: {why}",
+        raise RuleViolation(say("{points:d} card points in {tricks:d} trick(s) is impossible: {why}",
                                 points=points, tricks=tricks, why=why))
     return points, tricks
 

@@ -106,8 +106,8 @@ def counted_doubles(state, t: Teams) -> tuple[list[Factor], int, int | None]:
 
 def card_points_said(stare: Side, mlodzi: Side) -> str:
     """The card points and tricks each side took, as a settlement says them (Kop's and Baśka's)."""
-    return say("card points: {stare_role} {stare_points} in {stare_tricks} tricks, {mlodzi_role} {mlodzi_points} in "
-               "{mlodzi_tricks} tricks",
+    return say("card points: {stare_role} {stare_points:d} in {stare_tricks:d} tricks, {mlodzi_role} "
+               "{mlodzi_points:d} in {mlodzi_tricks:d} tricks",
                stare_role=stare.role, stare_points=stare.points, stare_tricks=stare.tricks, mlodzi_role=mlodzi.role,
                mlodzi_points=mlodzi.points, mlodzi_tricks=mlodzi.tricks)
 
@@ -119,7 +119,7 @@ def multiplied(factors: Sequence[Factor], runs: int | None) -> tuple[int, list[s
     product = prod(f.factor for f in factors)
     lines = [f.reason for f in factors]
     if runs is not None:
-        lines.append(say("the doubles make {runs} run(s) of sides, so they multiply by {factor}",
+        lines.append(say("the doubles make {runs:d} run(s) of sides, so they multiply by {factor}",
                          runs=runs, factor=2 ** runs))
     shown = " x ".join(f"{f.factor} ({f.name})" for f in factors if f.factor > 1)
     lines.append(say("multiplier {product}{shown}", product=product, shown=f" = {shown}" if shown else ""))
@@ -131,13 +131,13 @@ def _decide_winner(stare: Side, mlodzi: Side, t: Teams, last_double: int | None)
         if stare.tricks == 4:
             return stare, mlodzi, say("seat {declarer} took all four tricks and wins {contract}",
                                       declarer=t.declarer, contract=t.contract)
-        return mlodzi, stare, say("{contract} needs all four tricks; seat {declarer} took {stare_tricks}",
+        return mlodzi, stare, say("{contract} needs all four tricks; seat {declarer} took {stare_tricks:d}",
                                   contract=t.contract, declarer=t.declarer, stare_tricks=stare.tricks)
     if stare.points >= WIN_POINTS:
-        return stare, mlodzi, say("{stare_role} reach {stare_points} card points (53 wins)",
+        return stare, mlodzi, say("{stare_role} reach {stare_points:d} card points (53 wins)",
                                   stare_role=stare.role, stare_points=stare.points)
     if mlodzi.points >= WIN_POINTS:
-        return mlodzi, stare, say("{mlodzi_role} reach {mlodzi_points} card points (53 wins)",
+        return mlodzi, stare, say("{mlodzi_role} reach {mlodzi_points:d} card points (53 wins)",
                                   mlodzi_role=mlodzi.role, mlodzi_points=mlodzi.points)
     if last_double is not None:
         loser = stare if last_double in stare.seats else mlodzi
@@ -156,7 +156,7 @@ def settle(state, table: TableTerms) -> Settlement:
     factors = list(doubles)
     if t.solo:
         units = SOLO_UNITS[t.contract]
-        paying = say("{contract} is worth {units} stakes from each of the three; nothing extra for the outcome",
+        paying = say("{contract} is worth {units:d} stakes from each of the three; nothing extra for the outcome",
                      contract=t.contract, units=units)
     else:
         units, extra = 1, PAIR_OUTCOME_UNITS[outcome]
@@ -177,10 +177,10 @@ def thrown_in(state) -> list[str]:
     if state.thrown_in_by is None:
         return []
     counted = [t for t in state.tricks if not t.played]
-    shown = "; ".join(say("trick {number} {cards}",
+    shown = "; ".join(say("trick {number:d} {cards}",
                           number=t.number, cards=' '.join(t.cards)) for t in counted)
-    return [say("seat {thrown_in_by} threw in after {played} trick(s): every legal way to "
-                "play the other {counted} settles alike, so they are counted as one of those ways went, each "
+    return [say("seat {thrown_in_by} threw in after {played:d} trick(s): every legal way to "
+                "play the other {counted:d} settles alike, so they are counted as one of those ways went, each "
                 "player playing the first card the rules allowed ({shown})",
                 thrown_in_by=state.thrown_in_by, played=len(state.tricks) - len(counted),
                 counted=len(counted), shown=shown)]

@@ -182,8 +182,8 @@ def _money(settlement) -> tuple:
 def _said(s) -> str:
     loser = next(side for side in s.sides if side.role != s.winner)
     due = say(", and a bok-runda falls due") if s.extra.get("bok_due") else ""
-    return (say("{winner} win and {loser_role} end with {loser_points} card points in {loser_tricks} trick(s): "
-                "{outcome}, multiplier {multiplier}{due}",
+    return (say("{winner} win and {loser_role} end with {loser_points:d} card points in {loser_tricks:d} trick(s): "
+                "{outcome}, multiplier {multiplier:d}{due}",
                 winner=s.winner, loser_role=loser.role, loser_points=loser.points, loser_tricks=loser.tricks,
                 outcome=s.outcome, multiplier=s.multiplier, due=due))
 

@@ -106,7 +106,7 @@ def why_not_scopas(scopas: Sequence[int], order: Sequence[int], first_can_sweep:
     sides = len(scopas)
     alone = [max(n for n in range(37) if scopas_possible(_only(s, n, sides), order, first_can_sweep))
              for s in range(sides)]
-    return (say("scopas {scopas} cannot happen in a hand of {plays} plays: a scopa clears the table, so the "
+    return (say("scopas {scopas} cannot happen in a hand of {plays:d} plays: a scopa clears the table, so the "
                 "play after it takes nothing, and the last play never is one; side by side the most each can make is "
                 "{alone}, and all together {most}",
                 scopas=list(scopas), plays=len(order), alone=alone,

@@ -45,7 +45,7 @@ def decide_cards(state, data: Mapping, in_hand: int, face_up: int, pack) -> Even
                                          extra=', '.join(extra)))
         cards = seen.of_the_pack(parse_cards(data["table"]), pack, "scopa")
         if len(cards) != face_up:
-            raise RuleViolation(say("the {deal} deal puts {face_up} cards face up, not {cards_count}",
+            raise RuleViolation(say("the {deal} deal puts {face_up} cards face up, not {cards_count:d}",
                                     deal=state.rules.deal, face_up=face_up, cards_count=len(cards)))
         kings = sum(1 for c in cards if c[:-1] == "K")
         if kings >= 3:

@@ -21,7 +21,7 @@ _WHY_CAPTURE = {
 def describe(kind: str, d: Mapping, who) -> str:
     match kind:
         case "deal":
-            return words.dealt(d, who, say("; table: {table}; stock: {stock} cards",
+            return words.dealt(d, who, say("; table: {table}; stock: {stock:d} cards",
                                            table=' '.join(d['table']) or 'empty',
                                            stock=len(d['stock'])))
         case "result":

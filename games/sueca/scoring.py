@@ -45,15 +45,15 @@ def worth(won: list[int], taken: list[int], bandeira: str) -> Worth:
         return Worth(side, GAMES["bandeira"], "bandeira", why)
     if p == ALL:
         return Worth(side, GAMES["capote"], "capote",
-                     say("side {side} takes all 120 card points but not every trick ({tricks} of {all_tricks}): "
+                     say("side {side} takes all 120 card points but not every trick ({tricks:d} of {all_tricks:d}): "
                          "two games, for the bandeira needs every trick here", side=side, tricks=taken[side],
                          all_tricks=sum(taken)))
     if p >= CAPOTE:
         return Worth(side, GAMES["capote"], "capote",
-                     say("side {side} takes {card_points} card points (91 to 119): a capote, two games",
+                     say("side {side} takes {card_points:d} card points (91 to 119): a capote, two games",
                          side=side, card_points=p))
     return Worth(side, GAMES["win"], "win",
-                 say("side {side} takes {card_points} card points (61 to 90): one game", side=side, card_points=p))
+                 say("side {side} takes {card_points:d} card points (61 to 90): one game", side=side, card_points=p))
 
 
 def trump_line(state) -> str:
@@ -82,7 +82,7 @@ def settle(state, table: TableTerms) -> Settlement:
     lines = [trump_line(state) if state.result is None
              else say("the cards of this hand were not logged: scored from its result")]
     lines.append(say("card points: {sides}", sides=", ".join(
-        say("side {side} {points} in {tricks} tricks", side=s, points=won[s], tricks=taken[s])
+        say("side {side} {points:d} in {tricks:d} tricks", side=s, points=won[s], tricks=taken[s])
         for s in range(len(sides)))))
     hand = worth(won, taken, rules.bandeira)
     lines.append(hand.why)
@@ -132,5 +132,5 @@ def _money_line(rules, side: int | None, units: int) -> str:
     if rules.stake_per == "match":
         return say("stake per match: each player of side {side} receives one stake from a player of the other side",
                    side=side)
-    return say("stake per game: each player of side {side} receives {units} stake(s) from a player of the other side",
+    return say("stake per game: each player of side {side} receives {units:d} stake(s) from a player of the other side",
                side=side, units=units)

@@ -58,7 +58,7 @@ def taken(rules, thirds: list[int], tricks: list[int], last: int) -> None:
                                 total=IN_A_HAND, sum_thirds=sum(thirds)))
     if sum(tricks) != rules.tricks:
         raise RuleViolation(say("a tressette hand of {players} players has {tricks_in_hand} tricks, not "
-                                "{sum_tricks}", players=rules.players, tricks_in_hand=rules.tricks,
+                                "{sum_tricks:d}", players=rules.players, tricks_in_hand=rules.tricks,
                                 sum_tricks=sum(tricks)))
     if not tricks[last]:
         raise RuleViolation(say("side {side} took no trick, so not the last one", side=last))
@@ -82,7 +82,7 @@ def declared(rules, points: list[int]) -> list[int]:
     seats = len(rules.sides[0])
     for side, value in enumerate(points):
         if value not in accuse.possible(seats):
-            raise RuleViolation(say("side {side} cannot declare {points} point(s): a napoletana or three of a kind "
+            raise RuleViolation(say("side {side} cannot declare {points:d} point(s): a napoletana or three of a kind "
                                     "is 3, four of a kind 4", side=side, points=value))
     if sum(points) > ALL_DECLARED:
         raise RuleViolation(say("the declarations cannot add up to more than {most} points, all twelve aces, twos "

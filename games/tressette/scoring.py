@@ -80,15 +80,15 @@ def money(rules, end: GameEnd, after: list[int], stake: int) -> tuple[list[int],
 def _explained(state, score: HandScore) -> list[str]:
     lines = [] if state.result is None else [say("the cards of this hand were not logged: scored from its result")]
     for side, (thirds, tricks) in enumerate(zip(score.thirds, score.tricks, strict=True)):
-        lines.append(say("side {side} takes {worth} in {tricks} trick(s)", side=side, worth=THIRD.said(thirds),
+        lines.append(say("side {side} takes {worth} in {tricks:d} trick(s)", side=side, worth=THIRD.said(thirds),
                          tricks=tricks))
     lines.append(say("side {side} took the last trick, worth {thirds} thirds", side=score.last,
                      thirds=LAST_TRICK))
     for side, accuse in enumerate(score.accuse):
         if accuse:
-            lines.append(say("side {side} declares {points} point(s)", side=side, points=accuse))
+            lines.append(say("side {side} declares {points:d} point(s)", side=side, points=accuse))
     lines.append(say("points this hand: {scores} (the odd thirds are lost)",
-                     scores=", ".join(say("side {side} {points}", side=s, points=p)
+                     scores=", ".join(say("side {side} {points:d}", side=s, points=p)
                                       for s, p in enumerate(score.points))))
     return lines
 
@@ -101,7 +101,7 @@ def settle(state, table: TableTerms) -> Settlement:
     before = list(table.match) if table.match else [0, 0]
     after = [b + p for b, p in zip(before, points, strict=True)]
     end = game_end(after, rules.target)
-    scores = ", ".join(say("side {side} {points}", side=s, points=p) for s, p in enumerate(after))
+    scores = ", ".join(say("side {side} {points:d}", side=s, points=p) for s, p in enumerate(after))
     if end.outcome == "game":
         lines.append(say("game score: {scores}; side {side} reaches {target} with the higher total and wins the game",
                          scores=scores, side=end.winners[0], target=rules.target))

@@ -17,13 +17,13 @@ from .rules import TARGETS, TressetteRules
 def describe(kind: str, d: Mapping, who) -> str:
     match kind:
         case "deal":
-            stock = say("; {stock} cards left in the stock", stock=len(d["stock"])) if d.get("stock") else ""
+            stock = say("; {stock:d} cards left in the stock", stock=len(d["stock"])) if d.get("stock") else ""
             return words.dealt(d, who, stock)
         case "result":  # named by the sheet with declarations, which has every field the others have
             sheet = words.sheet_of(tressette_result.result_fields(TressetteRules(accuse=True)))
             return words.result(d, who, sheet, "Tressette")
         case "bid":
-            return say("{seat} declares {what} ({cards}): {points} point(s) for their side", seat=who(d["seat"]),
+            return say("{seat} declares {what} ({cards}): {points:d} point(s) for their side", seat=who(d["seat"]),
                        what=accuse.said(d["cards"]), cards=" ".join(d["cards"]), points=d["points"])
         case "trick":
             text = words.trick(d, who, THIRD)

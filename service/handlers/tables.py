@@ -26,7 +26,7 @@ def open_table(c: OpenTable, w: Writer) -> dict:
             "stake": stake_of(body["stake"], row["digits"])}
     dealer = body.get("dealer", 0)
     if not 0 <= dealer < len(seats):
-        raise RuleBroken(say("dealer must be a seat from 0 to {last}",
+        raise RuleBroken(say("dealer must be a seat from 0 to {last:d}",
                              last=len(seats) - 1), field="dealer")
     if dealer:
         data["dealer"] = dealer  # who deals first: the deal passes round from there
@@ -39,8 +39,8 @@ def open_table(c: OpenTable, w: Writer) -> dict:
 def _check_seats(row: dict, name: str, seats: Sequence[str], count: int, refusal: str | None = None) -> None:
     known = {m["id"] for m in row["members"]}
     if len(seats) != count:
-        raise Unprocessable(refusal or say("this {game} table is played by {count} players; {seats_count} seats were "
-                                           "given",
+        raise Unprocessable(refusal or say("this {game} table is played by {count:d} players; {seats_count:d} seats "
+                                           "were given",
                                            game=name, count=count, seats_count=len(seats)))
     for member in seats:
         if member not in known:

@@ -35,14 +35,15 @@ def create_tournament(c: CreateTournament, w: Writer) -> dict:
     players = list(body["players"])
     _check_players(row, players)
     if fold.table_sizes(game, said, len(players)) is None:
-        raise Unprocessable(say("{count} players fit no tables of this game: a table seats {size}",
+        raise Unprocessable(say("{count:d} players fit no tables of this game: a table seats {size}",
                                 count=len(players), size=_seats_said(game, said)), field="players")
     places = list(body.get("places") or PLACES[:game.seat_count(rules)])  # the usual 5/3/1/0, 5/3 at a table of two
     if places != sorted(places, reverse=True):
         raise Unprocessable(say("places give the first place the most table points, then fewer or as many for each "
                                 "place after"), field="places")
     if len(places) > game.seat_count(rules):
-        raise Unprocessable(say("places gives table points to {count} places, but a table of this game seats {size}",
+        raise Unprocessable(say("places gives table points to {count:d} places, but a table of this game seats "
+                                "{size:d}",
                                 count=len(places), size=game.seat_count(rules)), field="places")
     digits = row["digits"]
     stake = stake_of(body.get("stake") or f"1{'.' + '0' * digits if digits else ''}", digits)
@@ -67,12 +68,12 @@ def draw_round(c: DrawRound, w: Writer) -> dict:
     if drawn:
         playing = still_playing(w, c.group, row, drawn[-1])
         if playing:
-            raise Unprocessable(say("round {number} is still being played at tables {tables}: each must play its "
+            raise Unprocessable(say("round {number:d} is still being played at tables {tables}: each must play its "
                                     "{deals} deals before the next round is drawn",
                                     number=number - 1, tables=", ".join(playing), deals=row["deals"]))
     secret = c.secrets.secret(c.group, c.tournament, number)
     if secret is None or draw.commitment(secret) != row["commitment"]:
-        raise Unprocessable(say("this server cannot reveal the secret round {number} was committed to (its key is "
+        raise Unprocessable(say("this server cannot reveal the secret round {number:d} was committed to (its key is "
                                 "not the one that made the commitment), so it cannot draw it", number=number))
     after, last_hash = w.head(c.group)
     absent: list[str] = []
@@ -119,7 +120,7 @@ def _absent(w: Writer, group: str, row: dict, named: Sequence[str]) -> list[str]
         raise Unprocessable(say("absent names {names}, who checked in", names=_names(w, group, here)), field="absent")
     missing = [p for p in row["players"] if p not in checked and p not in named]
     if missing:
-        raise Unprocessable(say("round {number} is drawn once every player has checked in; not yet: {names} (or "
+        raise Unprocessable(say("round {number:d} is drawn once every player has checked in; not yet: {names} (or "
                                 "name them in absent to draw without them)",
                                 number=len(row["drawn_rounds"]) + 1, names=_names(w, group, missing)))
     return [p for p in row["players"] if p in named]
@@ -139,10 +140,10 @@ def check_in(c: CheckIn, w: Writer) -> dict:
         raise Refused(say("only a player of the tournament checks in, from their own device"))
     number = len(row["drawn_rounds"]) + 1
     if c.round != number or number > row["rounds"]:
-        raise Unprocessable(say("the round to check in for is round {number}, not {round}", number=number,
+        raise Unprocessable(say("the round to check in for is round {number:d}, not {round}", number=number,
                                 round=c.round) if number <= row["rounds"] else say("every round is drawn already"))
     if c.actor in row["check_ins"]:
-        raise Unprocessable(say("you have checked in for round {number} already", number=number))
+        raise Unprocessable(say("you have checked in for round {number:d} already", number=number))
     fields = {"tournament": c.tournament, "round": c.round, "entropy": c.entropy}
     sealed = signing.sealed_by(w, c.group, c.actor, "check_in", fields, c.signed)
     data = {"member": c.actor, **fields, **sealed}
@@ -183,7 +184,7 @@ def _check_players(row: dict, players: Sequence[str]) -> None:
 
 def _seats_said(game, said) -> str:
     size = game.seat_count(game.parse_rules(said))
-    return say("{size} or {larger}", size=size, larger=size + 1) if game.seated(said, size + 1) else str(size)
+    return say("{size:d} or {larger}", size=size, larger=size + 1) if game.seated(said, size + 1) else str(size)
 
 
 def _entry(entry: str | None) -> dict:

@@ -2,7 +2,12 @@
 message (pybabel, ``babel.cfg``) into ``messages.pot`` and brings each language's ``.po`` up
 to date; ``check`` says what is wrong without writing (a catalog that misses a message or
 keeps a stale one, a message left untranslated or fuzzy, a translation whose placeholders
-differ from its message's). The test suite runs ``check``, so CI fails on any of these."""
+differ from its message's, a sentence of the log declaring a placeholder two ways:
+``extract.kinds``). The test suite runs ``check``, so CI fails on any of these.
+
+``update`` carries a translation over where the code moved its English: a sentence of the
+log whose context or declared placeholders changed (from a game's package to the engine,
+``{points}`` declared ``{points:d}``) keeps its translation (``carried.py``)."""
 from __future__ import annotations
 
 import contextlib
@@ -14,12 +19,14 @@ from pathlib import Path
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po
 
+from . import carried
+from .extract import is_log, kinds
 from .languages import CATALOGS, LANGUAGES, SOURCE
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = CATALOGS / "messages.pot"
 _PERCENT = re.compile(r"%\((\w+)\)[sd]")
-_BRACES = re.compile(r"(?<!\{)\{(\w+)\}(?!\})")
+_BRACES = re.compile(r"(?<!\{)\{(\w+)(?::d)?\}(?!\})")
 
 
 def _pybabel(*args: str) -> None:
@@ -55,6 +62,12 @@ def check() -> list[str]:
         wrong.append(f"messages.pot misses {key!r}: run python -m service.i18n.catalogs update")
     for key in kept.keys() - code.keys():
         wrong.append(f"messages.pot keeps {key!r}, which the code no longer says: run the update")
+    for context, msgid in code:
+        if is_log(context) and isinstance(msgid, str):
+            try:
+                kinds(msgid)
+            except ValueError as e:
+                wrong.append(str(e))
     for language in LANGUAGES:
         if language == SOURCE:
             continue
@@ -83,17 +96,27 @@ def _plural_count(msgid, string: str) -> bool:
 
 
 def update() -> None:
-    """Extract the messages and merge them into every language's catalog."""
+    """Extract the messages and merge them into every language's catalog, each sentence of
+    the log the code moved keeping its translation (``carried.over``)."""
+    before = _keys(TEMPLATE) if TEMPLATE.exists() else {}
     extract(TEMPLATE)
+    now = _keys(TEMPLATE)
     for language in LANGUAGES:
         if language == SOURCE:
             continue
         po = CATALOGS / language / "LC_MESSAGES" / "messages.po"
-        if not po.exists():
-            _pybabel("init", "-i", str(TEMPLATE), "-d", str(CATALOGS), "-l", language, "--no-wrap")
-        else:
-            _pybabel("update", "-i", str(TEMPLATE), "-d", str(CATALOGS), "-l", language, "--no-wrap",
-                     "--ignore-obsolete", "--no-fuzzy-matching")
+        kept = _keys(po, language) if po.exists() else {}
+        _merge(po, language)
+        carried.over(po, language, kept, gone=before.keys() - now.keys())
+
+
+def _merge(po: Path, language: str) -> None:
+    """``messages.pot`` merged into a language's catalog (a new one made)."""
+    if not po.exists():
+        _pybabel("init", "-i", str(TEMPLATE), "-d", str(CATALOGS), "-l", language, "--no-wrap")
+    else:
+        _pybabel("update", "-i", str(TEMPLATE), "-d", str(CATALOGS), "-l", language, "--no-wrap",
+                 "--ignore-obsolete", "--no-fuzzy-matching")
 
 
 def main(argv: list[str]) -> int:

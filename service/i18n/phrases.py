@@ -4,8 +4,16 @@ The rules write English sentences into the log and into their refusals (a settle
 explanation, an event in words, why a card may not be played). The log keeps them as they
 are: its hashes never depend on who reads it. Each sentence is one f-string of the rules
 filled with codes and numbers; ``extract`` puts every such f-string in the catalog as a
-template (context ``log``), and here a logged sentence is matched against the templates,
-its values taken out, and the translated template filled with them. Values that are
+template (context ``log``, or ``log:<game>`` for a game's own), and here a logged sentence is
+matched against the templates, its values taken out, and the translated template filled
+with them. A placeholder declared a number (``{points:d}``) reads only a number; any other
+reads any words: what a placeholder is named never changes what it reads.
+
+Whose words: where the game of a sentence is known (``game``: a hand's, a table's), and
+that game and another package write the same English, the game's own translation is said;
+where it is not known, the shared one, else any. Every game's and the shared templates are
+tried all the same, in the same order (the most literal first), so that a game saying a
+sentence another package writes (one game built on another's rules) still has it said. Values that are
 sentences of the log themselves are said again too; a seat's number becomes its name on a
 page ("seat {seat}" in a template is the seat, so a translation writes ``{seat}`` alone).
 A sentence no template matches stays English.
@@ -30,11 +38,11 @@ from babel.numbers import get_decimal_symbol
 from games.registry import GAMES
 from projections.typed import restored, set_aside
 
-from .extract import CONTEXT
-from .languages import catalog, translations
+from .extract import NUMBER, is_log, owner
+from .languages import catalog
 from .money import money
 
-_FIELD = re.compile(r"\{(\w+)\}")
+_FIELD = re.compile(r"\{(\w+)(?::(" + NUMBER + r"))?\}")  # "{points}" or "{points:d}" (a number)
 _SEAT_IN_VALUE = re.compile(r"\bseat (\d+)(?: \(([^()]*)\))?")
 _ONE_SEAT = re.compile(r"\bseat (\d+)(?: \(([^()]*)\))?")
 _SEAT_LIST = re.compile(r"\bseat \d+(?: \([^()]*\))?(?:(?:, | and )seat \d+(?: \([^()]*\))?)+")
@@ -43,16 +51,10 @@ _SIDE_IN_VALUE = re.compile(r"\bside (\d+)\b")
 _MONEY = re.compile(r"^(-?[0-9]+(?:\.[0-9]+)?) ([A-Z]{3}|points)$")  # "3.00 PLN", "12 points", as the log writes them
 _DECIMAL = re.compile(r"(?<![\w.,])(-?[0-9]+)\.([0-9]+)(?![\w.]|,[0-9])")  # "0.50": a stake, an amount
 _DEPTH = 3  # a value inside a value inside a sentence, and no deeper
-# A field named for a count (``stare_points``, ``tricks``, ``n_1``) holds a number; one named
-# for what an expression computes (``t_side_of_d_seat``) may hold anything.
-_NUMBER = re.compile(r"^(?:[a-z]+_)?(?:points|tricks|units|multiplier|number|trick|runs|size|count|n)"
-                     r"(?:_[0-9]+)?$")
 _FIELD_PATH = re.compile(r"^([a-z_]+(?:\.[a-z_]+)*): (.+)$", re.DOTALL)  # "deal.dealer: ..."
 _WORDS_ONLY = frozenset({"seat {seat}", "side {side}"})  # words that name, not sentences to match
 _LONGEST = 1_000  # characters; the rules' sentences run to about 250 (what members typed set aside)
 _WORK = 20_000  # templates tried to read one sentence, at most (the rules' longest needs about 2,000)
-
-_CODES = {code: said for game in GAMES.values() for code, said in game.codes.items()}
 
 SeatWord = Callable[[int, str | None], str]
 SideWord = Callable[[int], str]
@@ -97,8 +99,8 @@ def _fields(source: str) -> tuple[re.Pattern, frozenset[str], frozenset[str], tu
             sides.add(name)
         if name in named:
             out.append(f"(?P={name})")  # the same value said again
-        elif name in seats or name in sides or _NUMBER.search(name):
-            out.append(f"(?P<{name}>-?[0-9]+)")  # a seat, a side, a count: a number, never words
+        elif name in seats or name in sides or match.group(2) == NUMBER:
+            out.append(f"(?P<{name}>-?[0-9]+)")  # a seat, a side, a number declared: a number, never words
         else:
             out.append(f"(?P<{name}>.*?)")  # a value may be empty (a clause left out)
         named.add(name)
@@ -109,50 +111,65 @@ def _fields(source: str) -> tuple[re.Pattern, frozenset[str], frozenset[str], tu
 
 
 @functools.lru_cache(maxsize=None)
-def templates(language: str) -> tuple[tuple[Template, ...], dict[str, str]]:
-    """A language's templates, the most specific first (most literal text), and its
-    sentences without fields, by their English."""
+def _messages(language: str) -> dict[str, dict[str | None, str]]:
+    """The language's translated sentences of the log, in the catalog's order: for each
+    English, its translation by the game whose own it is (None: the shared one)."""
     found: Catalog | None = catalog(language)
-    if found is None:
-        return (), {}
+    out: dict[str, dict[str | None, str]] = {}
+    for message in found or ():
+        if is_log(message.context) and isinstance(message.id, str) and message.id and message.string \
+                and not message.fuzzy:
+            out.setdefault(message.id, {})[owner(message.context)] = message.string
+    return out
+
+
+def _whose(translations: dict[str | None, str], game: str | None) -> str:
+    """Of one English's translations, the one ``game`` says: its own, else the shared one,
+    else another game's (the first by name)."""
+    for mine in (game, None):
+        if mine in translations:
+            return translations[mine]
+    return translations[min(translations, key=str)]
+
+
+@functools.lru_cache(maxsize=None)
+def templates(language: str, game: str | None = None) -> tuple[tuple[Template, ...], dict[str, str]]:
+    """A language's templates, the most specific first (most literal text), and its
+    sentences without fields, by their English; each as ``game`` says it (``_whose``)."""
     with_fields, plain = [], {}
-    for message in found:
-        if message.context != CONTEXT or not message.id or not message.string or message.fuzzy:
+    for source, translations in _messages(language).items():
+        if source in _WORDS_ONLY or _only_joins(source):
             continue
-        if message.id in _WORDS_ONLY or _only_joins(message.id):
+        said = _whose(translations, game)
+        if not _FIELD.search(source):
+            plain[source.replace("{{", "{").replace("}}", "}")] = said.replace("{{", "{").replace("}}", "}")
             continue
-        if not _FIELD.search(message.id):
-            plain[message.id.replace("{{", "{").replace("}}", "}")] = message.string.replace("{{", "{").replace(
-                "}}", "}")
-            continue
-        with_fields.append(Template(message.id, message.string, *_fields(message.id)))
+        with_fields.append(Template(source, said, *_fields(source)))
     with_fields.sort(key=lambda t: -len(_FIELD.sub("", t.source)))
     return tuple(with_fields), plain
 
 
 @functools.lru_cache(maxsize=None)
-def asides(language: str) -> tuple[tuple[re.Pattern, str], ...]:
+def asides(language: str, game: str | None = None) -> tuple[tuple[re.Pattern, str], ...]:
     """The language's asides: messages that are a remark in brackets added to a value (" (a
     suit missing)", " (to {target})"), each as a pattern found anywhere in a sentence and
-    its translation; a value the templates cannot read still has them said."""
-    found: Catalog | None = catalog(language)
+    its translation (as ``game`` says it); a value the templates cannot read still has them said."""
     out = []
-    for message in found or ():
-        source = message.id if isinstance(message.id, str) else ""
-        if message.context != CONTEXT or not source.startswith(" (") or not source.endswith(")") \
-                or not message.string or message.fuzzy:
+    for source, translations in _messages(language).items():
+        if not source.startswith(" (") or not source.endswith(")"):
             continue
-        parts = re.split(r"(\{\w+\})", source)
-        pattern = "".join(f"(?P<{p[1:-1]}>[^()]*?)" if _FIELD.fullmatch(p) else re.escape(p) for p in parts)
-        out.append((re.compile(pattern), message.string))
+        parts = _FIELD.split(source)  # text, name, spec, text...
+        pattern = "".join(re.escape(p) if i % 3 == 0 else f"(?P<{p}>[^()]*?)" if i % 3 == 1 else ""
+                          for i, p in enumerate(parts) if p is not None)
+        out.append((re.compile(pattern), _whose(translations, game)))
     return tuple(out)
 
 
 @functools.lru_cache(maxsize=4096)
-def _candidates(language: str, first: str, last: str) -> tuple[Template, ...]:
+def _candidates(language: str, game: str | None, first: str, last: str) -> tuple[Template, ...]:
     """The templates, in their order, that may read a sentence beginning with ``first`` and
     ending with ``last`` (its first and last characters)."""
-    found, _plain = templates(language)
+    found, _plain = templates(language, game)
     return tuple(t for t in found if t.words[0][:1] in ("", first)
                  and (last == "\n" or t.words[-1][-1:] in ("", last)))
 
@@ -164,9 +181,17 @@ def _only_joins(source: str) -> bool:
     return bool(_FIELD.search(source)) and all(w in ("and", "or", "then", "v") for w in words)
 
 
-def word(english: str, language: str) -> str:
-    """One of the log's words (``words.py``) in ``language``."""
-    return translations(language).upgettext(CONTEXT, english)
+def word(english: str, language: str, game: str | None = None) -> str:
+    """One of the log's words (``words.py``, a game's code as its players say it) in
+    ``language``, as ``game`` says it (``_whose``); as it is where no catalog has it."""
+    said = _messages(language).get(english)
+    return _whose(said, game).replace("{{", "{").replace("}}", "}") if said else english
+
+
+@functools.cache
+def _codes() -> dict[str, tuple[str, str]]:
+    """The games' codes of their logs (a role) as their players say them, with the game."""
+    return {code: (game.name, said) for game in GAMES.values() for code, said in game.words.codes.items()}
 
 
 def _seat_word(language: str) -> SeatWord:
@@ -194,6 +219,7 @@ class _Reading:
     language: str
     seat: SeatWord
     side: SideWord
+    game: str | None = None  # whose sentence it is, where known
     known: dict[tuple[str, int], str | None] = field(default_factory=dict)
     work: int = _WORK
 
@@ -204,16 +230,17 @@ class _Reading:
 
 
 def say(sentence: str, language: str, seat: SeatWord | None = None, side: SideWord | None = None,
-        drawn: Callable[[str], str] = str) -> str:
+        drawn: Callable[[str], str] = str, game: str | None = None) -> str:
     """``sentence`` of the log in ``language``; ``seat(n, name)`` and ``side(n)`` say a seat
     and a side (on a page: names), else the catalog's own words for them; ``drawn`` does
-    what a page does to the rules' words (cards as faces). What a member typed in it
-    (marked, projections/typed.py) is shown as typed, none of that done to it."""
-    found, plain = templates(language)
+    what a page does to the rules' words (cards as faces); ``game``: the game whose hand or
+    table the sentence is of, where known (its own translations said). What a member typed
+    in it (marked, projections/typed.py) is shown as typed, none of that done to it."""
+    found, plain = templates(language, game)
     shown, kept = set_aside(sentence)
     if not found and not plain:
         return restored(drawn(shown), kept)
-    reading = _Reading(language, seat or _seat_word(language), side or _side_word(language))
+    reading = _Reading(language, seat or _seat_word(language), side or _side_word(language), game)
     try:
         said = _said(reading, shown, 0) if len(shown) <= _LONGEST else _finished(reading, shown)
     except _TooMuch:
@@ -231,7 +258,7 @@ def _finished(reading: _Reading, said: str) -> str:
     writes them."""
     said = _named(said, reading.seat, reading.side, reading.language)
     if " (" in said:
-        for pattern, translated in asides(reading.language):
+        for pattern, translated in asides(reading.language, reading.game):
             said = pattern.sub(lambda m, t=translated: _filled(t, m.groupdict()), said)
     return _DECIMAL.sub(lambda m: m.group(1) + get_decimal_symbol(reading.language) + m.group(2), said)
 
@@ -246,7 +273,7 @@ def _matched(reading: _Reading, sentence: str, depth: int) -> str | None:
 
 
 def _read(reading: _Reading, sentence: str, depth: int) -> str | None:
-    found, plain = templates(reading.language)
+    found, plain = templates(reading.language, reading.game)
     if sentence in plain:
         return plain[sentence]
     if depth > _DEPTH:
@@ -258,7 +285,7 @@ def _read(reading: _Reading, sentence: str, depth: int) -> str | None:
         then = _matched(reading, sentence[cut:], depth + 1) if first is not None else None
         if then is not None:
             return first + then
-    for template in _candidates(reading.language, sentence[:1], sentence[-1:]):
+    for template in _candidates(reading.language, reading.game, sentence[:1], sentence[-1:]):
         reading.tried()
         match = template.pattern.match(sentence) if template.may_read(sentence) else None
         if match is None:
@@ -297,8 +324,9 @@ def _value(reading: _Reading, value: str, depth: int) -> str:
     amount = _MONEY.match(value)
     if amount:
         return money(amount.group(1), amount.group(2), reading.language)
-    if value in _CODES:  # a code of a game's log (a role), as its players say it (in the language, where it is a word)
-        return word(_CODES[value], reading.language)
+    if value in _codes():  # a code of a game's log (a role), as its players say it (in the language, a word)
+        game, said = _codes()[value]
+        return word(said, reading.language, reading.game or game)
     whole = _matched(reading, value, depth + 1)
     if whole is not None:
         return whole
@@ -342,11 +370,11 @@ def _filled(said: str, values: dict[str, str]) -> str:
     return text.replace("\0", "{").replace("\1", "}")
 
 
-def covered(sentence: str, language: str) -> bool:
+def covered(sentence: str, language: str, game: str | None = None) -> bool:
     """Whether a message or a template of ``language`` reads ``sentence`` (within the work
     any sentence may take)."""
     shown, _kept = set_aside(sentence)
-    reading = _Reading(language, _seat_word(language), _side_word(language))
+    reading = _Reading(language, _seat_word(language), _side_word(language), game)
     try:
         return len(shown) <= _LONGEST and _matched(reading, shown, 0) is not None
     except _TooMuch:
@@ -354,9 +382,10 @@ def covered(sentence: str, language: str) -> bool:
 
 
 def on_page(sentence: str, language: str, seats: Sequence[str], sides: Sequence[Sequence[int]] = (),
-            drawn: Callable[[str], str] = str) -> str:
+            drawn: Callable[[str], str] = str, game: str | None = None) -> str:
     """A sentence of the log on a page: seats and sides by the players' names (a side of
-    two as "Ala i Bob", as the language lists names), ``drawn`` as ``say`` does it."""
+    two as "Ala i Bob", as the language lists names), ``drawn`` and ``game`` as ``say``
+    takes them."""
     def seat(n: int, name: str | None) -> str:
         return seats[n] if n < len(seats) else (name or _seat_word(language)(n, None))
 
@@ -364,17 +393,19 @@ def on_page(sentence: str, language: str, seats: Sequence[str], sides: Sequence[
         if n >= len(sides):
             return _side_word(language)(n)
         return format_list([seats[s] for s in sides[n] if s < len(seats)], locale=language)
-    return say(sentence, language, seat, side, drawn)
+    return say(sentence, language, seat, side, drawn, game)
 
 
 def trail(found: dict, language: str) -> dict:
     """A hand's audit trail with its words in ``language``: each event in words and the
     explanation (the events themselves, the settlement's included, stay as logged). What
-    members typed, marked in a trail read with ``marked=True``, is shown as typed."""
+    members typed, marked in a trail read with ``marked=True``, is shown as typed; the
+    hand's game says its own words."""
+    game = found.get("game")
     for event in found["events"]:
-        event["summary"] = say(event["summary"], language)
+        event["summary"] = say(event["summary"], language, game=game)
         event["by"] = restored(*set_aside(event["by"]))
         if "signed" in event:
-            event["signed"] = say(event["signed"], language)
-    found["explanation"] = [say(line, language) for line in found["explanation"]]
+            event["signed"] = say(event["signed"], language, game=game)
+    found["explanation"] = [say(line, language, game=game) for line in found["explanation"]]
     return found

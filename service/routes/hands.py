@@ -209,7 +209,7 @@ def get_audit(group, hand):
         language = languages.for_api()
         phrases.trail(trail, language)
         if request.accept_mimetypes.best_match(["application/json", "text/plain"]) == "text/plain":
-            text = audit.as_text(trail, lambda line: phrases.say(line, language))
+            text = audit.as_text(trail, lambda line: phrases.say(line, language, game=trail.get("game")))
             answer = Response(text, mimetype="text/plain")
         else:
             answer = json_response(trail)

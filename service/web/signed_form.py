@@ -28,6 +28,7 @@ from ..i18n import phrases
 from ..i18n.languages import current
 from .base import bp
 from .cards import faces
+from .words import page_game
 
 PARTS = ("kid", "nonce", "sig")
 FIELDS = (*PARTS, "signatures")  # the form's fields that carry a signature, never part of what a form asks
@@ -78,7 +79,7 @@ def in_words(sent: bool) -> Iterator[None]:
             raise Refused(_("Nothing was logged: this binds you, so it needs your signature, which your own phone "
                             "makes as the form is sent, and it came without one. Send it from the phone you joined "
                             "with, or add this phone on the page of your devices.")) from None
-        why = phrases.say(e.detail, current(), drawn=faces)
+        why = phrases.say(e.detail, current(), drawn=faces, game=page_game())
         raise Refused(_("Nothing was logged: the signature sent with it does not hold (%(why)s). Open the page "
                         "again and send it anew from your own phone.", why=why)) from None
 

@@ -14,7 +14,7 @@ from events.sentences import say
 from service.i18n.extract import SAY, sentences
 
 ROOT = Path(__file__).resolve().parents[2]
-_PLACEHOLDER = re.compile(r"(?<!\{)\{(\w+)\}(?!\})")
+_PLACEHOLDER = re.compile(r"(?<!\{)\{(\w+)(?::d)?\}(?!\})")  # "{name}", or "{name:d}": a number
 
 
 def _said_modules() -> list[Path]:
