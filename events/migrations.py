@@ -53,6 +53,10 @@ def pending_out_of_balances(conn) -> None:
                      (json.dumps(row, sort_keys=True, ensure_ascii=False), group))
 
 
+EVENINGS = "rows kept for the evening to share: each hand's result and when it ended, and by eight hours what " \
+           "the hands that ended then paid each member and how many were played at each table"
+EVENING_ROWS = ("evening_hand", "evening_at", "evening_span", "evening_member", "evening_table")
+
 SQLITE = (
     Migration(1, "events, Merkle nodes, projection rows, credentials, idempotency keys", (
         """CREATE TABLE IF NOT EXISTS events (
@@ -119,6 +123,7 @@ SQLITE = (
         "CREATE INDEX IF NOT EXISTS table_events_without_hand ON events (group_id, table_id, seq) "
         "WHERE hand_id IS NULL AND table_id IS NOT NULL",
     ), rebuilt=("group", "table_order", "table_place")),
+    Migration(8, EVENINGS, (), rebuilt=EVENING_ROWS),
 )
 
 # Ids and hashes compare byte by byte (COLLATE "C"), as SQLite compares them, so that both
@@ -187,6 +192,7 @@ POSTGRES = (
         "CREATE INDEX IF NOT EXISTS table_events_without_hand ON events (group_id, table_id, seq) "
         "WHERE hand_id IS NULL AND table_id IS NOT NULL",
     ), rebuilt=("group", "table_order", "table_place")),
+    Migration(7, EVENINGS, (), rebuilt=EVENING_ROWS),
 )
 
 TRIGGERS = {"sqlite": ("events_refuse_update", "events_refuse_delete"),

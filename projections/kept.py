@@ -7,7 +7,7 @@ from __future__ import annotations
 from events.store import Writer
 from events.types import EVENT_TYPES
 
-from . import balance_steps, balances, group_tables, groups, table_kinds
+from . import balance_steps, balances, evenings, group_tables, groups, table_kinds
 
 # The group's row and its order of tables, built together from the events that make them.
 GROUP_ROWS = (groups.NAME, group_tables.ORDER, group_tables.PLACE)
@@ -31,6 +31,8 @@ def rebuild(w: Writer, names: tuple[str, ...]) -> None:
                 w.put_row(table_kinds.NAME, group, kind, {"tables": count})
         if set(GROUP_ROWS) & set(names):
             _group_rows(w, group)
+        if evenings.NAME in names:
+            _evening_rows(w, group)
 
 
 def _group_rows(w: Writer, group: str) -> None:
@@ -45,3 +47,15 @@ def _group_rows(w: Writer, group: str) -> None:
             w.put_row(group_tables.PLACE, group, env.table, group_tables.placed(None, env))
     if row is not None:
         w.put_row(groups.NAME, group, "", row)
+
+
+def _evening_rows(w: Writer, group: str) -> None:
+    """Each hand's row of when it ended and what it pays, and the rows kept by time made
+    from them (projections/evenings.py), folded from the events that make them."""
+    hands = evenings.folded(w.scan(group, unread=EVENT_TYPES - {"settlement", "correction"}))
+    for hand, row in hands.items():
+        w.put_row(evenings.NAME, group, hand, row)
+    places = {table: row["at"] for (_group, table), row in w.rows(group_tables.PLACE, group).items()}
+    digits = (w.row(balances.NAME, group, "") or {}).get("digits", 2)
+    for (name, key), row in evenings.rebuilt(hands, places, digits).items():
+        w.put_row(name, group, key, row)

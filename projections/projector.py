@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Protocol, Sequence
 
 from events.types import EVENT_TYPES, HAND_EVENTS
-from . import (balance_steps, balances, corrected, devices, group_tables, groups, hands, standings_row, table_kinds,
-               tables, tournaments)
+from . import (balance_steps, balances, corrected, devices, evenings, group_tables, groups, hands, standings_row,
+               table_kinds, tables, tournaments)
 
 FOLDS = {groups.NAME: groups.apply, tables.NAME: tables.apply, balances.NAME: balances.apply,
          hands.NAME: hands.summarize, tournaments.NAME: tournaments.apply, tournaments.SCORE: tournaments.score,
@@ -33,13 +33,16 @@ DATA_UNREAD = (EVENT_TYPES - groups.EVENTS - tables.EVENTS - balances.EVENTS - h
                - tournaments.SCORE_EVENTS - devices.EVENTS - devices.SIGNABLE)
 # Folds of one event into several rows, each named by a key the event gives: what a
 # correction says of each hand it changed, in that hand's row (projections/corrected.py).
-FANNED = {corrected.NAME: (corrected.EVENTS, corrected.keys, corrected.apply)}
+FANNED = {corrected.NAME: (corrected.EVENTS, corrected.keys, corrected.apply),
+          evenings.NAME: (evenings.EVENTS, evenings.keys, evenings.apply)}
 # Rows folded from what an event changed in another row, each named by the row it follows:
 # the balances' last moves (projections/balance_steps.py) from the balances row before and
 # after each event. ``fold(row, event, before, after)``.
 FOLLOWING = {balances.NAME: ((balance_steps.NAME, balance_steps.EVENTS, balance_steps.apply),)}
 FOLLOWERS = tuple(name for followers in FOLLOWING.values() for name, _, _ in followers)
-DERIVED = (standings_row.NAME,)  # rows made from other rows: replay builds them once the log is folded
+# Rows made from other rows: replay builds them once the log is folded (a tournament's
+# standings from its tables' scores; the evening's rows by time from the hands' rows).
+DERIVED = (standings_row.NAME, *evenings.BY_TIME)
 POSITION = "all"
 
 
@@ -104,6 +107,7 @@ def project(rows: Rows, envelopes: Sequence) -> None:
                     before[at] = after[at] = rows.row(*at)
                 after[at] = fold_into(after[at], env, part)
     _move_standings(rows, before, after)
+    evenings.follow(rows, before, after, _seen(rows, before, after))  # rows kept by when hands ended
     for at, data in after.items():
         if data is not None and data is not before[at]:
             rows.put_row(*at, data)
@@ -112,16 +116,21 @@ def project(rows: Rows, envelopes: Sequence) -> None:
         rows.mark_position(POSITION, envelopes[-1].position)
 
 
-def _move_standings(rows: Rows, before: dict, after: dict) -> None:
-    """Each tournament table whose small points changed moves its tournament's standings rows
-    (the totals and its round's); a tournament with no totals yet (its first draw, or a store
-    from before they were kept) gets every row made from all its tables."""
+def _seen(rows: Rows, before: dict, after: dict):
+    """A row as the batch leaves it, read from the store once (into ``before`` and ``after``)."""
     def seen(name: str, group: str, key: str) -> dict | None:
         at = (name, group, key)
         if at not in after:
             before[at] = after[at] = rows.row(*at)
         return after[at]
+    return seen
 
+
+def _move_standings(rows: Rows, before: dict, after: dict) -> None:
+    """Each tournament table whose small points changed moves its tournament's standings rows
+    (the totals and its round's); a tournament with no totals yet (its first draw, or a store
+    from before they were kept) gets every row made from all its tables."""
+    seen = _seen(rows, before, after)
     changed = [(group, table, score) for (name, group, table), score in after.items()
                if name == tournaments.SCORE and score is not None and score is not before[name, group, table]]
     for group, table, score in changed:

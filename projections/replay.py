@@ -19,8 +19,8 @@ from events.money import format_amount, minor_digits
 from events.types import HAND_EVENTS
 from games.engine.base import TableTerms
 from games.registry import GAMES
-from . import (agreement, balances, corrections, groups, hands, integrity, projector, redecide, signatures,
-               standings_row, tables, tournaments)
+from . import (agreement, balances, corrections, evenings, group_tables, groups, hands, integrity, projector,
+               redecide, signatures, standings_row, tables, tournaments)
 from .groups import confirmations
 from .settlements import of_the_game, settled
 
@@ -341,7 +341,12 @@ class GroupRebuild:
 
     def _derive(self) -> None:
         """The rows made from other rows (projections/projector.py's DERIVED): each tournament
-        drawn has its standings, made from its tables' scores."""
+        drawn has its standings, made from its tables' scores; the rows kept by when hands
+        ended, made from the hands' rows of the evening (projections/evenings.py)."""
+        hand_rows = {k: v for (n, k), v in self.rows.items() if n == evenings.NAME and v is not None}
+        places = {k: v["at"] for (n, k), v in self.rows.items() if n == group_tables.PLACE and v is not None}
+        digits = (self.rows.get((balances.NAME, "")) or {}).get("digits", 2)
+        self.rows.update(evenings.rebuilt(hand_rows, places, digits))
         for (name, _key), row in list(self.rows.items()):
             if name == tournaments.NAME and row is not None and row["drawn_rounds"]:
                 scores = {t: self.rows.get((tournaments.SCORE, t)) for _, t in standings_row.tables_drawn(row)}

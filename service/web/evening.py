@@ -226,7 +226,7 @@ def summary_page(group):
 def summary_image(group):
     def view(r, grow, principal, form_token):
         download = request.args.get("download")
-        response = Response(summary_svg(grow, last_evening(r, grow)), mimetype="image/svg+xml")
+        response = Response(summary_svg(grow, last_evening(r, grow, tables=False)), mimetype="image/svg+xml")
         if download:
             response.headers.set("Content-Disposition", "attachment", filename="evening.svg")
         return response

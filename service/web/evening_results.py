@@ -8,109 +8,127 @@ hand played to a result. A member's result is the sum of what the evening's hand
 as those hands now stand (a correction or a void taken in); a hand that does not count yet
 (it waits for a payer's word, or is disputed) is counted apart. Payments do not enter it:
 settling up zeroes the balances, not what was played.
+
+It is read from the rows the projector keeps by when hands ended (projections/evenings.py):
+the spans of the last evening, what their hands paid each member and how many each table
+played, less the hands among them that wait.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from events.money import parse_amount
-from events.types import EVENT_TYPES
-from projections import corrections
+from projections import evenings
+from projections.evenings import BREAK
 
-BREAK = timedelta(hours=8)
-
-
-@dataclass(frozen=True)
-class Played:
-    """One hand played to a result: when it ended, at which table, what it pays each member
-    (minor units), and whether it counts in the balances yet."""
-    at: datetime
-    table: str
-    payouts: dict[str, int]
-    counts: bool
+__all__ = ["BREAK", "Evening", "last_evening"]
+_PAGE = 500  # rows read at a time
 
 
 @dataclass(frozen=True)
 class Evening:
     """The last evening of play: when its first and last hands ended (None: no hand yet),
     each member's result in minor units (every member of the group, 0 for one who did not
-    win or lose), the hands that count at each table (table id, count, in the group's order
-    of tables, a table without one left out), and how many of its hands do not count yet."""
+    win or lose), how many of its hands count, the hands that count at each table (table id,
+    count, in the group's order of tables, a table without one left out; empty when not
+    asked for), and how many of its hands do not count yet."""
     first: datetime | None = None
     last: datetime | None = None
     results: dict[str, int] = field(default_factory=dict)
     tables: list[tuple[str, int]] = field(default_factory=list)
     waiting: int = 0
-
-    @property
-    def hands(self) -> int:
-        """The evening's hands that count."""
-        return sum(count for _table, count in self.tables)
+    hands: int = 0
 
 
-def _moment(stamp: str) -> datetime:
-    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+@dataclass(frozen=True)
+class _Span:
+    key: str
+    first: str  # the AT keys of its first and last hands
+    last: str
+    hands: int
 
 
-# The events the evening is worked out from: each hand's opening, its settlement, its void and
-# the corrections; the others are read without their data.
-READ = frozenset({"deal", "result", "settlement", "hand_voided", "correction"})
-# Of those, the ones whose data it reads: a deal's cards are not (its hour and table are the
-# event's own), and they are most of what a group's log holds.
-READ_DATA = READ - {"deal"}
-
-
-def played(events, digits: int, waiting: set[str], opened_tables: dict[str, int] | None = None) -> list[Played]:
-    """The hands played to a result (not voided, not abandoned) among ``events`` (a group's or
-    a table's, in log order), each when it ended: its first settlement (a hand settled again
-    by a correction keeps the hour it was played). ``opened_tables`` is given the seq each
-    table was opened at (the group's order of tables)."""
-    opened: dict[str, tuple[str, str]] = {}
-    settled: dict[str, str] = {}
-    kept = []
-    for env in events:
-        if env.type in ("deal", "result"):
-            opened.setdefault(env.hand, (env.recorded_at, env.table))
-        elif env.type == "settlement":
-            settled.setdefault(env.hand, env.recorded_at)
-        elif env.type == "table_opened" and opened_tables is not None:
-            opened_tables[env.table] = env.seq
-        if env.type in READ:
-            kept.append(env)
-    found = []
-    for hand in corrections.history(kept):
-        if hand.settlement is None or hand.voided:
-            continue
-        payouts: dict[str, int] = {}
-        for p in hand.settlement.get("payouts", []):
-            payouts[p["member"]] = payouts.get(p["member"], 0) + parse_amount(p["amount"], digits, allow_negative=True)
-        at, table = opened[hand.id]
-        found.append(Played(_moment(settled.get(hand.id) or at), table, payouts, hand.id not in waiting))
-    return found
-
-
-def last_evening(r, grow: dict) -> Evening:
+def last_evening(r, grow: dict, tables: bool = True) -> Evening:
     """The group's last evening of play (see the module's docstring); an empty one before any
-    hand was played to a result. One pass over the group's log, reading the data of the events
-    that settle, void or correct a hand only (and of a result logged whole)."""
-    group, digits = grow["id"], grow["digits"]
-    waiting = {hand for hand, _entry in r.pending_entries(group)}
-    order: dict[str, int] = {}
-    hands = sorted(played(r.scan(group, unread=EVENT_TYPES - READ_DATA), digits, waiting, order), key=lambda h: h.at)
-    if not hands:
-        return Evening(results={m["id"]: 0 for m in grow["members"]})
-    start = len(hands) - 1
-    while start and hands[start].at - hands[start - 1].at <= BREAK:
-        start -= 1
-    evening = hands[start:]
+    hand was played to a result. ``tables``: count each table's hands too (the picture does
+    not name them)."""
+    group = grow["id"]
     results = {m["id"]: 0 for m in grow["members"]}
-    counted: dict[str, int] = {}
-    for hand in evening:
-        if not hand.counts:
+    spans = _last_spans(r, group)
+    if not spans:
+        return Evening(results=results)
+    for span in spans:
+        for member, row in _under(r, evenings.MEMBER, group, span.key):
+            results[member] = results.get(member, 0) + row["result"]
+    counted: dict[str, list] = {}  # table -> [its place in the group's order, hands]
+    for span in spans if tables else ():
+        for key, row in _under(r, evenings.TABLE, group, span.key):
+            place, table = key.split("|", 1)
+            counted.setdefault(table, [place, 0])[1] += row["hands"]
+    first, last = spans[-1].first, spans[0].last
+    waiting = 0
+    for hand, row in _waiting(r, group):
+        its = evenings.played(hand, row)
+        if its is None or not first <= its[0] <= last:
             continue
-        counted[hand.table] = counted.get(hand.table, 0) + 1
-        for member, amount in hand.payouts.items():
-            results[member] = results.get(member, 0) + amount
-    tables = sorted(counted.items(), key=lambda tc: order.get(tc[0], 0))
-    return Evening(evening[0].at, evening[-1].at, results, tables, sum(1 for h in evening if not h.counts))
+        waiting += 1
+        for member, amount in evenings.paid(row, grow["digits"]).items():
+            results[member] = results.get(member, 0) - amount
+        if its[1] in counted:
+            counted[its[1]][1] -= 1
+    shown = sorted(((place, table, count) for table, (place, count) in counted.items() if count),
+                   key=lambda ptc: ptc[0])
+    return Evening(evenings.ended_at(first), evenings.ended_at(last), results,
+                   [(table, count) for _place, table, count in shown], waiting,
+                   sum(span.hands for span in spans) - waiting)
+
+
+def _last_spans(r, group: str) -> list[_Span]:
+    """The spans of the last evening, the latest first: read back while the break from a
+    span's last hand to the next span's first is at most ``BREAK``."""
+    found: list[_Span] = []
+    after = ""
+    while True:
+        page = r.rows_in_order(evenings.SPAN, group, after=after, limit=20, newest_first=True)
+        for key, row in page:
+            last = _edge(r, group, key, latest=True)
+            first = _edge(r, group, key, latest=False)
+            if last is None or first is None:
+                continue
+            if found and evenings.ended_at(found[-1].first) - evenings.ended_at(last) > BREAK:
+                return found
+            found.append(_Span(key, first, last, row["hands"]))
+        if len(page) < 20:
+            return found
+        after = page[-1][0]
+
+
+def _edge(r, group: str, span: str, latest: bool) -> str | None:
+    """The AT key of the span's last hand (``latest``) or its first."""
+    if latest:
+        found = r.rows_in_order(evenings.AT, group, after=evenings.span_end(span), limit=1, newest_first=True)
+    else:
+        found = r.rows_in_order(evenings.AT, group, after=span, limit=1)
+    return found[0][0] if found and evenings.span_key(found[0][0]) == span else None
+
+
+def _under(r, name: str, group: str, span: str):
+    """(the rest of the key, row) of the rows ``name`` of the span, in key order."""
+    prefix, after = f"{span}|", f"{span}|"
+    while True:
+        page = r.rows_in_order(name, group, after=after, limit=_PAGE)
+        for key, row in page:
+            if not key.startswith(prefix):
+                return
+            yield key[len(prefix):], row
+        if len(page) < _PAGE:
+            return
+        after = page[-1][0]
+
+
+def _waiting(r, group: str):
+    """(hand, its evening row) of each settlement that waits for its payers' word."""
+    hands = [hand for hand, _entry in r.pending_entries(group)]
+    for at in range(0, len(hands), _PAGE):
+        rows = r.rows_of(evenings.NAME, group, hands[at:at + _PAGE])
+        yield from ((hand, rows[hand]) for hand in hands[at:at + _PAGE] if hand in rows)
