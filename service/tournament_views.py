@@ -45,8 +45,10 @@ def rounds_played(reader: Reader, group: str, row: Mapping) -> int:
     return len(rounds_over(reader, group, row))
 
 
-def standings_view(reader: Reader, group: str, row: Mapping, grow: Mapping) -> dict:
-    kept = standings_of(reader, group, row)
+def standings_view(reader: Reader, group: str, row: Mapping, grow: Mapping,
+                   kept: standings_row.Kept | None = None) -> dict:
+    """The standings of API.md, from ``kept`` when the request read the rows already."""
+    kept = standings_of(reader, group, row) if kept is None else kept
     digits, names = grow["digits"], _names(grow)
 
     def placed(number: int, at: Sequence) -> dict:

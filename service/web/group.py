@@ -1,15 +1,20 @@
-"""The group's page: where everyone stands (a table of every balance and a chart of their
+"""The group's page: where everyone stands (a table of the balances and a chart of their
 last moves), how to settle up, the results that do not count yet, the tables opened last
 (every table is on the group's list of tables, a page at a time), the tournaments (and where
 the reader sits in each one's round drawn last: "Your table: 3, seat 2"), and for the admin
-the group's settings and how the server's backups stand.
+the group's settings and how the server's backups stand. In a group of more than
+``SHOWN_BALANCES`` members it lists the reader's balance and those furthest from square, and
+the reader's transfers and the largest: the group's money page has every one.
 """
 from __future__ import annotations
 
 from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
+from decimal import Decimal
+
 from projections import balance_steps, balances, group_tables
+from projections import tournaments as fold
 from projections.balances import listed
 from projections.groups import member_names
 from .. import handlers
@@ -51,16 +56,19 @@ def _group(r, group: str, grow: dict, principal, form_token: str) -> dict:
     """What the group's page shows its reader."""
     brow = r.row("balances", group, "") or {"members": {}}
     signer(r, group, principal)
-    over = tournament_shown.tables_over(r, group)
-    tables = table_cards(r, grow, _opened_last(r, group, over))
+    tournaments = tournament_shown.read(r, group)  # each row once: the tables, the list and "Your table"
+    over = tournament_shown.tables_over(tournaments)
+    tables = table_cards(r, grow, _opened_last(r, group, over), {row["id"]: row for row in tournaments.rows})
     names, series, hands = _balance_series(r, group, grow, principal.subject, brow)
     chart = balance_chart(names, series, grow["digits"], grow["currency"], hands)
-    settle, evening = settle_up_view(grow, brow), pay_shown.evening_of(r, group)
-    for t in settle["transfers"]:  # who may mark it paid: the admin, or whoever receives it
-        t["may_mark"] = principal.is_admin or principal.subject == t["to"]
-        t["pay"] = pay_shown.ways(grow, t, evening)  # the receiver's codes and what to copy
+    every = balances_view(grow, brow)
+    shown = _furthest(every["balances"], brow["members"], principal.subject)
+    settle = settle_up_view(grow, brow)
+    transfers = _largest(settle["transfers"], principal.subject)
     return dict(group=grow, principal=principal, form_token=form_token,
-            balances=balances_view(grow, brow), settle=settle, waiting=_waiting(r, grow, principal),
+            balances={**every, "balances": shown}, balances_more=len(every["balances"]) - len(shown),
+            settle={**settle, "transfers": payable(r, grow, principal, transfers)},
+            transfers_more=len(settle["transfers"]) - len(transfers), waiting=_waiting(r, grow, principal),
             more_waiting=max(0, r.pending_count(group) - SHOWN_WAITING),
             tables=tables, tables_over=len(over), tables_more=max(0, grow["table_count"] - len(over) - len(tables)),
             chart=chart,
@@ -71,9 +79,60 @@ def _group(r, group: str, grow: dict, principal, form_token: str) -> dict:
             corrections=_corrections_waiting(r, grow, brow),
             once=once.key(), pay_form=None if principal.is_admin else
             pay_shown.form_values(grow, principal.subject), **admin_context(grow),
-            tournaments=[tournament_shown.summary(r, group, row)
-                         for row in tournament_shown.listed(r, group)],
-            mine=tournament_shown.where_i_sit(r, group, principal.subject))
+            tournaments=[{"row": row, "state": tournament_shown.state(row, tournaments.over[row["id"]])}
+                         for row in tournaments.rows],
+            mine=tournament_shown.where_i_sit(tournaments, principal.subject))
+
+
+SHOWN_BALANCES = 30  # the balances the group's page lists in a bigger group; its money page lists every one
+SHOWN_TRANSFERS = 30  # the settle-up transfers it lists, likewise
+
+
+def _furthest(lines: list[dict], members: dict[str, int], reader: str | None) -> list[dict]:
+    """The balances the group's page lists, in the group's order: every one in a group of up to
+    ``SHOWN_BALANCES`` members, else the reader's and those furthest from square (up or down)."""
+    if len(lines) <= SHOWN_BALANCES:
+        return lines
+    chosen = {reader} if any(b["member"] == reader for b in lines) else set()
+    others = sorted((b["member"] for b in lines if b["member"] not in chosen),
+                    key=lambda m: -abs(members.get(m, 0)))  # stable: level ones in the group's order
+    chosen.update(others[:SHOWN_BALANCES - len(chosen)])
+    return [b for b in lines if b["member"] in chosen]
+
+
+def _largest(transfers: list[dict], reader: str | None) -> list[dict]:
+    """The settle-up transfers the group's page lists, in the settle-up's order: every one up
+    to ``SHOWN_TRANSFERS``, else the reader's (to pay or to receive) and the largest."""
+    if len(transfers) <= SHOWN_TRANSFERS:
+        return transfers
+    mine = [i for i, t in enumerate(transfers) if reader in (t["from"], t["to"])]
+    others = sorted((i for i in range(len(transfers)) if i not in mine),
+                    key=lambda i: -Decimal(transfers[i]["amount"]))
+    chosen = set(mine + others[:max(0, SHOWN_TRANSFERS - len(mine))])
+    return [t for i, t in enumerate(transfers) if i in chosen]
+
+
+def payable(r, grow: dict, principal, transfers: list[dict]) -> list[dict]:
+    """The transfers ``transfers`` as the pages list them: whether the reader may mark each one
+    paid (the admin may, and whoever receives it) and how its payer can pay (the receiver's
+    codes and what to copy)."""
+    evening = pay_shown.evening_of(r, grow["id"]) if transfers else ""
+    return [{**t, "may_mark": principal.is_admin or principal.subject == t["to"],
+             "pay": pay_shown.ways(grow, t, evening)} for t in transfers]
+
+
+@bp.get("/g/<group>/money")
+def money_page(group):
+    """Every member's balance and every transfer that settles the group up: the group's page
+    lists only the reader's and those furthest from square in a group of many members."""
+    def view(r, grow, principal, form_token):
+        brow = r.row("balances", group, "") or {"members": {}}
+        signer(r, group, principal)
+        settle = settle_up_view(grow, brow)
+        return render_template("money.html", group=grow, principal=principal, form_token=form_token,
+                               balances=balances_view(grow, brow), once=once.key(),
+                               settle={**settle, "transfers": payable(r, grow, principal, settle["transfers"])})
+    return page_of(group, view)
 
 
 SHOWN_WAITING = 50  # the results that wait listed on the group's page; each table's page shows its own
@@ -94,18 +153,21 @@ def _opened_last(r, group: str, over: set[str]) -> list[str]:
     return found[:SHOWN_TABLES][::-1]
 
 
-def table_cards(r, grow: dict, ids: list[str]) -> list[dict]:
+def table_cards(r, grow: dict, ids: list[str], tournaments: dict[str, dict] | None = None) -> list[dict]:
     """The tables ``ids`` of the group as its pages list them: each row, who sits at it, its
-    title and, for a tournament's, its place in its round (rows read together, names once)."""
+    title and, for a tournament's, its place in its round (rows read together, names once,
+    each tournament's row once: from ``tournaments`` by id when the request read them)."""
     group, names = grow["id"], member_names(grow)
     rows = r.rows_of("table", group, ids)
+    if tournaments is None:
+        tournaments = r.rows_of(fold.NAME, group, sorted({t["tournament"] for t in rows.values() if "tournament" in t}))
     cards = []
     for table in ids:
         trow = rows.get(table)
         if trow is None:
             continue
         cards.append({"row": trow, "seats": [names.get(m, m) for m in trow["seats"]], "title": table_title(trow, grow),
-                      "place": tournament_shown.table_place(r, group, trow)})
+                      "place": tournament_shown.table_place(r, group, trow, tournaments)})
     return cards
 
 

@@ -24,9 +24,10 @@ def seat_plan_page(group, tournament, number):
         drawn = shown.round_of(row, number)
         if drawn is None:
             raise NotFound(_("round %(number)d of this tournament is not drawn yet", number=number))
-        mine = [m for m in shown.where_i_sit(r, group, principal.subject)
-                if m["tournament"]["id"] == row["id"] and m["round"] == number]
-        return render_template("seat_plan.html", group=grow, t=shown.summary(r, group, row), number=number,
+        this = shown.read(r, group, [row])  # where the reader sits in this one
+        mine = [m for m in shown.where_i_sit(this, principal.subject) if m["round"] == number]
+        return render_template("seat_plan.html", group=grow, t=shown.summary(r, group, row, this.over[row["id"]]),
+                               number=number,
                                plan=shown.seat_plan(grow, drawn),
                                proof=shown.draw_checked(r, group, grow, row, drawn),
                                mine=mine, players=len(row["players"]))
@@ -38,8 +39,8 @@ def standings_page(group, tournament):
     """The standings, live, and on A4 when printed."""
     def view(r, grow, principal, form_token):
         row = tournament_row(r, group, tournament)
-        return render_template("standings.html", group=grow, t=shown.summary(r, group, row),
-                               standings=shown.standings(r, group, grow, row), version=r.version(group),
+        _this, summary, standings = shown.with_standings(r, group, grow, row)
+        return render_template("standings.html", group=grow, t=summary, standings=standings, version=r.version(group),
                                live=f"/g/{group}/tournaments/{tournament}/standings/live")
     return page_of(group, view)
 
@@ -50,6 +51,6 @@ def standings_live(group, tournament):
     def render(r, version):
         grow = r.row("group", group, "")
         row = tournament_row(r, group, tournament)
-        return live.part(render_template("_standings.html", group=grow, t=shown.summary(r, group, row),
-                                         standings=shown.standings(r, group, grow, row)), version)
+        _this, summary, standings = shown.with_standings(r, group, grow, row)
+        return live.part(render_template("_standings.html", group=grow, t=summary, standings=standings), version)
     return live.answer(group, None, lambda r: None if session.signed_in(r, group) else Response(status=403), render)

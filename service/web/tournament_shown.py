@@ -8,8 +8,11 @@ organizer's pages (tournaments.py), the printed ones (tournament_paper.py), the 
 
 Everything is read from the rows the API reads (projections/tournaments.py and
 projections/standings_row.py, through service/tournament_views.py): a page costs a row per
-table it shows, whatever the hands played. A seat plan of a round drawn from check-ins reads
-those check-ins back from the log (the rows keep only the next round's).
+table it shows, whatever the hands played, and each tournament's row (and its standings'
+totals) once a request: a page that shows several tournaments reads them once (``Read``) and
+hands them to what it shows. Members are named from one lookup a request. A seat plan of a
+round drawn from check-ins reads those check-ins back from the log (the rows keep only the
+next round's).
 """
 from __future__ import annotations
 
@@ -17,13 +20,14 @@ import base64
 import hashlib
 import hmac
 from decimal import Decimal
+from typing import Mapping, NamedTuple
 
 from flask_babel import gettext as _, ngettext
 
 from events import draw
 from events.money import format_amount
-from projections import tournaments as fold
-from projections.groups import member_name
+from projections import standings_row, tournaments as fold
+from projections.groups import member_names
 from projections.hands import game_of
 from projections.tournaments import table_sizes
 from ..i18n import phrases
@@ -31,7 +35,7 @@ from ..i18n.languages import current
 from ..i18n.money import number
 from ..routes.invitations import public_url
 from ..routes.tournaments import watch_digest
-from ..tournament_views import rounds_over, rounds_played, standings_view
+from ..tournament_views import rounds_over, standings_of, standings_view
 from .base import together
 
 ENTRY = "entry"  # a table rule, not the game's: who logs the cards
@@ -40,6 +44,22 @@ ENTRY = "entry"  # a table rule, not the game's: who logs the cards
 def listed(r, group: str) -> list[dict]:
     """The group's tournaments, by name."""
     return sorted(r.rows(fold.NAME, group).values(), key=lambda row: (row["name"].casefold(), row["id"]))
+
+
+class Read(NamedTuple):
+    """Tournaments as one request reads them: each row (by name), and the rounds each has
+    played out (from its standings' totals), read once."""
+    rows: list[dict]
+    over: dict[str, list[int]]
+
+    def row(self, tournament: str) -> dict | None:
+        return next((row for row in self.rows if row["id"] == tournament), None)
+
+
+def read(r, group: str, rows: list[dict] | None = None) -> Read:
+    """The group's tournaments (or only ``rows``), each row and its totals parsed once."""
+    rows = listed(r, group) if rows is None else rows
+    return Read(rows, {row["id"]: rounds_over(r, group, row) for row in rows})
 
 
 def way_of(row: dict) -> str:
@@ -59,12 +79,18 @@ def said_points(points: str) -> str:
     return number(value, current(), digits=max(0, -value.as_tuple().exponent))
 
 
-def summary(r, group: str, row: dict) -> dict:
-    """What the tournament's list and its page say of it."""
-    drawn, played = len(row["drawn_rounds"]), rounds_played(r, group, row)
+def summary(r, group: str, row: dict, over: list[int] | None = None) -> dict:
+    """What the tournament's list and its page say of it (``over``: the rounds it has played
+    out, when the request read them already)."""
+    drawn, played = len(row["drawn_rounds"]), len(rounds_over(r, group, row) if over is None else over)
     return {"row": row, "way": way_of(row), "drawn": drawn, "played": played, "state": _state(row, drawn, played),
             "places": ", ".join(said_points(str(p)) for p in row["places"]),
             "next": drawn + 1 if drawn < row["rounds"] else None}
+
+
+def state(row: dict, over: list[int]) -> str:
+    """How far a tournament is, in a few words, from the rounds it has played out."""
+    return _state(row, len(row["drawn_rounds"]), len(over))
 
 
 def _state(row: dict, drawn: int, played: int) -> str:
@@ -89,8 +115,8 @@ def seat_plan(grow: dict, drawn: dict) -> list[dict]:
     """Who sits where at each table of a round: tables numbered in the draw's order, seats
     counted from 1 (the first deals first), each seat's name and whether its player was drawn
     without their check-in."""
-    absent = set(drawn.get("absent") or ())
-    return [{"number": i, "id": t["id"], "seats": [member_name(grow, m) for m in t["seats"]],
+    absent, names = set(drawn.get("absent") or ()), member_names(grow)
+    return [{"number": i, "id": t["id"], "seats": [names.get(m, m) for m in t["seats"]],
              "absent": [m in absent for m in t["seats"]]}
             for i, t in enumerate(drawn["tables"], 1)]
 
@@ -101,9 +127,9 @@ def check_ins(grow: dict, row: dict, member: str | None) -> dict | None:
     of those not yet, in the players' order, and whether ``member`` plays and is in."""
     if not fold.by_check_ins(row) or len(row["drawn_rounds"]) >= row["rounds"]:
         return None
-    checked = row["check_ins"]
-    here = [member_name(grow, p) for p in row["players"] if p in checked]
-    missing = [{"id": p, "name": member_name(grow, p)} for p in row["players"] if p not in checked]
+    checked, names = row["check_ins"], member_names(grow)
+    here = [names.get(p, p) for p in row["players"] if p in checked]
+    missing = [{"id": p, "name": names.get(p, p)} for p in row["players"] if p not in checked]
     return {"round": len(row["drawn_rounds"]) + 1, "count": len(row["players"]), "in": here,
             "in_said": together(here), "missing": missing, "missing_said": together(m["name"] for m in missing),
             "plays": member in row["players"], "mine": member in checked}
@@ -111,7 +137,9 @@ def check_ins(grow: dict, row: dict, member: str | None) -> dict | None:
 
 def absent_names(grow: dict, drawn: dict) -> list[str]:
     """The players a round was drawn without their check-in, by name, in the players' order."""
-    return [member_name(grow, m) for m in drawn.get("absent") or ()]
+    absent = drawn.get("absent") or ()
+    names = member_names(grow) if absent else {}
+    return [names.get(m, m) for m in absent]
 
 
 def deal_said(played: int, deals: int, playing: bool) -> str:
@@ -134,22 +162,23 @@ def running(r, group: str, grow: dict, row: dict, drawn: dict) -> list[dict]:
     counts of their payouts there), and how far it is ("Deal 17 of 32")."""
     ids, absent = [t["id"] for t in drawn["tables"]], set(drawn.get("absent") or ())
     scores, trows = r.rows_of(fold.SCORE, group, ids), r.rows_of("table", group, ids)
-    shown = []
+    shown, names = [], member_names(grow)
     for i, t in enumerate(drawn["tables"], 1):
         score, latest = scores.get(t["id"]), (trows.get(t["id"]) or {}).get("latest_hand")
         small, played = fold.small(score), fold.played(score)
         playing = bool(latest and latest["status"] == "playing")
         shown.append({"number": i, "id": t["id"], "played": played, "deals": row["deals"], "playing": playing,
                       "done": played >= row["deals"], "said": deal_said(played, row["deals"], playing),
-                      "players": [{"name": member_name(grow, m), "member": m, "absent": m in absent,
+                      "players": [{"name": names.get(m, m), "member": m, "absent": m in absent,
                                    "small": format_amount(small.get(m, 0), grow["digits"])} for m in t["seats"]]})
     return shown
 
 
-def standings(r, group: str, grow: dict, row: dict) -> dict:
+def standings(r, group: str, grow: dict, row: dict, kept: standings_row.Kept | None = None) -> dict:
     """The standings as the API answers them, each player's rounds by number with the table's
-    number in its round, and table points written as the reader writes numbers."""
-    view = standings_view(r, group, row, grow)
+    number in its round, and table points written as the reader writes numbers (from ``kept``,
+    the standings' rows, when the request read them already)."""
+    view = standings_view(r, group, row, grow, kept)
     numbers = {t["id"]: i for d in row["drawn_rounds"] for i, t in enumerate(d["tables"], 1)}
     for player in view["players"]:
         player["points_said"] = said_points(player["points"])
@@ -160,27 +189,35 @@ def standings(r, group: str, grow: dict, row: dict) -> dict:
     return view
 
 
-def tables_over(r, group: str) -> set[str]:
+def with_standings(r, group: str, grow: dict, row: dict) -> tuple[Read, dict, dict]:
+    """The tournament read for its page (its row and the rounds it has played out), what its
+    list says of it and its standings: its standings' rows read once for all three."""
+    kept = standings_of(r, group, row)
+    this = Read([row], {row["id"]: kept.totals["finished"]})
+    return this, summary(r, group, row, kept.totals["finished"]), standings(r, group, grow, row, kept)
+
+
+def tables_over(tournaments: Read) -> set[str]:
     """The tables of the tournaments' rounds that are over (every table played its deals): the
     tournament's page shows them; the group's list of tables leaves them out."""
     over = set()
-    for row in listed(r, group):
-        done = set(rounds_over(r, group, row))
+    for row in tournaments.rows:
+        done = set(tournaments.over[row["id"]])
         over.update(t["id"] for drawn in row["drawn_rounds"] if drawn["round"] in done for t in drawn["tables"])
     return over
 
 
-def where_i_sit(r, group: str, member: str | None) -> list[dict]:
+def where_i_sit(tournaments: Read, member: str | None) -> list[dict]:
     """Where ``member`` sits in the round drawn last of each tournament still going: the
     table's number in that round's order and the seat counted from 1, with the table's id."""
     if member is None:
         return []
     found = []
-    for row in listed(r, group):
+    for row in tournaments.rows:
         drawn = row["drawn_rounds"][-1] if row["drawn_rounds"] else None
         if drawn is None:
             continue
-        if drawn["round"] == row["rounds"] and rounds_played(r, group, row) == row["rounds"]:
+        if drawn["round"] == row["rounds"] and len(tournaments.over[row["id"]]) == row["rounds"]:
             continue  # the tournament is over
         for i, t in enumerate(drawn["tables"], 1):
             if member in t["seats"]:
@@ -189,12 +226,13 @@ def where_i_sit(r, group: str, member: str | None) -> list[dict]:
     return found
 
 
-def table_place(r, group: str, trow: dict) -> dict | None:
-    """A tournament table's place in its tournament: the tournament's row, its round and its
-    number in that round, and how far it is; None for a table of an evening."""
+def table_place(r, group: str, trow: dict, rows: Mapping[str, dict] | None = None) -> dict | None:
+    """A tournament table's place in its tournament: the tournament's row (from ``rows`` by
+    id when the request read it already), its round and its number in that round, and how far
+    it is; None for a table of an evening."""
     if "tournament" not in trow:
         return None
-    row = r.row(fold.NAME, group, trow["tournament"])
+    row = rows.get(trow["tournament"]) if rows is not None else r.row(fold.NAME, group, trow["tournament"])
     drawn = round_of(row, trow["round"]) if row else None
     if drawn is None:
         return None
@@ -232,8 +270,9 @@ def draw_checked(r, group: str, grow: dict, row: dict, drawn: dict) -> dict:
             seeded = draw.seed_of_check_ins(secret, [c["entropy"] for c in came])
         except (TypeError, ValueError):  # an entropy that is no hex: the seed cannot be made again
             seeded = b""
+        names = member_names(grow)
         for c in came:
-            c["name"] = member_name(grow, c["member"])
+            c["name"] = names.get(c["member"], c["member"])
     else:
         after_hash = r.hash_at(group, drawn["after"]) or ""
         seeded = draw.seed(secret, after_hash) if after_hash else b""

@@ -14,7 +14,7 @@ from events.rows import RowReads
 from events.recorder import EventLog
 from projections import group_tables
 from service.app import create_app
-from service.web.group import SHOWN_TABLES
+from service.web.group import SHOWN_BALANCES, SHOWN_TABLES, SHOWN_TRANSFERS, _furthest, _largest
 from tests.command import run
 
 BROWSER = {"Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"}
@@ -168,6 +168,113 @@ def test_no_read_of_a_group_parses_its_every_table(app, client, parsed):
     grown = {path: many[path] - few[path] for path in few if many[path] - few[path] > 8}
     assert not grown, grown
     assert all(few.values())
+
+
+@pytest.fixture
+def texts(monkeypatch):
+    """Each text of a kept row the reads parsed, in order (cleared by the test)."""
+    found: list[str] = []
+
+    def loads(text):
+        found.append(text)
+        return orjson.loads(text)
+    monkeypatch.setattr(rows, "orjson", SimpleNamespace(loads=loads))
+    return found
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_a_page_parses_each_tournament_row_once(app, client, texts):
+    """A page that shows a group's tournaments (the group's page and its live part, the list of
+    tournaments, the list of tables, each drawn by one) or one tournament (its page, its standings,
+    a round's seat plan) parses each tournament's row and its standings' totals at most once,
+    and one tournament's page parses no other tournament's rows."""
+    g = client.post("/v1/groups", {"name": "Hala", "currency": "PLN", "confirmations": "off"}).get_json()
+    api, base, page = client.as_(g["admin_token"]), f"/v1/groups/{g['id']}", f"/g/{g['id']}"
+    made = [api.post(f"{base}/members", {"name": n}).get_json() for n in ("Ala", "Bob", "Cyd", "Dan", "Ewa", "Fil")]
+    players = [m["id"] for m in made][:4]
+    tournaments = []
+    for n, name in enumerate(("Puchar", "Liga", "Memoriał")):  # players in an order of its own: rows apart
+        t = api.post(f"{base}/tournaments", {"name": name, "game": "kop", "players": players[n:] + players[:n],
+                                             "rounds": 2, "deals": 2}).get_json()
+        drawn = api.post(f"{base}/tournaments/{t['id']}/rounds", {"absent": players})
+        assert drawn.status_code == 201, drawn.get_data(as_text=True)[:300]
+        tournaments.append(t["id"])
+    table = drawn.get_json()["tables"][0]["id"]
+    assert api.post(f"{base}/tables/{table}/hands", {"result": _RESULT}).status_code == 201
+    store = app.extensions["bitka.store"]
+    with store.reading() as r:
+        kept = {r.conn.execute("SELECT data FROM projection_rows WHERE name = ? AND group_id = ? AND key = ?",
+                               (name, g["id"], x)).fetchone()[0]: (name, x)
+                for x in tournaments for name in ("tournament", "standings")}
+    assert len(kept) == 2 * len(tournaments)
+    x, other = tournaments[-1], tournaments[0]
+    for who in (_signed_in(app, g["admin_token"]), _signed_in(app, made[0]["token"])):
+        for path, shows in ((page, tournaments), (f"{page}/live", tournaments), (f"{page}/tournaments", tournaments),
+                            (f"{page}/tables", tournaments), (f"{page}/tournaments/{x}", [x]),
+                            (f"{page}/tournaments/{x}/live", [x]), (f"{page}/tournaments/{x}/standings", [x]),
+                            (f"{page}/tournaments/{x}/standings/live", [x]),
+                            (f"{page}/tournaments/{x}/rounds/1", [x]), (f"{page}/tables/{table}", [x])):
+            texts.clear()
+            answer = who.get(path, headers=BROWSER)
+            assert answer.status_code == 200, (path, answer.get_data(as_text=True)[:300])
+            parsed = [kept[text] for text in texts if text in kept]
+            twice = {row for row in parsed if parsed.count(row) > 1}
+            assert not twice, (path, twice)
+            assert {t for _name, t in parsed} <= set(shows), (path, parsed)
+            if path.endswith("/tournaments") or path in (page, f"{page}/live"):
+                assert {t for _name, t in parsed} == set(tournaments), (path, parsed)
+    seat = _signed_in(app, made[0]["token"]).get(page, headers=BROWSER).get_data(as_text=True)
+    assert seat.count('class="your-seat"') == len(tournaments)  # where Ala sits in each, from the rows read once
+    assert other in seat
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_the_group_page_of_many_members_lists_those_furthest_from_square(app, client):
+    """In a group of more than SHOWN_BALANCES members the group's page lists the reader's
+    balance and those furthest from square, says how many more there are and links to the
+    group's money page, which lists every one; a group of fewer lists every one there."""
+    g = client.post("/v1/groups", {"name": "Hala", "currency": "PLN", "confirmations": "off"}).get_json()
+    api, base, page = client.as_(g["admin_token"]), f"/v1/groups/{g['id']}", f"/g/{g['id']}"
+    made = [api.post(f"{base}/members", {"name": f"Gracz {i + 1}"}).get_json() for i in range(SHOWN_BALANCES + 6)]
+    ids = [m["id"] for m in made]
+    for seats in (ids[:4], ids[4:8]):
+        table = api.post(f"{base}/tables", {"game": "kop", "seats": seats, "stake": "0.50"}).get_json()["id"]
+        assert api.post(f"{base}/tables/{table}/hands", {"result": _RESULT}).status_code == 201
+    moved = {b["member"] for b in api.get(f"{base}/balances").get_json()["balances"] if b["balance"] != "0.00"}
+    assert moved and moved <= set(ids[:8])
+    reader = made[-1]  # square, and last in the group's order
+
+    def listed(html: str) -> list[str]:
+        table = html[html.index('id="shown-balances"'):]
+        return re.findall(r'<tr data-member="([^"]+)"', table[:table.index("</table>")])
+    shown = _signed_in(app, reader["token"]).get(page, headers=BROWSER).get_data(as_text=True)
+    lines = listed(shown)
+    assert len(lines) == SHOWN_BALANCES and reader["id"] in lines and moved <= set(lines)
+    assert lines == [m for m in ids if m in lines]  # in the group's order
+    assert "And 6 more members, none further from square" in shown and f'href="/g/{g["id"]}/money"' in shown
+    every = _signed_in(app, reader["token"]).get(f"{page}/money", headers=BROWSER)
+    assert every.status_code == 200 and listed(every.get_data(as_text=True)) == ids
+    small = client.post("/v1/groups", {"name": "Stolik", "currency": "PLN"}).get_json()
+    few = [client.as_(small["admin_token"]).post(f"/v1/groups/{small['id']}/members", {"name": n}).get_json()["id"]
+           for n in ("Ala", "Bob")]
+    html = _signed_in(app, small["admin_token"]).get(f"/g/{small['id']}", headers=BROWSER).get_data(as_text=True)
+    assert listed(html) == few and "more member" not in html
+
+
+def test_the_transfers_the_group_page_lists_are_the_readers_and_the_largest():
+    """Past SHOWN_TRANSFERS, the group's page lists the reader's transfers (paying or
+    receiving) and the largest others, in the settle-up's order; up to it, every one."""
+    transfers = [{"from": f"m{i}", "to": "big" if i % 2 else "other", "amount": f"{i}.00"}
+                 for i in range(1, SHOWN_TRANSFERS + 11)]
+    assert _largest(transfers[:SHOWN_TRANSFERS], "m1") == transfers[:SHOWN_TRANSFERS]
+    chosen = _largest(transfers, "m1")
+    assert len(chosen) == SHOWN_TRANSFERS and chosen[0] == transfers[0]
+    assert chosen[1:] == transfers[-(SHOWN_TRANSFERS - 1):]
+    theirs = _largest(transfers, "big")  # receives every other one
+    assert [t for t in transfers if t["to"] == "big"] == [t for t in theirs if t["to"] == "big"]
+    lines = [{"member": f"m{i}"} for i in range(SHOWN_BALANCES + 4)]
+    far = _furthest(lines, {f"m{i}": (-1) ** i * i for i in range(SHOWN_BALANCES + 4)}, "m0")
+    assert [b["member"] for b in far] == ["m0"] + [f"m{i}" for i in range(5, SHOWN_BALANCES + 4)]
 
 
 def _old_group_row(w, group: str) -> None:
