@@ -74,17 +74,15 @@ def settle(state, table: TableTerms) -> Settlement:
         say("side {side} {points:d} in {tricks:d} tricks", side=s, points=won[s], tricks=taken[s])
         for s in range(len(sides)))))
     winner = hand_winner(won)
-    lines.append(say("60-60: nobody wins the hand") if winner is None
-                 else say("side {side} takes {card_points:d} card points, 61 or more: it wins the hand, one game",
-                          side=winner, card_points=won[winner]))
+    lines.append(say("60-60: nobody wins the hand") if winner is None else _hand_won(sides, winner, won[winner]))
     before = list(table.match) if table.match else [0] * len(sides)
     after, champions = match_after(before, winner, rules.match_to)
     over = bool(champions)
     lines.append(say("match: {scores} (to {match_to}){won}",
                      scores=", ".join(f"side {s} {after[s]}" for s in range(len(sides))), match_to=rules.match_to,
-                     won=say("; side {side} wins the match", side=champions[0]) if over else ""))
+                     won=_match_won(sides, champions[0]) if over else ""))
     side = paid(rules.stake_per, winner, champions)
-    lines.append(_money_line(rules.stake_per, side))
+    lines.append(_money_line(rules.stake_per, sides, side))
     hand = [int(s == winner) for s in range(len(sides))]
     match = {"before": before, "hand": hand, "after": after, "game_over": over, "winners": champions}
     shown = tuple(Side(sides[s], f"side {s}", won[s], taken[s]) for s in range(len(sides)))
@@ -94,13 +92,38 @@ def settle(state, table: TableTerms) -> Settlement:
                       pays=side is not None)
 
 
-def _money_line(stake_per: str, side: int | None) -> str:
+def _hand_won(sides: Sequence[Sequence[int]], side: int, card_points: int) -> str:
+    """The hand's winner, in a sentence of its own for a player alone and for a pair (whose
+    verb agrees with two players)."""
+    if len(sides[side]) == 1:
+        return say("side {side} takes {card_points:d} card points, 61 or more: it wins the hand, one game",
+                   side=side, card_points=card_points)
+    seat, partner = sides[side]
+    return say("seats {seat} and {partner} take {card_points:d} card points, 61 or more: they win the hand, one game",
+               seat=seat, partner=partner, card_points=card_points)
+
+
+def _match_won(sides: Sequence[Sequence[int]], side: int) -> str:
+    if len(sides[side]) == 1:
+        return say("; side {side} wins the match", side=side)
+    seat, partner = sides[side]
+    return say("; seats {seat} and {partner} win the match", seat=seat, partner=partner)
+
+
+def _money_line(stake_per: str, sides: Sequence[Sequence[int]], side: int | None) -> str:
+    """What the hand pays, said of a player alone (paid by the other) or of a pair (each paid
+    by a player of the other pair)."""
     if side is None:
         if stake_per == "match":
             return say("stake per match: nothing is paid until a side wins the match")
         return say("stake per game won: this hand wins no game, nothing is paid")
+    if len(sides[side]) == 1:
+        if stake_per == "match":
+            return say("stake per match: side {side} receives one stake from side {other}", side=side, other=1 - side)
+        return say("stake per game won: side {side} receives one stake from side {other}", side=side, other=1 - side)
+    seat, partner = sides[side]
     if stake_per == "match":
-        return say("stake per match: each player of side {side} receives one stake from a player of the other side",
-                   side=side)
-    return say("stake per game won: each player of side {side} receives one stake from a player of the other side",
-               side=side)
+        return say("stake per match: seats {seat} and {partner} each receive one stake from a player of the other "
+                   "side", seat=seat, partner=partner)
+    return say("stake per game won: seats {seat} and {partner} each receive one stake from a player of the other side",
+               seat=seat, partner=partner)

@@ -31,7 +31,7 @@ from . import result as tressette_result
 from . import scoring as tressette_scoring
 from . import seen as tressette_seen
 from .rules import CARDS, HAND, PACK, TressetteRules, parse_rules, points_of, seat_count, seated_rules
-from .words import PRESETS, RULE_FIELDS, describe
+from .words import CODES, PRESETS, RULE_FIELDS, describe
 
 
 @dataclass(frozen=True)
@@ -250,6 +250,6 @@ GAME = Game(
                                                  "the seat's first card, once per hand): a napoletana, three or four "
                                                  "aces, twos or threes, each the seat's own; worth whole points"),)),
     words=Words(
-        describe=describe, presets=PRESETS, glossary=glossary.TERMS,
+        describe=describe, presets=PRESETS, glossary=glossary.TERMS, codes=CODES,
         docs={"cards": "each seat logs its ten cards; with two players, after each trick each seat logs the one card "
                        "it drew (shown to the other player with the rule show_draws)"}))

@@ -66,8 +66,8 @@ def taken(rules, thirds: list[int], tricks: list[int], last: int) -> None:
     for side in range(SIDES):
         in_cards = thirds[side] - (LAST_TRICK if side == last else 0)
         if in_cards < 0:
-            raise RuleViolation(say("side {side} took the last trick, worth {thirds} thirds: it has at least "
-                                    "{thirds}, not {side_thirds}", side=side, thirds=LAST_TRICK,
+            raise RuleViolation(say("side {side} took the last trick, worth {thirds} thirds: they have at "
+                                    "least {thirds}, not {side_thirds}", side=side, thirds=LAST_TRICK,
                                     side_thirds=thirds[side]))
         can = totals(values, rules.players * tricks[side])
         if in_cards not in can:

@@ -78,19 +78,72 @@ def money(rules, end: GameEnd, after: list[int], stake: int) -> tuple[list[int],
 
 
 def _explained(state, score: HandScore) -> list[str]:
+    sides = state.rules.sides
     lines = [] if state.result is None else [say("the cards of this hand were not logged: scored from its result")]
     for side, (thirds, tricks) in enumerate(zip(score.thirds, score.tricks, strict=True)):
-        lines.append(say("side {side} takes {worth} in {tricks:d} trick(s)", side=side, worth=THIRD.said(thirds),
-                         tricks=tricks))
-    lines.append(say("side {side} took the last trick, worth {thirds} thirds", side=score.last,
-                     thirds=LAST_TRICK))
+        lines.append(_taken(sides, side, THIRD.said(thirds), tricks))
+    lines.append(_last_trick(sides, score.last))
     for side, accuse in enumerate(score.accuse):
         if accuse:
-            lines.append(say("side {side} declares {points:d} point(s)", side=side, points=accuse))
+            lines.append(_declared(sides, side, accuse))
     lines.append(say("points this hand: {scores} (the odd thirds are lost)",
                      scores=", ".join(say("side {side} {points:d}", side=s, points=p)
                                       for s, p in enumerate(score.points))))
     return lines
+
+
+# Each sentence that has a side do something is written twice: for a player alone ("side 0",
+# named on a page by the player's name) and for a pair ("seats 0 and 2", two names), so
+# that its verb agrees in English and in every translation.
+
+def _taken(sides, side: int, worth: str, tricks: int) -> str:
+    if len(sides[side]) == 1:
+        return say("side {side} takes {worth} in {tricks:d} trick(s)", side=side, worth=worth, tricks=tricks)
+    seat, partner = sides[side]
+    return say("seats {seat} and {partner} take {worth} in {tricks:d} trick(s)", seat=seat, partner=partner,
+               worth=worth, tricks=tricks)
+
+
+def _last_trick(sides, side: int) -> str:
+    if len(sides[side]) == 1:
+        return say("side {side} took the last trick, worth {thirds} thirds", side=side, thirds=LAST_TRICK)
+    seat, partner = sides[side]
+    return say("seats {seat} and {partner} took the last trick, worth {thirds} thirds", seat=seat, partner=partner,
+               thirds=LAST_TRICK)
+
+
+def _declared(sides, side: int, points: int) -> str:
+    if len(sides[side]) == 1:
+        return say("side {side} declares {points:d} point(s)", side=side, points=points)
+    seat, partner = sides[side]
+    return say("seats {seat} and {partner} declare {points:d} point(s)", seat=seat, partner=partner, points=points)
+
+
+def _game_won(sides, side: int, scores: str, target: int) -> str:
+    if len(sides[side]) == 1:
+        return say("game score: {scores}; side {side} reaches {target} with the higher total and wins the game",
+                   scores=scores, side=side, target=target)
+    seat, partner = sides[side]
+    return say("game score: {scores}; seats {seat} and {partner} reach {target} with the higher total and win the "
+               "game", scores=scores, seat=seat, partner=partner, target=target)
+
+
+def _paid(rules, side: int, margin: int) -> str:
+    """Who receives the stakes of a game won: a player alone from the other, or each player
+    of a pair from a player of the other pair."""
+    alone = len(rules.sides[side]) == 1
+    if rules.stake_per == "game":
+        if alone:
+            return say("stake per game: side {side} receives one stake from side {other}", side=side, other=1 - side)
+        seat, partner = rules.sides[side]
+        return say("stake per game: seats {seat} and {partner} each receive one stake from a player of the other "
+                   "side", seat=seat, partner=partner)
+    if alone:
+        return say("stake per point: side {side} wins by {margin} point(s) and receives {margin} stake(s) from side "
+                   "{other}", side=side, margin=margin, other=1 - side)
+    seat, partner = rules.sides[side]
+    return say("stake per point: seats {seat} and {partner} win by {margin} point(s), and each receives {margin} "
+               "stake(s) from a player of the other side", seat=seat, partner=partner, margin=margin)
 
 
 def settle(state, table: TableTerms) -> Settlement:
@@ -103,8 +156,7 @@ def settle(state, table: TableTerms) -> Settlement:
     end = game_end(after, rules.target)
     scores = ", ".join(say("side {side} {points:d}", side=s, points=p) for s, p in enumerate(after))
     if end.outcome == "game":
-        lines.append(say("game score: {scores}; side {side} reaches {target} with the higher total and wins the game",
-                         scores=scores, side=end.winners[0], target=rules.target))
+        lines.append(_game_won(rules.sides, end.winners[0], scores, rules.target))
     elif end.outcome == "tie":
         lines.append(say("game score: {scores}; both sides reach {target} level: another hand is played",
                          scores=scores, target=rules.target))
@@ -112,10 +164,7 @@ def settle(state, table: TableTerms) -> Settlement:
         lines.append(say("game score: {scores} (to {target})", scores=scores, target=rules.target))
     amounts, units = money(rules, end, after, table.stake)
     if end.winners:
-        lines.append(say("stake per game: each player of side {side} receives one stake from a player of the other "
-                         "side", side=end.winners[0]) if rules.stake_per == "game"
-                     else say("stake per point: side {side} wins by {margin} point(s), each of its players receives "
-                              "{margin} stake(s) from a player of the other side", side=end.winners[0], margin=units))
+        lines.append(_paid(rules, end.winners[0], units))
     over = end.outcome == "game"
     sides = tuple(Side(rules.sides[s], f"side {s}", points[s], score.tricks[s]) for s in range(2))
     winner = list(rules.sides[end.winners[0]]) if over else None

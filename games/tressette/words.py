@@ -33,6 +33,10 @@ def describe(kind: str, d: Mapping, who) -> str:
     return words.any_event(kind, d, who)
 
 
+# The log's code of a declaration (the API's call, ``accuse``) as Tressette players say it on a
+# page: the accusa (the glossary's word), never the English verb "accuse".
+CODES = {"accuse": say("accusa")}
+
 PRESETS = (
     Preset(say("Tressette"), {}, 4,
            say("Four players in pairs, ten cards each, no trumps; follow suit when you can. An ace is a point, each "

@@ -1,11 +1,14 @@
 """Every page of a group that has played every game, in each language, on a 390 px phone in
 Chromium: each page fits the phone's width without sideways scrolling, and its screenshot
 goes to ``artifacts/every-page/<language>/`` for a person to look at.
+``BITKA_EVERY_PAGE_GAMES=briscola,tressette`` shoots only those games' pages, of every preset
+(a table of four and of two), and the glossary: to look at a game's words in each language.
 
 The group is the one the language sweep reads (tests/api/every_page.py), made in-process and
 then served by the real ``bitka serve``; the admin's browser signs in with the token form."""
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -35,7 +38,12 @@ def served(tmp_path_factory):
 
 
 def _shown(group: dict) -> dict[str, str]:
-    """The pages a person is shown: every page but the other presets' and the live fragments."""
+    """The pages a person is shown: every page but the other presets' and the live fragments
+    (with ``BITKA_EVERY_PAGE_GAMES``, those games' pages of every preset and their glossaries)."""
+    only = [g for g in os.environ.get("BITKA_EVERY_PAGE_GAMES", "").split(",") if g]
+    if only:
+        return {name: path for name, path in group["pages"].items()
+                if any(name.startswith(f"{g}:") or name == f"{g} words" for g in only) and not name.endswith(" live")}
     firsts = {f"{name}:0 {kind}" for name in GAMES for kind in KINDS}
     return {name: path for name, path in group["pages"].items()
             if name in firsts or (":" not in name and name != "summary picture")}
