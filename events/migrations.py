@@ -56,6 +56,8 @@ def pending_out_of_balances(conn) -> None:
 EVENINGS = "rows kept for the evening to share: each hand's result and when it ended, and by eight hours what " \
            "the hands that ended then paid each member and how many were played at each table"
 EVENING_ROWS = ("evening_hand", "evening_at", "evening_span", "evening_member", "evening_table")
+STATS = "rows kept for the group's statistics: each hand's part in them, and each member's balance after each move"
+STATS_ROWS = ("stats_hand", "stats_points", "stats_steps")
 
 SQLITE = (
     Migration(1, "events, Merkle nodes, projection rows, credentials, idempotency keys", (
@@ -124,6 +126,7 @@ SQLITE = (
         "WHERE hand_id IS NULL AND table_id IS NOT NULL",
     ), rebuilt=("group", "table_order", "table_place")),
     Migration(8, EVENINGS, (), rebuilt=EVENING_ROWS),
+    Migration(9, STATS, (), rebuilt=STATS_ROWS),
 )
 
 # Ids and hashes compare byte by byte (COLLATE "C"), as SQLite compares them, so that both
@@ -193,6 +196,7 @@ POSTGRES = (
         "WHERE hand_id IS NULL AND table_id IS NOT NULL",
     ), rebuilt=("group", "table_order", "table_place")),
     Migration(7, EVENINGS, (), rebuilt=EVENING_ROWS),
+    Migration(8, STATS, (), rebuilt=STATS_ROWS),
 )
 
 TRIGGERS = {"sqlite": ("events_refuse_update", "events_refuse_delete"),

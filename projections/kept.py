@@ -7,7 +7,7 @@ from __future__ import annotations
 from events.store import Writer
 from events.types import EVENT_TYPES
 
-from . import balance_steps, balances, evenings, group_tables, groups, table_kinds
+from . import balance_steps, balances, evenings, group_tables, groups, member_stats, table_kinds, tables
 
 # The group's row and its order of tables, built together from the events that make them.
 GROUP_ROWS = (groups.NAME, group_tables.ORDER, group_tables.PLACE)
@@ -33,6 +33,8 @@ def rebuild(w: Writer, names: tuple[str, ...]) -> None:
             _group_rows(w, group)
         if evenings.NAME in names:
             _evening_rows(w, group)
+        if member_stats.NAME in names:
+            _stats_rows(w, group)
 
 
 def _group_rows(w: Writer, group: str) -> None:
@@ -58,4 +60,18 @@ def _evening_rows(w: Writer, group: str) -> None:
     places = {table: row["at"] for (_group, table), row in w.rows(group_tables.PLACE, group).items()}
     digits = (w.row(balances.NAME, group, "") or {}).get("digits", 2)
     for (name, key), row in evenings.rebuilt(hands, places, digits).items():
+        w.put_row(name, group, key, row)
+
+
+def _stats_rows(w: Writer, group: str) -> None:
+    """Each hand's and member's rows of what the group's statistics show
+    (projections/member_stats.py), folded from the events the balances fold reads."""
+    seats: dict[str, dict | None] = {}
+
+    def table(key: str) -> dict | None:
+        if key not in seats:
+            seats[key] = w.row(tables.NAME, group, key)
+        return seats[key]
+    moves = w.scan(group, unread=EVENT_TYPES - balances.EVENTS)
+    for (name, key), row in member_stats.rebuilt(moves, table).items():
         w.put_row(name, group, key, row)

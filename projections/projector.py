@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Protocol, Sequence
 
 from events.types import EVENT_TYPES, HAND_EVENTS
-from . import (balance_steps, balances, corrected, devices, evenings, group_tables, groups, hands, standings_row,
-               table_kinds, tables, tournaments)
+from . import (balance_steps, balances, corrected, devices, evenings, group_tables, groups, hands, member_stats,
+               standings_row, table_kinds, tables, tournaments)
 
 FOLDS = {groups.NAME: groups.apply, tables.NAME: tables.apply, balances.NAME: balances.apply,
          hands.NAME: hands.summarize, tournaments.NAME: tournaments.apply, tournaments.SCORE: tournaments.score,
@@ -39,7 +39,13 @@ FANNED = {corrected.NAME: (corrected.EVENTS, corrected.keys, corrected.apply),
 # the balances' last moves (projections/balance_steps.py) from the balances row before and
 # after each event. ``fold(row, event, before, after)``.
 FOLLOWING = {balances.NAME: ((balance_steps.NAME, balance_steps.EVENTS, balance_steps.apply),)}
-FOLLOWERS = tuple(name for followers in FOLLOWING.values() for name, _, _ in followers)
+# Rows folded, several at once, from what an event changed in another row: per hand and per
+# member, what the group's statistics show (projections/member_stats.py), from the balances
+# rows before and after each event. ``fold(seen, event, before, after, waits)`` returns the
+# rows it changed; ``seen(name, key)`` reads one as the events so far leave it, ``waits(hand)``
+# whether the hand's settlement still waits.
+SPREAD = {balances.NAME: ((member_stats.EVENTS, member_stats.apply),)}
+FOLLOWERS = (*(name for followers in FOLLOWING.values() for name, _, _ in followers), *member_stats.KEPT)
 # Rows made from other rows: replay builds them once the log is folded (a tournament's
 # standings from its tables' scores; the evening's rows by time from the hands' rows).
 DERIVED = (standings_row.NAME, *evenings.BY_TIME)
@@ -81,6 +87,7 @@ def project(rows: Rows, envelopes: Sequence) -> None:
     before: dict[tuple[str, str, str], dict | None] = {}
     after: dict[tuple[str, str, str], dict | None] = {}
     waiting = _Waiting(rows)
+    seen = _seen(rows, before, after)
     for env in envelopes:
         for name, fold in ROUTES.get(env.type, ()):
             key = row_key(name, env)
@@ -100,6 +107,13 @@ def project(rows: Rows, envelopes: Sequence) -> None:
                     if its not in after:
                         before[its] = after[its] = rows.row(*its)
                     after[its] = follow(after[its], env, was, after[at])
+            for wanted, spread in SPREAD.get(name, ()):
+                if env.type in wanted:
+                    moved = spread(lambda n, k, g=env.group: seen(n, g, k), env, was, after[at],
+                                   waiting.waits(env.group))
+                    for (n, k), data in moved.items():
+                        seen(n, env.group, k)
+                        after[n, env.group, k] = data
         for name, (wanted, keys_of, fold_into) in FANNED.items():
             for key, part in (keys_of(env) if env.type in wanted else {}).items():
                 at = (name, env.group, key)
@@ -177,6 +191,11 @@ class _Waiting:
         for hand in named:
             self.after[env.group, hand] = now.get(hand)
         return {k: v for k, v in out.items() if k != "pending"}
+
+    def waits(self, group: str):
+        """Whether a hand's settlement still waits, as the events so far leave it (a hand the
+        last event named)."""
+        return lambda hand: self.after.get((group, hand)) is not None
 
     def store(self) -> None:
         for (group, hand), entry in self.after.items():

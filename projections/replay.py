@@ -136,6 +136,11 @@ class GroupRebuild:
                 for follower, wanted, follow in projector.FOLLOWING.get(name, ()) if self.check_rows else ():
                     if env.type in wanted:
                         rows[follower, key] = follow(rows.get((follower, key)), env, was, rows[name, key])
+                for wanted, spread in projector.SPREAD.get(name, ()) if self.check_rows else ():
+                    if env.type in wanted:
+                        now = rows[name, key]
+                        rows.update(spread(lambda n, k: rows.get((n, k)), env, was, now,
+                                           lambda hand, now=now: balances.pending_entry(now, hand) is not None))
         for name, (wanted, keys_of, fold_into) in projector.FANNED.items():
             for key, part in (keys_of(env) if self.check_rows and env.type in wanted else {}).items():
                 rows[name, key] = fold_into(rows.get((name, key)), env, part)

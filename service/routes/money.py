@@ -4,7 +4,8 @@ from __future__ import annotations
 from flask import Response
 
 from events.types import EVENT_TYPES
-from projections.ledger_views import MONEY_EVENTS, ledger_csv, statistics
+from projections import member_stats
+from projections.ledger_views import MONEY_EVENTS, ledger_csv
 from .. import handlers, money_schemas as s, signing
 from ..handlers import lookups, money
 from ..http import READ, WRITE, Blueprint, read, write
@@ -81,7 +82,7 @@ def stats(group):
     """Per member: hands played and won, by contract, best and worst hand, balance over time."""
     def view(r, _):
         names = {m["id"]: m["name"] for m in lookups.group_row(r, group)["members"]}
-        return statistics(r.scan(group, unread=UNREAD), names)
+        return member_stats.statistics(r, group, names)
     return read(group, view)
 
 
