@@ -228,6 +228,32 @@ def _played_again(game: Game, rules, dealer: int, cards: Mapping, context: Mappi
     return state
 
 
+def as_corrected(game: Game, rules, opened: Mapping, cards: Mapping):
+    """The state of a hand corrected by its ``cards`` (what its page and its hand state show,
+    as its settlement is the correction's): dealt as the correction gives it, with what the
+    hand recorded of its table when it was dealt (``opened``: the match score a deal
+    carries), then each call, trick or play in order as far as the rules take it (a later
+    correction of an earlier hand may have moved that score, and so where the hand ends).
+    None when the rules no longer take its deal: the hand is shown as it was logged."""
+    context = {k: opened.get(k, v) for k, v in table_decider.deal_context(game, rules, None).items()}
+    try:
+        deal = game.parse_deal(rules, cards.get("deal"))
+    except (RuleViolation, Incomplete, Malformed):
+        return None
+    state = game.initial_state(rules, {"game": game.name, "rules": rules.to_data(), **deal.data, **context})
+    for kind in ("bid", "trick", "play"):
+        for item in cards.get(f"{kind}s") or []:
+            if game.is_terminal(state):
+                return state
+            try:
+                events = game.decide(state, Command(kind, item))
+            except (RuleViolation, Incomplete, Malformed):
+                return state
+            for event in events:
+                state = game.evolve(state, event)
+    return state
+
+
 def _by_rules(decide, where: str, *args):
     try:
         return decide(*args)

@@ -13,7 +13,7 @@ from games.engine.contract import Game
 from games.registry import GAMES
 from games.engine.seen import cards_in, names_a_card
 from . import agreement
-from .corrections import settlement_after
+from .corrections import as_corrected, settlement_after
 
 
 @dataclass(frozen=True)
@@ -171,8 +171,21 @@ def with_corrections(model: HandModel, entries: Sequence[Mapping] | None) -> Han
             if entry["hand"] != model.id and confirmation == "pending" and not waiting_for(
                     replace(model, settlement=settlement)):
                 confirmation = "counted"  # a correction left nobody to agree
-    return replace(model, settlement=settlement, voided=voided, confirmation=confirmation,
-                   corrections=tuple(entries))
+    return replace(model, state=_played_as_counted(model, entries), settlement=settlement, voided=voided,
+                   confirmation=confirmation, corrections=tuple(entries))
+
+
+def _played_as_counted(model: HandModel, entries: Sequence[Mapping]):
+    """The hand's state by the cards it now counts by: those its latest correction of its own
+    gave (its settlement is theirs), else those its events logged (a void by a correction
+    leaves the hand as it was logged, as the page that corrects it again starts from it)."""
+    latest = next((e for e in reversed(entries) if e["hand"] == model.id and (e.get("void") or e.get("cards"))),
+                  None)
+    if latest is None or not latest.get("cards") or model.opened is None:
+        return model.state
+    again = as_corrected(model.decider, parsed_rules(model.game, model.opened["rules"]), model.opened,
+                         latest["cards"])
+    return model.state if again is None else again
 
 
 def resolved(model: HandModel, entries: Sequence[Mapping]) -> list[dict]:
