@@ -20,6 +20,7 @@ from tests.oracles.results import random_kop_result
 from tests.round_trip import history
 
 from .test_evening_to_share import NAMES
+from games.registry import GAMES
 
 
 def _clock(monkeypatch) -> list[datetime]:
@@ -102,7 +103,7 @@ def test_the_kept_evening_is_the_one_the_log_folds_to(client, app, monkeypatch, 
     assert folded.first is not None
 
 
-@pytest.mark.parametrize("game", ["scopa", "baska", "sueca"])
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_the_kept_evening_of_hands_played_card_by_card_and_corrected_by_their_cards(client, app, monkeypatch, game):
     """Every hand of one game played card by card, some corrected by their cards again or
     voided, then a tournament's tables (tests/round_trip.py), a day apart now and then."""

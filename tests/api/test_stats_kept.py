@@ -26,6 +26,7 @@ from tests.backends import run_raw
 from tests.round_trip import history
 
 from .test_evening_kept import _group, _step
+from games.registry import GAMES
 
 
 def _folded(r, group: str) -> str:
@@ -149,7 +150,7 @@ def test_the_kept_stats_when_a_correction_settles_the_later_hands_again(client, 
         assert _resettled(r, g["id"])  # later hands recorded by what changed in them
 
 
-@pytest.mark.parametrize("game", ["scopa", "baska", "sueca"])
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_the_kept_stats_of_hands_played_card_by_card_and_corrected_by_their_cards(client, app, game):
     group = history(client, game, random.Random(44), hands=10)
     with app.extensions["bitka.store"].reading() as r:
