@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from events.sentences import heard, say
 
-from ..engine.base import Settlement, Side, TableTerms
+from ..engine.base import SIDES_BY_SEATS, Settlement, Side, TableTerms
 from ..engine.cards import SUIT_NAMES
 
 WIN = 61
@@ -121,9 +121,8 @@ def settle(state, table: TableTerms) -> Settlement:
              else say("the cards of this hand were not logged: scored from its result")]
     if state.result is not None and any(state.result["bonus"]):
         lines.append(say("bonuses by side, as logged: {result_bonus}", result_bonus=state.result['bonus']))
-    lines += [say("{b_name} in trick {number:d}: side {b_side} scores {b_points:d} ({b_rule})",
-                  b_name=b['name'], number=t.number, b_side=b['side'], b_points=b['points'], b_rule=b['rule'])
-              for t in state.tricks for b in t.bonuses]
+    by_seats = table.rules_version >= SIDES_BY_SEATS
+    lines += [_bonus_scored(rules.sides, b, t.number, by_seats) for t in state.tricks for b in t.bonuses]
     hand = list(state.bonus_points)
     over_mid_hand = match_won_by_bonuses(state)
     if over_mid_hand:
@@ -139,9 +138,7 @@ def settle(state, table: TableTerms) -> Settlement:
             hand[winner] += band_points
             if rules.majority_bonus:
                 hand[winner] += MAJORITY_BONUS
-                lines.append(say("side {winner} has the majority of the card points ({won_winner}): {bonus} "
-                                 "more game point (majority_bonus)",
-                                 winner=winner, won_winner=won[winner], bonus=MAJORITY_BONUS))
+                lines.append(_majority(rules.sides, winner, won[winner], by_seats))
     after = [b + h for b, h in zip(state.match_before, hand, strict=True)]
     champions = [s for s in range(n) if after[s] >= rules.match_to]
     if outcome == "all-120":
@@ -151,7 +148,7 @@ def settle(state, table: TableTerms) -> Settlement:
     lines.append(say("match: {scores} (to {match_to}){won}",
                      scores=", ".join(f"side {s} {after[s]}" for s in range(n)),
                      match_to=rules.match_to,
-                     won=say("; side {side} wins the match", side=champions[0]) if over else ""))
+                     won=_match_won(rules.sides, champions[0], by_seats) if over else ""))
     amounts = _money(rules, hand, champions, table.stake)
     sides = tuple(Side(rules.sides[s], f"side {s}", won[s], taken[s]) for s in range(n))
     match = {"before": list(state.match_before), "hand": hand, "after": after, "game_over": over,
@@ -181,3 +178,36 @@ def _money(rules, hand: list[int], champions: list[int], stake: int) -> list[int
                 amounts[payer] -= stake * times
                 amounts[payee] += stake * times
     return amounts
+
+
+# A sentence that has a side do something is written for a player alone ("side 0", named on
+# a page by the player's name) and, from rules 3 on (``by_seats``), for a pair ("seats 0 and
+# 2", two names), so that its verb agrees in English and in every translation. Seis's sides of
+# three keep "side 0", as a settlement recorded under rules 2 does.
+
+def _bonus_scored(sides, bonus, number: int, by_seats: bool) -> str:
+    if len(sides[bonus["side"]]) == 2 and by_seats:
+        seat, partner = sides[bonus["side"]]
+        return say("{b_name} in trick {number:d}: seats {seat} and {partner} score {b_points:d} ({b_rule})",
+                   b_name=bonus["name"], number=number, seat=seat, partner=partner, b_points=bonus["points"],
+                   b_rule=bonus["rule"])
+    return say("{b_name} in trick {number:d}: side {b_side} scores {b_points:d} ({b_rule})",
+               b_name=bonus["name"], number=number, b_side=bonus["side"], b_points=bonus["points"],
+               b_rule=bonus["rule"])
+
+
+def _majority(sides, winner: int, card_points: int, by_seats: bool) -> str:
+    if len(sides[winner]) == 2 and by_seats:
+        seat, partner = sides[winner]
+        return say("seats {seat} and {partner} have the majority of the card points ({won_winner}): {bonus} more "
+                   "game point (majority_bonus)", seat=seat, partner=partner, won_winner=card_points,
+                   bonus=MAJORITY_BONUS)
+    return say("side {winner} has the majority of the card points ({won_winner}): {bonus} more game point "
+               "(majority_bonus)", winner=winner, won_winner=card_points, bonus=MAJORITY_BONUS)
+
+
+def _match_won(sides, side: int, by_seats: bool) -> str:
+    if len(sides[side]) == 2 and by_seats:
+        seat, partner = sides[side]
+        return say("; seats {seat} and {partner} win the match", seat=seat, partner=partner)
+    return say("; side {side} wins the match", side=side)

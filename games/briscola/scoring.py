@@ -15,7 +15,7 @@ from typing import Sequence
 
 from events.sentences import say
 
-from ..engine.base import Settlement, Side, TableTerms
+from ..engine.base import SIDES_BY_SEATS, Settlement, Side, TableTerms
 from ..engine.cards import SUIT_NAMES
 
 WIN = 61  # card points that win a hand (a game)
@@ -74,15 +74,17 @@ def settle(state, table: TableTerms) -> Settlement:
         say("side {side} {points:d} in {tricks:d} tricks", side=s, points=won[s], tricks=taken[s])
         for s in range(len(sides)))))
     winner = hand_winner(won)
-    lines.append(say("60-60: nobody wins the hand") if winner is None else _hand_won(sides, winner, won[winner]))
+    by_seats = table.rules_version >= SIDES_BY_SEATS
+    named = named_sides(sides, by_seats)
+    lines.append(say("60-60: nobody wins the hand") if winner is None else _hand_won(named, winner, won[winner]))
     before = list(table.match) if table.match else [0] * len(sides)
     after, champions = match_after(before, winner, rules.match_to)
     over = bool(champions)
     lines.append(say("match: {scores} (to {match_to}){won}",
                      scores=", ".join(f"side {s} {after[s]}" for s in range(len(sides))), match_to=rules.match_to,
-                     won=_match_won(sides, champions[0]) if over else ""))
+                     won=_match_won(named, champions[0]) if over else ""))
     side = paid(rules.stake_per, winner, champions)
-    lines.append(_money_line(rules.stake_per, sides, side))
+    lines.append(_money_line(rules.stake_per, sides, side) if by_seats else _money_line_before(rules.stake_per, side))
     hand = [int(s == winner) for s in range(len(sides))]
     match = {"before": before, "hand": hand, "after": after, "game_over": over, "winners": champions}
     shown = tuple(Side(sides[s], f"side {s}", won[s], taken[s]) for s in range(len(sides)))
@@ -90,6 +92,12 @@ def settle(state, table: TableTerms) -> Settlement:
                       list(sides[winner]) if winner is not None else None, 1, int(side is not None), (),
                       tuple(amounts(sides, side, table.stake)), table.members, tuple(lines), {"match": match},
                       pays=side is not None)
+
+
+def named_sides(sides: Sequence[Sequence[int]], by_seats: bool) -> Sequence[Sequence[int]]:
+    """The sides as the explanation names them: from rules 3 on (``by_seats``) a pair by its
+    seats; under rules 2 every side as "side 0", as if each were a player alone."""
+    return sides if by_seats else tuple(side[:1] for side in sides)
 
 
 def _hand_won(sides: Sequence[Sequence[int]], side: int, card_points: int) -> str:
@@ -127,3 +135,16 @@ def _money_line(stake_per: str, sides: Sequence[Sequence[int]], side: int | None
                    "side", seat=seat, partner=partner)
     return say("stake per game won: seats {seat} and {partner} each receive one stake from a player of the other side",
                seat=seat, partner=partner)
+
+
+def _money_line_before(stake_per: str, side: int | None) -> str:
+    """What the hand pays, in the words of rules 2."""
+    if side is None:
+        if stake_per == "match":
+            return say("stake per match: nothing is paid until a side wins the match")
+        return say("stake per game won: this hand wins no game, nothing is paid")
+    if stake_per == "match":
+        return say("stake per match: each player of side {side} receives one stake from a player of the other side",
+                   side=side)
+    return say("stake per game won: each player of side {side} receives one stake from a player of the other side",
+               side=side)

@@ -11,14 +11,20 @@ from events.sentences import say
 
 from .errors import RuleViolation
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 """The version of the rules every settlement is derived under; each settlement records it.
 
 1. Until 2026-11: Baśka bytow-2005 capped every payment at 64 times its contract's base, and
    a gran or zolo 52-52 made no bok-runda due; classic let the wesele caller double first.
 2. The 64x bound is the most doubles, du and a bok-runda reach together, not a cap; any
    52-52 makes a bok-runda due (bytow-2005); the classic wesele caller may not double first.
+3. From 2026-12-05: the same money, but a settlement's explanation names a side of two by
+   its seats ("seats 0 and 2 take ...", whose verb agrees with two players) in Sueca, Bisca,
+   Briscola and Tressette, and Briscola and Tressette say a player alone's stake as paid by
+   the other ("side 0 receives one stake from side 1"). A settlement recorded under rules 2
+   is explained again in its own words (``SIDES_BY_SEATS``), so that replay finds it as it was.
 """
+SIDES_BY_SEATS = 3  # the first rules whose explanations name a side of two by its seats
 
 
 def named_rules(cls, raw: Mapping | None, game: str):

@@ -15,13 +15,16 @@ from typing import NamedTuple
 
 from events.sentences import say
 
-from ..engine.base import Settlement, Side, TableTerms
+from ..engine.base import SIDES_BY_SEATS, Settlement, Side, TableTerms
 from ..engine.cards import SUIT_NAMES
 
 WIN = 61  # card points that win a hand
 CAPOTE = 91  # card points that win two games
 ALL = 120  # every card point of the pack: a bandeira
 GAMES = {"win": 1, "capote": 2, "bandeira": 4}
+# A side of Sueca is always a pair: from rules 3 on its sentences name both seats ("seats 0 and
+# 2 take ..."), whose verb agrees with two players in English and in every translation; a
+# settlement recorded under rules 2 is explained again in the words it was ("side 0 takes").
 
 
 class Worth(NamedTuple):
@@ -33,12 +36,45 @@ class Worth(NamedTuple):
     why: str
 
 
-def worth(won: list[int], taken: list[int], bandeira: str) -> Worth:
-    """The hand's worth from the card points (``won``) and tricks (``taken``) of each side."""
+def pair(sides, side: int) -> tuple[int, int]:
+    """The two seats of ``side``, as a sentence about the pair names them."""
+    seat, partner = sides[side]
+    return seat, partner
+
+
+def worth(won: list[int], taken: list[int], bandeira: str, sides, by_seats: bool = True) -> Worth:
+    """The hand's worth from the card points (``won``) and tricks (``taken``) of each side
+    (``sides``: the seats of each pair; ``by_seats``: said of the pair, as from rules 3)."""
     side = next((s for s, p in enumerate(won) if p >= WIN), None)
     if side is None:
         return Worth(None, 0, "60-60", say("60-60: nobody wins the hand"))
     p, every = won[side], taken[side] == sum(taken)
+    if not by_seats:
+        return _worth_before(side, p, every, taken, bandeira)
+    seat, partner = pair(sides, side)
+    if p == ALL and (bandeira == "points" or every):
+        why = (say("seats {seat} and {partner} take all 120 card points: a bandeira, four games", seat=seat,
+                   partner=partner)
+               if bandeira == "points"
+               else say("seats {seat} and {partner} take all 120 card points and every trick: a bandeira, four games",
+                        seat=seat, partner=partner))
+        return Worth(side, GAMES["bandeira"], "bandeira", why)
+    if p == ALL:
+        return Worth(side, GAMES["capote"], "capote",
+                     say("seats {seat} and {partner} take all 120 card points but not every trick ({tricks:d} of "
+                         "{all_tricks:d}): two games, for the bandeira needs every trick here", seat=seat,
+                         partner=partner, tricks=taken[side], all_tricks=sum(taken)))
+    if p >= CAPOTE:
+        return Worth(side, GAMES["capote"], "capote",
+                     say("seats {seat} and {partner} take {card_points:d} card points (91 to 119): a capote, two games",
+                         seat=seat, partner=partner, card_points=p))
+    return Worth(side, GAMES["win"], "win",
+                 say("seats {seat} and {partner} take {card_points:d} card points (61 to 90): one game", seat=seat,
+                     partner=partner, card_points=p))
+
+
+def _worth_before(side: int, p: int, every: bool, taken: list[int], bandeira: str) -> Worth:
+    """``worth`` in the words of rules 2 ("side 0 takes ...")."""
     if p == ALL and (bandeira == "points" or every):
         why = (say("side {side} takes all 120 card points: a bandeira, four games", side=side) if bandeira == "points"
                else say("side {side} takes all 120 card points and every trick: a bandeira, four games", side=side))
@@ -84,7 +120,8 @@ def settle(state, table: TableTerms) -> Settlement:
     lines.append(say("card points: {sides}", sides=", ".join(
         say("side {side} {points:d} in {tricks:d} tricks", side=s, points=won[s], tricks=taken[s])
         for s in range(len(sides)))))
-    hand = worth(won, taken, rules.bandeira)
+    by_seats = table.rules_version >= SIDES_BY_SEATS
+    hand = worth(won, taken, rules.bandeira, sides, by_seats)
     lines.append(hand.why)
     before = list(table.match) if table.match else [0] * len(sides)
     counted = [0] * len(sides)
@@ -92,16 +129,19 @@ def settle(state, table: TableTerms) -> Settlement:
         needed = max(0, rules.match_to - before[hand.side])
         counted[hand.side] = min(hand.games, needed)
         if hand.games > needed:
-            lines.append(say("side {side} needed only {needed} game(s) to win the match: the hand counts {needed} "
-                             "of its {games}", side=hand.side, needed=needed, games=hand.games))
+            lines.append(say("seats {seat} and {partner} needed only {needed} game(s) to win the match: the hand "
+                             "counts {needed} of its {games}", seat=sides[hand.side][0],
+                             partner=sides[hand.side][1], needed=needed, games=hand.games) if by_seats
+                         else say("side {side} needed only {needed} game(s) to win the match: the hand counts "
+                                  "{needed} of its {games}", side=hand.side, needed=needed, games=hand.games))
     after = [b + c for b, c in zip(before, counted, strict=True)]
     champions = [s for s in range(len(sides)) if after[s] >= rules.match_to]
     over = bool(champions)
     lines.append(say("match: {scores} (to {match_to}){won}",
                      scores=", ".join(f"side {s} {after[s]}" for s in range(len(sides))), match_to=rules.match_to,
-                     won=say("; side {side} wins the match", side=champions[0]) if over else ""))
+                     won=_match_won(sides, champions[0], by_seats) if over else ""))
     paid_side, units = _paid(rules, hand.side, counted, champions)
-    lines.append(_money_line(rules, paid_side, units))
+    lines.append(_money_line(rules, paid_side, units, by_seats))
     amounts = [0] * rules.players
     if paid_side is not None:
         for payer, payee in zip(sides[1 - paid_side], sides[paid_side], strict=True):
@@ -124,13 +164,27 @@ def _paid(rules, side: int | None, counted: list[int], champions: list[int]) -> 
     return (side, counted[side]) if side is not None and counted[side] else (None, 0)
 
 
-def _money_line(rules, side: int | None, units: int) -> str:
+def _match_won(sides, side: int, by_seats: bool) -> str:
+    if not by_seats:
+        return say("; side {side} wins the match", side=side)
+    seat, partner = pair(sides, side)
+    return say("; seats {seat} and {partner} win the match", seat=seat, partner=partner)
+
+
+def _money_line(rules, side: int | None, units: int, by_seats: bool) -> str:
     if side is None:
         if rules.stake_per == "match":
             return say("stake per match: nothing is paid until a side wins the match")
         return say("stake per game: no game is won, nothing is paid")
+    if not by_seats:
+        if rules.stake_per == "match":
+            return say("stake per match: each player of side {side} receives one stake from a player of the other "
+                       "side", side=side)
+        return say("stake per game: each player of side {side} receives {units:d} stake(s) from a player of the "
+                   "other side", side=side, units=units)
+    seat, partner = pair(rules.sides, side)
     if rules.stake_per == "match":
-        return say("stake per match: each player of side {side} receives one stake from a player of the other side",
-                   side=side)
-    return say("stake per game: each player of side {side} receives {units:d} stake(s) from a player of the other side",
-               side=side, units=units)
+        return say("stake per match: seats {seat} and {partner} each receive one stake from a player of the other side",
+                   seat=seat, partner=partner)
+    return say("stake per game: seats {seat} and {partner} each receive {units:d} stake(s) from a player of the other "
+               "side", seat=seat, partner=partner, units=units)

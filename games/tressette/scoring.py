@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from events.sentences import say
 
-from ..engine.base import Settlement, Side, TableTerms
+from ..engine.base import SIDES_BY_SEATS, Settlement, Side, TableTerms
 from ..engine.units import THIRD
 from .rules import LAST_TRICK, points_of
 
@@ -77,8 +77,8 @@ def money(rules, end: GameEnd, after: list[int], stake: int) -> tuple[list[int],
     return amounts, units
 
 
-def _explained(state, score: HandScore) -> list[str]:
-    sides = state.rules.sides
+def _explained(state, score: HandScore, by_seats: bool) -> list[str]:
+    sides = named_sides(state.rules.sides, by_seats)
     lines = [] if state.result is None else [say("the cards of this hand were not logged: scored from its result")]
     for side, (thirds, tricks) in enumerate(zip(score.thirds, score.tricks, strict=True)):
         lines.append(_taken(sides, side, THIRD.said(thirds), tricks))
@@ -90,6 +90,12 @@ def _explained(state, score: HandScore) -> list[str]:
                      scores=", ".join(say("side {side} {points:d}", side=s, points=p)
                                       for s, p in enumerate(score.points))))
     return lines
+
+
+def named_sides(sides, by_seats: bool):
+    """The sides as the explanation names them: from rules 3 on (``by_seats``) a pair by its
+    seats; under rules 2 every side as "side 0", as if each were a player alone."""
+    return sides if by_seats else tuple(side[:1] for side in sides)
 
 
 # Each sentence that has a side do something is written twice: for a player alone ("side 0",
@@ -146,17 +152,27 @@ def _paid(rules, side: int, margin: int) -> str:
                "stake(s) from a player of the other side", seat=seat, partner=partner, margin=margin)
 
 
+def _paid_before(rules, side: int, margin: int) -> str:
+    """Who receives the stakes of a game won, in the words of rules 2."""
+    if rules.stake_per == "game":
+        return say("stake per game: each player of side {side} receives one stake from a player of the other side",
+                   side=side)
+    return say("stake per point: side {side} wins by {margin} point(s), each of its players receives {margin} "
+               "stake(s) from a player of the other side", side=side, margin=margin)
+
+
 def settle(state, table: TableTerms) -> Settlement:
     rules = state.rules
     score = hand_score(state)
     points = score.points
-    lines = _explained(state, score)
+    by_seats = table.rules_version >= SIDES_BY_SEATS
+    lines = _explained(state, score, by_seats)
     before = list(table.match) if table.match else [0, 0]
     after = [b + p for b, p in zip(before, points, strict=True)]
     end = game_end(after, rules.target)
     scores = ", ".join(say("side {side} {points:d}", side=s, points=p) for s, p in enumerate(after))
     if end.outcome == "game":
-        lines.append(_game_won(rules.sides, end.winners[0], scores, rules.target))
+        lines.append(_game_won(named_sides(rules.sides, by_seats), end.winners[0], scores, rules.target))
     elif end.outcome == "tie":
         lines.append(say("game score: {scores}; both sides reach {target} level: another hand is played",
                          scores=scores, target=rules.target))
@@ -164,7 +180,7 @@ def settle(state, table: TableTerms) -> Settlement:
         lines.append(say("game score: {scores} (to {target})", scores=scores, target=rules.target))
     amounts, units = money(rules, end, after, table.stake)
     if end.winners:
-        lines.append(_paid(rules, end.winners[0], units))
+        lines.append(_paid(rules, end.winners[0], units) if by_seats else _paid_before(rules, end.winners[0], units))
     over = end.outcome == "game"
     sides = tuple(Side(rules.sides[s], f"side {s}", points[s], score.tricks[s]) for s in range(2))
     winner = list(rules.sides[end.winners[0]]) if over else None

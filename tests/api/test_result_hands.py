@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from games.engine.base import RULES_VERSION
 from games.baska import game as baska
 
 from games.bisca import game as bisca
@@ -226,7 +227,7 @@ def test_the_bytow_result_of_the_issue_pays_192_each_not_128(kop_table):
                                              "points": 0, "tricks": 0}})
     payouts = [p["amount"] for p in hand["settlement"]["payouts"]]
     assert payouts == ["-192.00", "192.00", "-192.00", "192.00"]
-    assert hand["settlement"]["rules_version"] == 2
+    assert hand["settlement"]["rules_version"] == RULES_VERSION
 
 
 def _table(t, game, rules, n):

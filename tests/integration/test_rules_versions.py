@@ -7,6 +7,7 @@ import pytest
 
 from events.database import open_store
 from games.baska import game as baska
+from games.engine.base import RULES_VERSION
 from projections import tables
 from projections.projector import project
 from service import handlers
@@ -91,6 +92,6 @@ def test_a_settlement_made_today_records_its_rules_and_replays_without_a_note(tm
                                                            "stake": "1.00"}), w)
         hand = hand_view(handlers.handle(NewHand(group, "admin", table["id"], {"result": OLD_BYTOW}), w).hand)
     store.close()
-    assert hand["settlement"]["rules_version"] == 2
+    assert hand["settlement"]["rules_version"] == RULES_VERSION
     result = run("--db", db, "replay")
     assert result.exit_code == 0 and "older rules" not in result.output and "settled under" not in result.output

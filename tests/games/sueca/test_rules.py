@@ -221,7 +221,7 @@ def test_the_settlement_says_the_trump_card_and_why_it_paid():
     s = settle(scored([(0, 100), (1, 20)] + [(0, 0)] * 8))
     assert s.explanation[0] == "trump: spades, the dealer's last card, 6S"
     assert "card points: side 0 100 in 9 tricks, side 1 20 in 1 tricks" in s.explanation
-    assert "side 0 takes 100 card points (91 to 119): a capote, two games" in s.explanation
+    assert "seats 0 and 2 take 100 card points (91 to 119): a capote, two games" in s.explanation
     assert "match: side 0 2, side 1 0 (to 4)" in s.explanation
     first = settle(scored([(0, 100), (1, 20)] + [(0, 0)] * 8, trump_card="first"))
     assert first.explanation[0] == "trump: spades, the dealer's first card, 6S"
