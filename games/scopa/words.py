@@ -63,7 +63,7 @@ PRESETS = (
     Preset(say("Scopa for three"), {"players": 3}, 3,
            say("As Scopa for two, each for themselves; the winner takes a stake from each of the others.")),
     Preset(say("Scopa for four, in pairs"), {"players": 4}, 4,
-           say("Partners sit opposite (seats 0 and 2 against 1 and 3); three cards each, four face up.")),
+           say("Partners sit opposite (seats 1 and 3 against 2 and 4); three cards each, four face up.")),
     Preset(say("Scopone scientifico"), {"players": 4, "deal": "scientifico"}, 4,
            say("Four in pairs, all forty cards dealt (ten each), nothing face up to start.")),
 )
