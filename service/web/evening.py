@@ -50,7 +50,16 @@ def covers(evening: Evening) -> str:
                     "UTC (a break of more than %(hours)d hours starts another evening). Payments do not change it: "
                     "it says what was played.",
                     evening.hands + evening.waiting, start=format_time(evening.first, "short"),
-                    end=format_time(evening.last, "short"), hours=hours)
+                    end=format_time(evening.last, "short"), hours=hours) + _still_waiting(evening)
+
+
+def _still_waiting(evening: Evening) -> str:
+    """The evening's results that do not count yet, said after its hands (the page said 70
+    hands above what each player won in 40, and did not say that 30 waited for a payer)."""
+    if not evening.waiting:
+        return ""
+    return " " + ngettext("%(num)d result still waits for a payer's confirmation.",
+                          "%(num)d results still wait for a payer's confirmation.", evening.waiting)
 
 
 def summary_text(grow: dict, evening: Evening, tables: list[tuple[str, int]], transfers: list[dict]) -> str:
@@ -86,8 +95,7 @@ def summary_text(grow: dict, evening: Evening, tables: list[tuple[str, int]], tr
     else:
         lines.append(_("Everyone is square."))
     if evening.waiting:
-        lines.append(ngettext("%(num)d result still waits for a payer's confirmation.",
-                              "%(num)d results still wait for a payer's confirmation.", evening.waiting))
+        lines.append(_still_waiting(evening).strip())
     return "\n".join(lines)
 
 

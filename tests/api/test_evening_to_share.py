@@ -136,3 +136,15 @@ def test_a_result_that_waits_is_counted_apart_and_the_chart_says_no_balance_move
         summary = html.unescape(browser.http.get(f"/g/{t['id']}/summary").get_data(as_text=True))
         assert said.ngettext("%(num)d result still waits for a payer's confirmation.",
                              "%(num)d results still wait for a payer's confirmation.", 1) % {"num": 1} in summary
+
+
+def test_the_evening_says_how_many_of_its_hands_wait_beside_how_many_it_covers(client):
+    """Hands waiting for a payer are among those the evening covers, and counted apart from
+    what each player won: the page says how many wait, where it said a count of hands that
+    the results below it did not add up to."""
+    t = _group(client, "payers")
+    for result in RESULTS:
+        assert _hand(t, result)["confirmation"]["state"] == "pending"
+    page = _reader(client, t).http.get(f"/g/{t['id']}/summary").get_data(as_text=True)
+    covers = html.unescape(re.search(r'<p class="help" id="summary-covers">(.*?)</p>', page, re.S).group(1))
+    assert "2 hands, which ended" in covers and covers.endswith("2 results still wait for a payer's confirmation.")
