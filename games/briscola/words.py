@@ -34,7 +34,8 @@ PRESETS = (
                "points win a game, 60-60 nobody; two games of three win the match, and every game is paid as it is "
                "won.")),
     Preset(say("Briscola a quattro"), {"players": 4}, 4,
-           say("Four players in pairs sitting opposite, seats 1 and 3 against 2 and 4; otherwise as the game for two.")),
+           say("Four players in pairs sitting opposite, seats 1 and 3 against 2 and 4; otherwise as the game for "
+               "two.")),
 )
 RULE_FIELDS = (
     RuleField("players", "2, or 4 in pairs sitting opposite (0+2 against 1+3); left out, the table's seats decide",
