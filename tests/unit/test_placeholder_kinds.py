@@ -15,6 +15,7 @@ from events.sentences import say
 from service.i18n import catalogs, phrases
 from service.i18n.carried import words
 from service.i18n.extract import HEARD, SAY, is_log, kinds, template
+from tests.unit.test_said_sentences import _said_modules
 
 ROOT = Path(__file__).resolve().parents[2]
 _GROUP = re.compile(r"\(\?P(?:<\w+>|=\w+\))")
@@ -86,14 +87,6 @@ def test_each_template_declares_each_placeholder_one_way_and_the_same_words_alik
     for context, source in _log_templates():
         found = kinds(source)  # ValueError: a placeholder declared two ways, or with another format
         assert declared.setdefault(words(source), found) == found, (context, source, declared[words(source)])
-
-
-def _said_modules() -> list[Path]:
-    config = (ROOT / "babel.cfg").read_text()
-    found: set[Path] = set()
-    for pattern in re.findall(r"^\[bitka_log: (.+)\]$", config, re.M):
-        found.update(ROOT.glob(pattern.replace("**.py", "**/*.py")))
-    return sorted(found)
 
 
 def _a_number(value: ast.expr) -> bool:
