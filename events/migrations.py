@@ -58,6 +58,8 @@ EVENINGS = "rows kept for the evening to share: each hand's result and when it e
 EVENING_ROWS = ("evening_hand", "evening_at", "evening_span", "evening_member", "evening_table")
 STATS = "rows kept for the group's statistics: each hand's part in them, and each member's balance after each move"
 STATS_ROWS = ("stats_hand", "stats_points", "stats_steps")
+CARDS = "rows kept for the pages that list tournaments: each tournament's card, and each player's seat in each round"
+CARD_ROWS = ("tournament_card", "tournament_seat")
 
 SQLITE = (
     Migration(1, "events, Merkle nodes, projection rows, credentials, idempotency keys", (
@@ -127,6 +129,7 @@ SQLITE = (
     ), rebuilt=("group", "table_order", "table_place")),
     Migration(8, EVENINGS, (), rebuilt=EVENING_ROWS),
     Migration(9, STATS, (), rebuilt=STATS_ROWS),
+    Migration(10, CARDS, (), rebuilt=CARD_ROWS),
 )
 
 # Ids and hashes compare byte by byte (COLLATE "C"), as SQLite compares them, so that both
@@ -197,6 +200,7 @@ POSTGRES = (
     ), rebuilt=("group", "table_order", "table_place")),
     Migration(7, EVENINGS, (), rebuilt=EVENING_ROWS),
     Migration(8, STATS, (), rebuilt=STATS_ROWS),
+    Migration(9, CARDS, (), rebuilt=CARD_ROWS),
 )
 
 TRIGGERS = {"sqlite": ("events_refuse_update", "events_refuse_delete"),

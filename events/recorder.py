@@ -115,6 +115,18 @@ class EventLog:
             read.append(Envelope.from_row(row))
         return read
 
+    def hand_number(self, group: str, table: str, hand: str) -> int | None:
+        """The number of ``hand`` at ``table`` (1: the first dealt there), counted in the log's
+        index of deals, without listing the table's hands; None if it was not dealt there."""
+        dealt = self.conn.execute(
+            "SELECT seq, table_id FROM events WHERE group_id = ? AND hand_id = ? AND type IN ('deal', 'result') "
+            "ORDER BY seq LIMIT 1", (group, hand)).fetchone()
+        if dealt is None or dealt[1] != table:
+            return None
+        return self.conn.execute(
+            "SELECT count(*) FROM events WHERE group_id = ? AND table_id = ? AND type IN ('deal', 'result') "
+            "AND seq <= ?", (group, table, dealt[0])).fetchone()[0]
+
     def table_hands(self, group: str, table: str) -> list[str]:
         """The ids of the hands dealt at a table, in the order they were dealt."""
         return [h for (h,) in self.conn.execute(

@@ -7,7 +7,8 @@ from __future__ import annotations
 from events.store import Writer
 from events.types import EVENT_TYPES
 
-from . import balance_steps, balances, evenings, group_tables, groups, member_stats, table_kinds, tables
+from . import (balance_steps, balances, evenings, group_tables, groups, member_stats, standings_row, table_kinds,
+               tables, tournament_cards, tournaments)
 
 # The group's row and its order of tables, built together from the events that make them.
 GROUP_ROWS = (groups.NAME, group_tables.ORDER, group_tables.PLACE)
@@ -35,6 +36,8 @@ def rebuild(w: Writer, names: tuple[str, ...]) -> None:
             _evening_rows(w, group)
         if member_stats.NAME in names:
             _stats_rows(w, group)
+        if tournament_cards.CARD in names:
+            _card_rows(w, group)
 
 
 def _group_rows(w: Writer, group: str) -> None:
@@ -75,3 +78,16 @@ def _stats_rows(w: Writer, group: str) -> None:
     moves = w.scan(group, unread=EVENT_TYPES - balances.EVENTS)
     for (name, key), row in member_stats.rebuilt(moves, table).items():
         w.put_row(name, group, key, row)
+
+
+def _card_rows(w: Writer, group: str) -> None:
+    """Each tournament's card and its players' seats (projections/tournament_cards.py), from
+    its row and its standings' totals (made from its tables where the store has none)."""
+    for (_group, key), tournament in w.rows(tournaments.NAME, group).items():
+        totals = w.row(standings_row.NAME, group, key)
+        if totals is None and tournament["drawn_rounds"]:
+            drawn = [table for _round, table in standings_row.tables_drawn(tournament)]
+            totals = standings_row.build(tournament, w.rows_of(tournaments.SCORE, group, drawn)).totals
+        finished = totals["finished"] if totals else []
+        for (name, row_key), row in tournament_cards.every_row(tournament, finished).items():
+            w.put_row(name, group, row_key, row)

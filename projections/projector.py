@@ -16,7 +16,7 @@ from typing import Protocol, Sequence
 
 from events.types import EVENT_TYPES, HAND_EVENTS
 from . import (balance_steps, balances, corrected, devices, evenings, group_tables, groups, hands, member_stats,
-               standings_row, table_kinds, tables, tournaments)
+               standings_row, table_kinds, tables, tournament_cards, tournaments)
 
 FOLDS = {groups.NAME: groups.apply, tables.NAME: tables.apply, balances.NAME: balances.apply,
          hands.NAME: hands.summarize, tournaments.NAME: tournaments.apply, tournaments.SCORE: tournaments.score,
@@ -47,8 +47,9 @@ FOLLOWING = {balances.NAME: ((balance_steps.NAME, balance_steps.EVENTS, balance_
 SPREAD = {balances.NAME: ((member_stats.EVENTS, member_stats.apply),)}
 FOLLOWERS = (*(name for followers in FOLLOWING.values() for name, _, _ in followers), *member_stats.KEPT)
 # Rows made from other rows: replay builds them once the log is folded (a tournament's
-# standings from its tables' scores; the evening's rows by time from the hands' rows).
-DERIVED = (standings_row.NAME, *evenings.BY_TIME)
+# standings from its tables' scores, its card and seats from its row and its standings; the
+# evening's rows by time from the hands' rows).
+DERIVED = (standings_row.NAME, *tournament_cards.NAMES, *evenings.BY_TIME)
 POSITION = "all"
 
 
@@ -121,6 +122,7 @@ def project(rows: Rows, envelopes: Sequence) -> None:
                     before[at] = after[at] = rows.row(*at)
                 after[at] = fold_into(after[at], env, part)
     _move_standings(rows, before, after)
+    _move_cards(rows, before, after)
     evenings.follow(rows, before, after, _seen(rows, before, after))  # rows kept by when hands ended
     for at, data in after.items():
         if data is not None and data is not before[at]:
@@ -163,6 +165,31 @@ def _move_standings(rows: Rows, before: dict, after: dict) -> None:
         for key, row in standings_row.as_rows(tournament, kept).items():
             seen(standings_row.NAME, group, key)
             after[standings_row.NAME, group, key] = row
+
+
+def _move_cards(rows: Rows, before: dict, after: dict) -> None:
+    """Each tournament whose row or standings' totals changed gets its card made again; a
+    round it drew, the seat of each of its players."""
+    seen = _seen(rows, before, after)
+    moved = {(group, key) for (name, group, key), row in after.items()
+             if row is not None and row is not before[name, group, key]
+             and (name == tournaments.NAME or (name == standings_row.NAME and not standings_row.is_round_key(key)))}
+    for group, key in sorted(moved):
+        tournament = seen(tournaments.NAME, group, key)
+        if tournament is None:
+            continue
+        totals = seen(standings_row.NAME, group, key)
+        if totals is None and tournament["drawn_rounds"]:  # a store from before the standings were kept
+            scores = {t: seen(tournaments.SCORE, group, t) for _, t in standings_row.tables_drawn(tournament)}
+            totals = standings_row.build(tournament, scores).totals
+        card = tournament_cards.card(tournament, totals["finished"] if totals else [])
+        if card != seen(tournament_cards.CARD, group, key):
+            after[tournament_cards.CARD, group, key] = card
+        was = before.get((tournaments.NAME, group, key))
+        for drawn in tournament["drawn_rounds"][len(was["drawn_rounds"]) if was else 0:]:
+            for seat, row in tournament_cards.seats(key, drawn).items():
+                before.setdefault((tournament_cards.SEAT, group, seat), None)  # a draw's seats are new
+                after[tournament_cards.SEAT, group, seat] = row
 
 
 class _Waiting:

@@ -20,7 +20,7 @@ from events.types import HAND_EVENTS
 from games.engine.base import TableTerms
 from games.registry import GAMES
 from . import (agreement, balances, corrections, evenings, group_tables, groups, hands, integrity, projector,
-               redecide, signatures, standings_row, tables, tournaments)
+               redecide, signatures, standings_row, tables, tournament_cards, tournaments)
 from .groups import confirmations
 from .settlements import of_the_game, settled
 
@@ -346,17 +346,24 @@ class GroupRebuild:
 
     def _derive(self) -> None:
         """The rows made from other rows (projections/projector.py's DERIVED): each tournament
-        drawn has its standings, made from its tables' scores; the rows kept by when hands
+        drawn has its standings, made from its tables' scores, and each tournament its card
+        and its players' seats (projections/tournament_cards.py); the rows kept by when hands
         ended, made from the hands' rows of the evening (projections/evenings.py)."""
         hand_rows = {k: v for (n, k), v in self.rows.items() if n == evenings.NAME and v is not None}
         places = {k: v["at"] for (n, k), v in self.rows.items() if n == group_tables.PLACE and v is not None}
         digits = (self.rows.get((balances.NAME, "")) or {}).get("digits", 2)
         self.rows.update(evenings.rebuilt(hand_rows, places, digits))
         for (name, _key), row in list(self.rows.items()):
-            if name == tournaments.NAME and row is not None and row["drawn_rounds"]:
+            if name != tournaments.NAME or row is None:
+                continue
+            finished = []
+            if row["drawn_rounds"]:
                 scores = {t: self.rows.get((tournaments.SCORE, t)) for _, t in standings_row.tables_drawn(row)}
-                for at, standing in standings_row.as_rows(row, standings_row.build(row, scores)).items():
+                kept = standings_row.build(row, scores)
+                finished = kept.totals["finished"]
+                for at, standing in standings_row.as_rows(row, kept).items():
                     self.rows[standings_row.NAME, at] = standing
+            self.rows.update(tournament_cards.every_row(row, finished))
 
     def _compare_pending(self, brow: dict | None) -> None:
         """The settlements that wait, rebuilt, against the store's rows of them."""

@@ -45,6 +45,11 @@ def round_key(tournament: str, number: int) -> str:
     return f"{tournament}/{number}"
 
 
+def is_round_key(key: str) -> bool:
+    """Whether ``key`` names a round's row (not a tournament's totals)."""
+    return "/" in key
+
+
 def keys(tournament: Mapping) -> list[str]:
     """The keys of every row the tournament's standings have once its rounds are drawn."""
     return [tournament["id"], *(round_key(tournament["id"], d["round"]) for d in tournament["drawn_rounds"])]

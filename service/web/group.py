@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 from decimal import Decimal
 
 from projections import balance_steps, balances, group_tables
-from projections import tournaments as fold
+from projections import tournament_cards as cards
 from projections.balances import listed
 from projections.groups import member_names
 from .. import handlers
@@ -56,9 +56,9 @@ def _group(r, group: str, grow: dict, principal, form_token: str) -> dict:
     """What the group's page shows its reader."""
     brow = r.row("balances", group, "") or {"members": {}}
     signer(r, group, principal)
-    tournaments = tournament_shown.read(r, group)  # each row once: the tables, the list and "Your table"
-    over = tournament_shown.tables_over(tournaments)
-    tables = table_cards(r, grow, _opened_last(r, group, over), {row["id"]: row for row in tournaments.rows})
+    tournaments = {card["id"]: card for card in tournament_shown.listed(r, group)}  # by name
+    over = sum(cards.tables_over(card) for card in tournaments.values())
+    tables = table_cards(r, grow, _opened_last(r, group, tournaments), tournaments)
     names, series, hands = _balance_series(r, group, grow, principal.subject, brow)
     chart = balance_chart(names, series, grow["digits"], grow["currency"], hands)
     every = balances_view(grow, brow)
@@ -70,7 +70,7 @@ def _group(r, group: str, grow: dict, principal, form_token: str) -> dict:
             settle={**settle, "transfers": payable(r, grow, principal, transfers)},
             transfers_more=len(settle["transfers"]) - len(transfers), waiting=_waiting(r, grow, principal),
             more_waiting=max(0, r.pending_count(group) - SHOWN_WAITING),
-            tables=tables, tables_over=len(over), tables_more=max(0, grow["table_count"] - len(over) - len(tables)),
+            tables=tables, tables_over=over, tables_more=max(0, grow["table_count"] - over - len(tables)),
             chart=chart,
             series=list(zip(names, series, strict=True)), chart_lines=len(names) < len(grow["members"]),
             chart_steps=len(hands) == CHART_STEPS,
@@ -79,9 +79,8 @@ def _group(r, group: str, grow: dict, principal, form_token: str) -> dict:
             corrections=_corrections_waiting(r, grow, brow),
             once=once.key(), pay_form=None if principal.is_admin else
             pay_shown.form_values(grow, principal.subject), **admin_context(grow),
-            tournaments=[{"row": row, "state": tournament_shown.state(row, tournaments.over[row["id"]])}
-                         for row in tournaments.rows],
-            mine=tournament_shown.where_i_sit(tournaments, principal.subject))
+            tournaments=[{"row": card, "state": tournament_shown.state(card)} for card in tournaments.values()],
+            mine=tournament_shown.where_i_sit(r, group, list(tournaments.values()), principal.subject))
 
 
 SHOWN_BALANCES = 30  # the balances the group's page lists in a bigger group; its money page lists every one
@@ -140,35 +139,46 @@ SHOWN_TABLES = 12  # the tables the group's page lists (those opened last); its 
 TABLES_PAGE = 100  # the tables a page of the group's list of tables shows
 
 
-def _opened_last(r, group: str, over: set[str]) -> list[str]:
-    """The ``SHOWN_TABLES`` tables the group opened last, those in ``over`` left out, in the
-    order they were opened: the group's order of tables read from its end, a batch at a time."""
+def _opened_last(r, group: str, tournaments: dict[str, dict]) -> list[str]:
+    """The ``SHOWN_TABLES`` tables the group opened last, in the order they were opened, those
+    of tournament rounds played out left out (by the tournaments' cards): the group's order of
+    tables read from its end, a batch at a time. A round's tables were opened one after
+    another, so the first of a round played out sends the reading on to before the round."""
+    over = {key: set(card["finished"]) for key, card in tournaments.items() if card["finished"]}
     found, before, size = [], "", 2 * SHOWN_TABLES
     while len(found) < SHOWN_TABLES:
         batch = r.rows_in_order(group_tables.ORDER, group, before, size, newest_first=True)
-        found += [row["id"] for _key, row in batch if row["id"] not in over]
-        if len(batch) < size:
-            break
-        before = batch[-1][0]
+        rows = r.rows_of("table", group, [row["id"] for _key, row in batch]) if over else {}
+        for key, row in batch:
+            before, trow = key, rows.get(row["id"]) or {}
+            if trow.get("round") in over.get(trow.get("tournament"), ()):
+                first = tournaments[trow["tournament"]]["first"][trow["round"] - 1]
+                before = lookups.table_place(r, group, first) or key
+                break
+            found.append(row["id"])
+        else:
+            if len(batch) < size:
+                break
     return found[:SHOWN_TABLES][::-1]
 
 
 def table_cards(r, grow: dict, ids: list[str], tournaments: dict[str, dict] | None = None) -> list[dict]:
     """The tables ``ids`` of the group as its pages list them: each row, who sits at it, its
     title and, for a tournament's, its place in its round (rows read together, names once,
-    each tournament's row once: from ``tournaments`` by id when the request read them)."""
+    each tournament's card once: from ``tournaments`` by id when the request read them)."""
     group, names = grow["id"], member_names(grow)
     rows = r.rows_of("table", group, ids)
     if tournaments is None:
-        tournaments = r.rows_of(fold.NAME, group, sorted({t["tournament"] for t in rows.values() if "tournament" in t}))
-    cards = []
+        tournaments = r.rows_of(cards.CARD, group, sorted({t["tournament"] for t in rows.values()
+                                                           if "tournament" in t}))
+    shown = []
     for table in ids:
         trow = rows.get(table)
         if trow is None:
             continue
-        cards.append({"row": trow, "seats": [names.get(m, m) for m in trow["seats"]], "title": table_title(trow, grow),
+        shown.append({"row": trow, "seats": [names.get(m, m) for m in trow["seats"]], "title": table_title(trow, grow),
                       "place": tournament_shown.table_place(r, group, trow, tournaments)})
-    return cards
+    return shown
 
 
 @bp.get("/g/<group>/tables")
@@ -188,14 +198,11 @@ def tables_page(group):
 def _waiting(r, grow: dict, principal) -> list[dict]:
     """The first results that do not count yet, named as people name them, each with what
     the viewer may say of it (confirm, dispute)."""
-    shown, names, orders = [], member_names(grow), {}
+    shown, names = [], member_names(grow)
     for entry in listed(r.pending_entries(grow["id"], limit=SHOWN_WAITING), grow["digits"]):
         trow = r.row("table", grow["id"], entry["table"])
         seats = [names.get(m, m) for m in trow["seats"]]
-        if entry["table"] not in orders:  # read once a table: the results that wait are often at one
-            orders[entry["table"]] = r.table_hands(grow["id"], entry["table"])
-        order = orders[entry["table"]]
-        number = order.index(entry["hand"]) + 1 if entry["hand"] in order else "?"
+        number = r.hand_number(grow["id"], entry["table"], entry["hand"]) or "?"
         waiting = balances_pending(r, grow["id"], entry["hand"])
         verdict = verdict_choices(waiting, principal, trow)
         model = lookups.hand_model(r, grow["id"], entry["hand"]) if verdict["confirm"] else None
@@ -213,8 +220,7 @@ def _corrections_waiting(r, grow: dict, brow: dict) -> list[dict]:
     for entry in balances.corrections_waiting(brow):
         trow = r.row("table", grow["id"], entry["table"])
         seats = [names.get(m, m) for m in trow["seats"]]
-        order = r.table_hands(grow["id"], entry["table"])
-        number = order.index(entry["hand"]) + 1 if entry["hand"] in order else "?"
+        number = r.hand_number(grow["id"], entry["table"], entry["hand"]) or "?"
         shown.append({"hand": entry["hand"], "title": _hand_at(grow, trow, number, seats),
                       "waiting_for": [m["name"] for m in grow["members"]  # in the group's order
                                       if m["id"] in entry["waiting_for"] and m["id"] not in entry["agreed"]]})

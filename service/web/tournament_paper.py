@@ -24,9 +24,9 @@ def seat_plan_page(group, tournament, number):
         drawn = shown.round_of(row, number)
         if drawn is None:
             raise NotFound(_("round %(number)d of this tournament is not drawn yet", number=number))
-        this = shown.read(r, group, [row])  # where the reader sits in this one
-        mine = [m for m in shown.where_i_sit(this, principal.subject) if m["round"] == number]
-        return render_template("seat_plan.html", group=grow, t=shown.summary(r, group, row, this.over[row["id"]]),
+        card = shown.card_of(r, group, row)
+        mine = [m for m in shown.where_i_sit(r, group, [card], principal.subject) if m["round"] == number]
+        return render_template("seat_plan.html", group=grow, t=shown.summary(card, row),
                                number=number,
                                plan=shown.seat_plan(grow, drawn),
                                proof=shown.draw_checked(r, group, grow, row, drawn),

@@ -8,11 +8,12 @@ organizer's pages (tournaments.py), the printed ones (tournament_paper.py), the 
 
 Everything is read from the rows the API reads (projections/tournaments.py and
 projections/standings_row.py, through service/tournament_views.py): a page costs a row per
-table it shows, whatever the hands played, and each tournament's row (and its standings'
-totals) once a request: a page that shows several tournaments reads them once (``Read``) and
-hands them to what it shows. Members are named from one lookup a request. A seat plan of a
-round drawn from check-ins reads those check-ins back from the log (the rows keep only the
-next round's).
+table it shows, whatever the hands played. A page about one tournament reads its row and its
+standings' totals once; a page that lists tournaments, names where the reader sits or a
+table's place in its round reads each tournament's card and the seats it needs
+(projections/tournament_cards.py), never the rows that hold every player and table. Members
+are named from one lookup a request. A seat plan of a round drawn from check-ins reads those
+check-ins back from the log (the rows keep only the next round's).
 """
 from __future__ import annotations
 
@@ -20,13 +21,13 @@ import base64
 import hashlib
 import hmac
 from decimal import Decimal
-from typing import Mapping, NamedTuple
+from typing import Mapping
 
 from flask_babel import gettext as _, ngettext
 
 from events import draw
 from events.money import format_amount
-from projections import standings_row, tournaments as fold
+from projections import standings_row, tournament_cards as cards, tournaments as fold
 from projections.groups import member_names
 from projections.hands import game_of
 from projections.tournaments import table_sizes
@@ -42,24 +43,13 @@ ENTRY = "entry"  # a table rule, not the game's: who logs the cards
 
 
 def listed(r, group: str) -> list[dict]:
-    """The group's tournaments, by name."""
-    return sorted(r.rows(fold.NAME, group).values(), key=lambda row: (row["name"].casefold(), row["id"]))
+    """The group's tournaments by name, each by its card (projections/tournament_cards.py)."""
+    return sorted(r.rows(cards.CARD, group).values(), key=lambda card: (card["name"].casefold(), card["id"]))
 
 
-class Read(NamedTuple):
-    """Tournaments as one request reads them: each row (by name), and the rounds each has
-    played out (from its standings' totals), read once."""
-    rows: list[dict]
-    over: dict[str, list[int]]
-
-    def row(self, tournament: str) -> dict | None:
-        return next((row for row in self.rows if row["id"] == tournament), None)
-
-
-def read(r, group: str, rows: list[dict] | None = None) -> Read:
-    """The group's tournaments (or only ``rows``), each row and its totals parsed once."""
-    rows = listed(r, group) if rows is None else rows
-    return Read(rows, {row["id"]: rounds_over(r, group, row) for row in rows})
+def card_of(r, group: str, row: dict) -> dict:
+    """The card of the tournament whose row the request read."""
+    return r.row(cards.CARD, group, row["id"]) or cards.card(row, rounds_over(r, group, row))
 
 
 def way_of(row: dict) -> str:
@@ -79,18 +69,19 @@ def said_points(points: str) -> str:
     return number(value, current(), digits=max(0, -value.as_tuple().exponent))
 
 
-def summary(r, group: str, row: dict, over: list[int] | None = None) -> dict:
-    """What the tournament's list and its page say of it (``over``: the rounds it has played
-    out, when the request read them already)."""
-    drawn, played = len(row["drawn_rounds"]), len(rounds_over(r, group, row) if over is None else over)
-    return {"row": row, "way": way_of(row), "drawn": drawn, "played": played, "state": _state(row, drawn, played),
-            "places": ", ".join(said_points(str(p)) for p in row["places"]),
-            "next": drawn + 1 if drawn < row["rounds"] else None}
+def summary(card: dict, row: dict | None = None) -> dict:
+    """What the tournament's list and its pages say of it, from its card (and its ``row``,
+    where the page shows more of it)."""
+    drawn, played = cards.drawn(card), len(card["finished"])
+    return {"row": card if row is None else row, "way": way_of(card), "drawn": drawn, "played": played,
+            "players": card["players"], "state": _state(card, drawn, played),
+            "places": ", ".join(said_points(str(p)) for p in card["places"]),
+            "next": drawn + 1 if drawn < card["rounds"] else None}
 
 
-def state(row: dict, over: list[int]) -> str:
-    """How far a tournament is, in a few words, from the rounds it has played out."""
-    return _state(row, len(row["drawn_rounds"]), len(over))
+def state(card: dict) -> str:
+    """How far a tournament is, in a few words, from its card."""
+    return _state(card, cards.drawn(card), len(card["finished"]))
 
 
 def _state(row: dict, drawn: int, played: int) -> str:
@@ -189,57 +180,41 @@ def standings(r, group: str, grow: dict, row: dict, kept: standings_row.Kept | N
     return view
 
 
-def with_standings(r, group: str, grow: dict, row: dict) -> tuple[Read, dict, dict]:
-    """The tournament read for its page (its row and the rounds it has played out), what its
-    list says of it and its standings: its standings' rows read once for all three."""
+def with_standings(r, group: str, grow: dict, row: dict) -> tuple[dict, dict, dict]:
+    """The tournament read for its page: its card, what its pages say of it and its
+    standings, its standings' rows read once for all three."""
     kept = standings_of(r, group, row)
-    this = Read([row], {row["id"]: kept.totals["finished"]})
-    return this, summary(r, group, row, kept.totals["finished"]), standings(r, group, grow, row, kept)
+    card = cards.card(row, kept.totals["finished"])
+    return card, summary(card, row), standings(r, group, grow, row, kept)
 
 
-def tables_over(tournaments: Read) -> set[str]:
-    """The tables of the tournaments' rounds that are over (every table played its deals): the
-    tournament's page shows them; the group's list of tables leaves them out."""
-    over = set()
-    for row in tournaments.rows:
-        done = set(tournaments.over[row["id"]])
-        over.update(t["id"] for drawn in row["drawn_rounds"] if drawn["round"] in done for t in drawn["tables"])
-    return over
-
-
-def where_i_sit(tournaments: Read, member: str | None) -> list[dict]:
-    """Where ``member`` sits in the round drawn last of each tournament still going: the
-    table's number in that round's order and the seat counted from 1, with the table's id."""
-    if member is None:
+def where_i_sit(r, group: str, tournaments: list[dict], member: str | None) -> list[dict]:
+    """Where ``member`` sits in the round drawn last of each tournament still going (by its
+    card): the table's number in that round's order and the seat counted from 1, with the
+    table's id."""
+    going = [card for card in tournaments if cards.going(card)]
+    if member is None or not going:
         return []
-    found = []
-    for row in tournaments.rows:
-        drawn = row["drawn_rounds"][-1] if row["drawn_rounds"] else None
-        if drawn is None:
-            continue
-        if drawn["round"] == row["rounds"] and len(tournaments.over[row["id"]]) == row["rounds"]:
-            continue  # the tournament is over
-        for i, t in enumerate(drawn["tables"], 1):
-            if member in t["seats"]:
-                found.append({"tournament": row, "round": drawn["round"], "number": i, "table": t["id"],
-                              "seat": t["seats"].index(member) + 1})
-    return found
+    keys = {cards.seat_key(card["id"], cards.drawn(card), member): card for card in going}
+    found = r.rows_of(cards.SEAT, group, list(keys))
+    return [{"tournament": card, "round": cards.drawn(card), "number": found[key]["number"],
+             "table": found[key]["table"], "seat": found[key]["seat"]} for key, card in keys.items() if key in found]
 
 
-def table_place(r, group: str, trow: dict, rows: Mapping[str, dict] | None = None) -> dict | None:
-    """A tournament table's place in its tournament: the tournament's row (from ``rows`` by
-    id when the request read it already), its round and its number in that round, and how far
-    it is; None for a table of an evening."""
+def table_place(r, group: str, trow: dict, tournaments: Mapping[str, dict] | None = None) -> dict | None:
+    """A tournament table's place in its tournament: the tournament's card (from
+    ``tournaments`` by id when the request read it already), its round and its number in that
+    round, and how far it is; None for a table of an evening."""
     if "tournament" not in trow:
         return None
-    row = rows.get(trow["tournament"]) if rows is not None else r.row(fold.NAME, group, trow["tournament"])
-    drawn = round_of(row, trow["round"]) if row else None
-    if drawn is None:
+    card = tournaments.get(trow["tournament"]) if tournaments is not None else r.row(
+        cards.CARD, group, trow["tournament"])
+    seat = r.row(cards.SEAT, group, cards.seat_key(trow["tournament"], trow["round"], trow["seats"][0]))
+    if card is None or seat is None:
         return None
-    number_ = next(i for i, t in enumerate(drawn["tables"], 1) if t["id"] == trow["id"])
     played = fold.played(r.row(fold.SCORE, group, trow["id"]))
     latest = trow.get("latest_hand")
-    return {"tournament": row, "round": trow["round"], "number": number_,
+    return {"tournament": card, "round": trow["round"], "number": seat["number"],
             "said": deal_said(played, trow["deals"], bool(latest and latest["status"] == "playing"))}
 
 

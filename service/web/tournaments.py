@@ -53,14 +53,8 @@ def tournaments_page(group):
     """The group's tournaments: how far each is, and for the admin a new one."""
     def view(r, grow, principal, form_token):
         return render_template("tournaments.html", group=grow, admin=principal.is_admin,
-                               tournaments=[shown.summary(r, group, row, over) for row, over in _read(r, group)])
+                               tournaments=[shown.summary(card) for card in shown.listed(r, group)])
     return page_of(group, view)
-
-
-def _read(r, group: str) -> list[tuple[dict, list[int]]]:
-    """Each tournament's row and the rounds it has played out, read once."""
-    tournaments = shown.read(r, group)
-    return [(row, tournaments.over[row["id"]]) for row in tournaments.rows]
 
 
 @bp.route("/g/<group>/tournaments/new", methods=["GET", "POST"])
@@ -232,8 +226,8 @@ def _tournament_page(group: str, tournament: str, problem: str | None = None, st
 def _live_context(r, group: str, grow: dict, row: dict, member: str | None) -> dict:
     rounds = [{"number": d["round"], "tables": shown.running(r, group, grow, row, d)}
               for d in reversed(row["drawn_rounds"])]
-    this, summary, standings = shown.with_standings(r, group, grow, row)
-    return {"t": summary, "rounds": rounds, "mine": shown.where_i_sit(this, member),
+    card, summary, standings = shown.with_standings(r, group, grow, row)
+    return {"t": summary, "rounds": rounds, "mine": shown.where_i_sit(r, group, [card], member),
             "standings": standings, "checks": shown.check_ins(grow, row, member)}
 
 

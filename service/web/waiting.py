@@ -95,8 +95,7 @@ def _said(r, grow: dict, found: dict) -> dict:
             paid[i["from"]].append(parse_amount(i["amount"], grow["digits"]))
     disputed = []
     for d in found["disputed"]:
-        t, order = table(d["table"]), r.table_hands(group, d["table"])
-        number = order.index(d["hand"]) + 1 if d["hand"] in order else "?"
+        t, number = table(d["table"]), r.hand_number(group, d["table"], d["hand"]) or "?"
         players = together(member_name(grow, m) for m in t["row"]["seats"])
         # Translators: a result that waits, by its hand's number at its table; %(table)s is the table's name
         # ("<a way to play> at 1.00 zł"), %(players)s who sits at it ("Ala, Bob and Cyd").

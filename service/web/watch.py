@@ -39,7 +39,7 @@ def _context(r, grow: dict, row: dict) -> dict:
     group = grow["id"]
     rounds = [{"number": d["round"], "tables": shown.running(r, group, grow, row, d)}
               for d in reversed(row["drawn_rounds"])]
-    return {"group": grow, "t": shown.summary(r, group, row), "rounds": rounds,
+    return {"group": grow, "t": shown.summary(shown.card_of(r, group, row), row), "rounds": rounds,
             "standings": shown.standings(r, group, grow, row)}
 
 

@@ -183,11 +183,12 @@ def texts(monkeypatch):
 
 
 @pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
-def test_a_page_parses_each_tournament_row_once(app, client, texts):
-    """A page that shows a group's tournaments (the group's page and its live part, the list of
-    tournaments, the list of tables, each drawn by one) or one tournament (its page, its standings,
-    a round's seat plan) parses each tournament's row and its standings' totals at most once,
-    and one tournament's page parses no other tournament's rows."""
+def test_a_page_parses_each_tournament_row_once_and_a_list_none(app, client, texts):
+    """A page about one tournament (its page, its standings, a round's seat plan) parses its row
+    and its standings' totals at most once, and no other tournament's; a page that lists a
+    group's tournaments or names a table's place in its round (the group's page and its live
+    part, the list of tournaments, the list of tables, a table's page) parses none of those rows,
+    which hold every player and table: it reads the tournaments' cards and seats."""
     g = client.post("/v1/groups", {"name": "Hala", "currency": "PLN", "confirmations": "off"}).get_json()
     api, base, page = client.as_(g["admin_token"]), f"/v1/groups/{g['id']}", f"/g/{g['id']}"
     made = [api.post(f"{base}/members", {"name": n}).get_json() for n in ("Ala", "Bob", "Cyd", "Dan", "Ewa", "Fil")]
@@ -221,10 +222,12 @@ def test_a_page_parses_each_tournament_row_once(app, client, texts):
             twice = {row for row in parsed if parsed.count(row) > 1}
             assert not twice, (path, twice)
             assert {t for _name, t in parsed} <= set(shows), (path, parsed)
-            if path.endswith("/tournaments") or path in (page, f"{page}/live"):
-                assert {t for _name, t in parsed} == set(tournaments), (path, parsed)
+            if path.endswith(("/tournaments", "/tables", f"/tables/{table}")) or path in (page, f"{page}/live"):
+                assert parsed == [], (path, parsed)
+            else:
+                assert {t for _name, t in parsed} == {x}, (path, parsed)
     seat = _signed_in(app, made[0]["token"]).get(page, headers=BROWSER).get_data(as_text=True)
-    assert seat.count('class="your-seat"') == len(tournaments)  # where Ala sits in each, from the rows read once
+    assert seat.count('class="your-seat"') == len(tournaments)  # where Ala sits in each, from her seats' rows
     assert other in seat
 
 
@@ -344,3 +347,29 @@ def test_a_store_whose_group_row_listed_its_tables_reads_the_same_once_migrated(
 _RESULT = {"contract": "normal", "stare": [1, 3], "doubles": [], "points": 70, "tricks": 3}
 _HANDS = [["10D", "JH", "JD", "AS"], ["AH", "10H", "QC", "AD"], ["QH", "QD", "JC", "10C"], ["QS", "JS", "AC", "10S"]]
 _TRICKS = [["AH", "QH", "QS", "JD"], ["10H", "QD", "JS", "JH"], ["QC", "JC", "AC", "10D"], ["AD", "10C", "10S", "AS"]]
+
+
+def test_a_hand_is_numbered_at_its_table_from_the_index_of_deals(app, client):
+    """A result that waits is named by its hand's number at its table ("Hand 3 at ..."),
+    counted in the log's index of deals instead of listing the table's every hand: the number
+    is the hand's place in the table's hands (a voided hand keeps its place), another table's
+    hands do not count, and a hand asked at a table it was not dealt at has none."""
+    g = client.post("/v1/groups", {"name": "Hala", "currency": "PLN", "confirmations": "off"}).get_json()
+    api, base = client.as_(g["admin_token"]), f"/v1/groups/{g['id']}"
+    seats = [api.post(f"{base}/members", {"name": n}).get_json()["id"] for n in ("Ala", "Bob", "Cyd", "Dan")]
+    here, there = (api.post(f"{base}/tables", {"game": "kop", "seats": seats, "stake": "0.50"}).get_json()["id"]
+                   for _ in range(2))
+
+    def logged(table: str) -> str:
+        answer = api.post(f"{base}/tables/{table}/hands", {"result": _RESULT})
+        assert answer.status_code == 201, answer.get_data(as_text=True)[:300]
+        return answer.get_json()["id"]
+    hands = [logged(here), logged(there), logged(here)]
+    assert api.post(f"{base}/hands/{hands[2]}/void", {"reason": "misdeal"}).status_code == 201
+    hands.append(logged(here))
+    with app.extensions["bitka.store"].reading() as r:
+        order = r.table_hands(g["id"], here)
+        assert order == [hands[0], hands[2], hands[3]]
+        assert [r.hand_number(g["id"], here, h) for h in order] == [1, 2, 3]
+        assert r.hand_number(g["id"], there, hands[1]) == 1
+        assert r.hand_number(g["id"], there, hands[0]) is None and r.hand_number(g["id"], here, "h_none") is None

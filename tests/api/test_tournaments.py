@@ -16,8 +16,14 @@ from fractions import Fraction
 
 import pytest
 
+from events import migrations
+from events.database import open_store
 from games.engine.autoplay import hand_at_random
 from games.registry import GAMES
+from projections import kept, tournament_cards
+from projections.projector import project
+from tests.api.every_page import BROWSER
+from tests.api.test_tournament_pages import _signed_in, _text
 from tests.command import run
 from tests.concurrency import failures_in_threads
 from tests.conftest import agreed
@@ -472,3 +478,52 @@ def test_a_tournament_that_says_four_players_is_never_seated_five_to_a_table(cli
     assert said.status_code == 422 and "a table seats 4" in said.json["detail"], said.json
     left_open = create(c, rounds=1, deals=1)  # left open: five players are one table of five
     assert [len(t["seats"]) for t in draw(c, left_open, 1)["tables"]] == [5]
+
+
+def test_the_pages_that_list_tournaments_read_cards_kept_true_by_replay_and_built_for_an_older_store(client, app):
+    """What the group's pages show of a tournament comes from its card and its players' seats
+    (projections/tournament_cards.py), kept as the tournament goes: the group's page names
+    where each player sits in the round drawn last and, once the rounds are played out, leaves
+    their tables out of its tables (an evening's table opened before them still shows); a
+    table's page names its number in its round. A store from before the cards were kept gets
+    them built when it is set up, the rows its appends would have made; replay finds one edited."""
+    c = club(client, 8)
+    evening = c["admin"].post(f"{c['base']}/tables", {"game": "kop", "seats": c["ids"][:4], "stake": "1"}).json
+    t = create(c, rounds=2, deals=1)
+    first = draw(c, t, 1)
+    page, admin = f"/g/{c['group']}", _signed_in(app, c["admin"].token)
+    for member, token in c["tokens"].items():
+        shown = _text(_signed_in(app, token).http.get(page, headers=BROWSER))
+        number, table = next((n, d) for n, d in enumerate(first["tables"], 1) if member in d["seats"])
+        assert f"Your table: {number}, seat {table['seats'].index(member) + 1}" in shown, shown
+        assert f"/tables/{table['id']}" in shown
+    for number, table in enumerate(first["tables"], 1):
+        assert f"round 1, table {number}" in _text(admin.http.get(f"{page}/tables/{table['id']}", headers=BROWSER))
+    play_round(c, first, 1, random.Random(5))
+    play_round(c, draw(c, t, 2), 1, random.Random(6))
+    over = _text(admin.http.get(page, headers=BROWSER))
+    assert "Your table" not in over and f"/tables/{evening['id']}" in over and "over: all 2 rounds" in over
+    assert not any(f"/tables/{table['id']}" in over for table in first["tables"])
+    assert "The tables of tournament rounds played out" in over
+
+    store = app.extensions["bitka.store"]
+    with store.reading() as r:
+        made = {name: r.rows(name, c["group"]) for name in tournament_cards.NAMES}
+    assert made[tournament_cards.CARD][c["group"], t["id"]]["finished"] == [1, 2]
+    assert len(made[tournament_cards.SEAT]) == 2 * len(c["ids"])
+    with store.writing() as w:  # the store as schema 9 (PostgreSQL 8) left it
+        known = migrations.POSTGRES if store.backend.name == "postgresql" else migrations.SQLITE
+        since = next(m.version for m in known if tournament_cards.CARD in m.rebuilt)
+        w.conn.execute("DELETE FROM schema_migrations WHERE version >= ?", (since,))
+        for name in tournament_cards.NAMES:
+            w.conn.execute("DELETE FROM projection_rows WHERE name = ?", (name,))
+    again = open_store(app.config["BITKA_DB"], projector=project).setup(kept.rebuild)
+    with again.reading() as r:
+        assert {name: r.rows(name, c["group"]) for name in tournament_cards.NAMES} == made
+    again.close()
+    assert run("--db", app.config["BITKA_DB"], "replay").exit_code == 0
+    with store.writing() as w:
+        w.put_row(tournament_cards.CARD, c["group"], t["id"], {**made[tournament_cards.CARD][c["group"], t["id"]],
+                                                                "finished": [1]})
+    said = run("--db", app.config["BITKA_DB"], "replay")
+    assert said.exit_code == 1 and f"tournament_card row {t['id']} is different" in said.output, said.output
