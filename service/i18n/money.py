@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from babel import Locale
 from babel.numbers import format_currency, format_decimal, get_currency_name
@@ -19,8 +20,13 @@ from .languages import translations
 def money(amount: str, currency: str, language: str, signed: bool = False) -> str:
     """A decimal amount string of ``currency`` in ``language``'s way (``signed`` puts a + on
     gains); what cannot be read is shown as it came."""
+    return _money(str(amount), currency, language, bool(signed))
+
+
+@lru_cache(maxsize=8192)  # a page of results writes the same few amounts hundreds of times: by their text
+def _money(amount: str, currency: str, language: str, signed: bool) -> str:
     try:
-        value = Decimal(str(amount))
+        value = Decimal(amount)
         digits = minor_digits(currency)
     except (InvalidOperation, ValueError):
         return f"{amount} {currency}"
@@ -75,8 +81,13 @@ def _with_digits(pattern: str, digits: int) -> str:
 def amount(text: str, currency: str, language: str) -> str:
     """A decimal amount string in ``language``'s way without the currency (a column headed by
     it): "-4,00" in Polish, "-4.00" in English; what cannot be read is shown as it came."""
+    return _amount(str(text), currency, language)
+
+
+@lru_cache(maxsize=8192)
+def _amount(text: str, currency: str, language: str) -> str:
     try:
-        value, digits = Decimal(str(text)), minor_digits(currency)
+        value, digits = Decimal(text), minor_digits(currency)
     except (InvalidOperation, ValueError):
         return str(text)
     return format_decimal(value, format="#,##0" + ("." + "0" * digits if digits else ""), locale=language,

@@ -5,6 +5,7 @@ settle up as the balances have it."""
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 import unicodedata
 from html import escape
 
@@ -107,6 +108,7 @@ def summary_text(grow: dict, evening: Evening, tables: list[tuple[str, int]], tr
 _SPACES, _NARROW, _WIDE = set(" \u00a0\u202f"), set(".,:;'|!ilIjf()[]-/"), set("mwMWæœÆŒ")
 
 
+@lru_cache(maxsize=4096)  # a picture of a big group measures a few hundred distinct characters thousands of times
 def _em(char: str) -> float:
     if char.isdigit() and char.isascii():
         return 0.64
