@@ -53,6 +53,19 @@ def pending_out_of_balances(conn) -> None:
                      (json.dumps(row, sort_keys=True, ensure_ascii=False), group))
 
 
+def evening_members_at_zero(conn) -> None:
+    """Until schema 11 (PostgreSQL 10), a member kept a row of 0 in an eight-hour span once a
+    void or a correction had taken out every hand of theirs that ended in it, where the rows
+    built from the log (an older store's, replay's) had none: replay found a difference. Now
+    a member has a row in a span only where their hands there came to other than 0 (a read
+    counts a missing row as 0); each row of 0 is dropped."""
+    rows = conn.execute("SELECT group_id, key, data FROM projection_rows WHERE name = 'evening_member'").fetchall()
+    for group, key, text in rows:
+        if json.loads(text).get("result") == 0:
+            conn.execute("DELETE FROM projection_rows WHERE name = 'evening_member' AND group_id = ? AND key = ?",
+                         (group, key))
+
+
 EVENINGS = "rows kept for the evening to share: each hand's result and when it ended, and by eight hours what " \
            "the hands that ended then paid each member and how many were played at each table"
 EVENING_ROWS = ("evening_hand", "evening_at", "evening_span", "evening_member", "evening_table")
@@ -60,6 +73,7 @@ STATS = "rows kept for the group's statistics: each hand's part in them, and eac
 STATS_ROWS = ("stats_hand", "stats_points", "stats_steps")
 CARDS = "rows kept for the pages that list tournaments: each tournament's card, and each player's seat in each round"
 CARD_ROWS = ("tournament_card", "tournament_seat")
+AT_ZERO = "the evening's rows keep no member whose hands in a span came to 0"
 
 SQLITE = (
     Migration(1, "events, Merkle nodes, projection rows, credentials, idempotency keys", (
@@ -130,6 +144,7 @@ SQLITE = (
     Migration(8, EVENINGS, (), rebuilt=EVENING_ROWS),
     Migration(9, STATS, (), rebuilt=STATS_ROWS),
     Migration(10, CARDS, (), rebuilt=CARD_ROWS),
+    Migration(11, AT_ZERO, (), carry=evening_members_at_zero),
 )
 
 # Ids and hashes compare byte by byte (COLLATE "C"), as SQLite compares them, so that both
@@ -201,6 +216,7 @@ POSTGRES = (
     Migration(7, EVENINGS, (), rebuilt=EVENING_ROWS),
     Migration(8, STATS, (), rebuilt=STATS_ROWS),
     Migration(9, CARDS, (), rebuilt=CARD_ROWS),
+    Migration(10, AT_ZERO, (), carry=evening_members_at_zero),
 )
 
 TRIGGERS = {"sqlite": ("events_refuse_update", "events_refuse_delete"),

@@ -14,7 +14,8 @@ batch of events is folded), four kinds of rows kept by the time a hand ended:
   the moment as ``2026-12-05T18:02:03.123456Z``: the log's index of when hands ended.
 - ``SPAN``: one per stretch of ``SPAN_HOURS`` (UTC, from midnight) in which a hand ended,
   keyed by its first hour (``2026-12-05T16``): how many hands ended in it.
-- ``MEMBER``: ``<span>|<member>``: what the hands that ended in the span paid the member.
+- ``MEMBER``: ``<span>|<member>``: what the hands that ended in the span paid the member
+  (no row where that is 0 all told).
 - ``TABLE``: ``<span>|<place>|<table>``: how many of them were played at the table (its place
   in the group's order, projections/group_tables.py, so that the keys sort as the tables do).
 
@@ -183,7 +184,7 @@ def _count(seen: _Seen, after: dict, emptied: set, group: str, hand: tuple[str, 
                                 *((MEMBER, f"{span}|{m}", "result", sign * v) for m, v in money.items())):
         row = seen(name, group, at) or {field: 0}
         count = row[field] + by
-        if count or name == MEMBER:
+        if count:  # a member's hands that paid nothing all told leave no row, as rebuilt() makes none
             after[name, group, at] = {field: count}
             emptied.discard((name, group, at))
         else:
@@ -206,7 +207,7 @@ def rebuilt(hand_rows: Mapping[str, dict], places: Mapping[str, str], digits: in
                                                                   "hands", 1),
                                     *((MEMBER, f"{span}|{m}", "result", v) for m, v in paid(row, digits).items())):
             found[name, at] = {field: found.get((name, at), {field: 0})[field] + by}
-    return found
+    return {at: row for at, row in found.items() if at[0] != MEMBER or row["result"]}
 
 
 def folded(events: Iterable) -> dict[str, dict]:

@@ -12,8 +12,11 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from events import recorder
+from events import migrations, recorder
+from events.database import open_store
 from projections import evenings, kept
+from projections.projector import project
+from tests.command import run
 from service.web.evening_results import last_evening
 from tests.evening_fold import last_evening as folded_evening
 from tests.oracles.results import random_kop_result
@@ -101,6 +104,36 @@ def test_the_kept_evening_is_the_one_the_log_folds_to(client, app, monkeypatch, 
         assert (picture.results, picture.hands, picture.waiting, picture.first) == (
             folded.results, folded.hands, folded.waiting, folded.first)
     assert folded.first is not None
+    replayed = run("--db", app.config["BITKA_DB"], "replay")  # the rows themselves are what the log makes
+    assert replayed.exit_code == 0, replayed.output
+
+
+def test_a_member_whose_hands_of_a_span_are_all_voided_keeps_no_row_of_it(client, app, monkeypatch):
+    """The only hand of a table voided (and a hand taken out by a correction's void): the
+    evening's rows are again those the log makes, which keep no member at 0 (replay rebuilds
+    and compares them), and a store that kept such rows loses them when it is set up."""
+    now, t = _clock(monkeypatch), _group(client)
+    first = t["admin"].post(f"{t['base']}/tables/{t['tables'][0]}/hands", {"result": random_kop_result(
+        random.Random(1), "kop")}).json
+    _word(t, first, random.Random(0))
+    assert t["admin"].post(f"{t['base']}/hands/{first['id']}/void", {"reason": "misdeal"}).status_code == 201
+    replayed = run("--db", app.config["BITKA_DB"], "replay")
+    assert replayed.exit_code == 0, replayed.output
+    now[0] += timedelta(days=1)
+    second = t["admin"].post(f"{t['base']}/tables/{t['tables'][1]}/hands", {"result": random_kop_result(
+        random.Random(2), "kop")}).json
+    _word(t, second, random.Random(0))
+    store = app.extensions["bitka.store"]
+    with store.writing() as w:  # a row of 0 as schema 10 (PostgreSQL 9) left one
+        span = evenings.span_key(now[0].strftime("%Y-%m-%dT%H"))
+        w.put_row(evenings.MEMBER, t["id"], f"{span}|{next(iter(t['phones']))}", {"result": 0})
+        known = migrations.POSTGRES if store.backend.name == "postgresql" else migrations.SQLITE
+        w.conn.execute("DELETE FROM schema_migrations WHERE version >= ?",
+                       (next(m.version for m in known if m.carry is migrations.evening_members_at_zero),))
+    assert run("--db", app.config["BITKA_DB"], "replay").exit_code == 1
+    open_store(app.config["BITKA_DB"], projector=project).setup(kept.rebuild).close()
+    replayed = run("--db", app.config["BITKA_DB"], "replay")
+    assert replayed.exit_code == 0, replayed.output
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
