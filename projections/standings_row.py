@@ -134,10 +134,13 @@ def places_of(kept: Kept, member: str) -> list[tuple[int, list]]:
 
 
 def standings(kept: Kept) -> list[rank.Standing]:
-    """The rows as projections/standings.py's standings (best first), for a season's ranking."""
+    """The rows as projections/standings.py's standings (best first), for a season's ranking
+    (the rounds put in order once, not once a player)."""
+    rounds = [(number, r["placed"]) for number, r in sorted(kept.rounds.items())]
     return [rank.Standing(p["member"], exact(p["points"]), p["small"], p["first_places"], p["place"],
                           [rank.Placed(number, at[TABLE], at[SMALL], at[PLACE], exact(at[POINTS]))
-                           for number, at in places_of(kept, p["member"])]) for p in kept.totals["players"]]
+                           for number, placed in rounds if (at := placed.get(p["member"])) is not None])
+            for p in kept.totals["players"]]
 
 
 @lru_cache(maxsize=4096)  # a tournament's players share a few hundred distinct totals at most
