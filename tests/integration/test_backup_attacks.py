@@ -143,6 +143,39 @@ def test_a_tampered_sqlite_backup_with_a_back_door_is_refused(tmp_path):
     assert made.exit_code == 1 and "keep_mallory" in made.output and not (tmp_path / "d.db").exists()
 
 
+def test_a_store_whose_index_or_table_bitka_names_is_made_otherwise_is_neither_backed_up_nor_restored(tmp_path):
+    """An index of bitka's name made UNIQUE (each group then takes one more event, and no
+    other) and a table given a CHECK of its own (no member's credential can be written): a
+    store so changed is not backed up, and a backup of one, signed with the store's key, is not
+    restored."""
+    import sqlite3
+    db, where = str(tmp_path / "club.db"), tmp_path / "backups"
+    demo_store(db)
+    key = signing_key(db)
+    made = into_directory(db, where, 48, 1_764_000_000)
+    conn = sqlite3.connect(made.file)
+    conn.execute("DROP INDEX events_by_hand")
+    conn.execute("CREATE UNIQUE INDEX events_by_hand ON events (group_id, hand_id) WHERE hand_id IS NOT NULL "
+                 "AND 0 = 1")
+    columns = ", ".join(f"{name} {kind}" for _cid, name, kind, *_rest in conn.execute("PRAGMA table_info(credentials)"))
+    conn.execute("ALTER TABLE credentials RENAME TO old_credentials")
+    conn.execute(f"CREATE TABLE credentials ({columns}, CHECK (subject = 'admin'))")
+    conn.execute("INSERT INTO credentials SELECT * FROM old_credentials WHERE subject = 'admin'")
+    conn.execute("DROP TABLE old_credentials")
+    conn.commit()
+    conn.close()
+    manifest = made.file.with_name(made.file.name + ".json")
+    _forged(manifest, made.file)
+    manifest.write_text(json.dumps(backups.signed(json.loads(manifest.read_text()), key)))
+    said = run("restore", str(made.file), "--to", str(tmp_path / "a.db"), "--key", db + ".key")
+    assert said.exit_code == 1 and "does not prove itself" in said.output, said.output
+    assert "its index events_by_hand is not the one bitka makes" in said.output
+    assert "its table credentials is not the one bitka makes" in said.output
+    assert not (tmp_path / "a.db").exists()
+    backed = run("--db", str(made.file), "backup", str(tmp_path / "b.db"))
+    assert backed.exit_code == 1 and "events_by_hand" in backed.output and not (tmp_path / "b.db").exists()
+
+
 def test_a_backup_dated_in_the_future_neither_stops_the_schedule_nor_looks_fresh(tmp_path):
     from service.app import create_app
     db, where = str(tmp_path / "club.db"), tmp_path / "backups"
