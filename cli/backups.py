@@ -20,6 +20,7 @@ import json
 import os
 import shutil
 import sqlite3
+import stat
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -43,6 +44,7 @@ from .money_checks import store_faults
 LOCK = ".bitka-backup.lock"
 PARTIAL = ".partial"
 WORK = ".bitka-backup-"  # the directory of one backup being made, inside the backup directory
+MADE = "made-by-bitka"  # in it: what says bitka made it, so that only such a directory left behind is removed
 RETRY = 600  # seconds: a failed backup is tried again this soon (or at the next interval, if sooner)
 
 
@@ -192,6 +194,7 @@ def make(db: str, out: Path, made_at: float, key: Ed25519PrivateKey) -> dict:
     beside it, signed with ``key``; the manifest's facts. BackupFailed, and no ``out``, when
     it does not check."""
     with tempfile.TemporaryDirectory(prefix=WORK, dir=out.parent) as work:  # 0700, new: nobody else's
+        (Path(work) / MADE).touch(exist_ok=False)
         partial = Path(work) / out.name
         checked, kind = _checked_copy(db, partial)
         if checked.problems:
@@ -250,8 +253,8 @@ def into_directory(db: str, directory: Path, keep: int, now: float, key: Ed25519
     key = signing_key(db) if key is None else key
     directory.mkdir(parents=True, exist_ok=True)
     with DirectoryLock(directory):
-        for stale in directory.glob(f"{WORK}*"):  # left by a backup that was killed: only this user's own
-            if stale.is_dir() and not stale.is_symlink() and stale.lstat().st_uid == os.getuid():
+        for stale in directory.glob(f"{WORK}*"):  # left by a backup that was killed: only one bitka made
+            if _made_by_bitka(stale):
                 shutil.rmtree(stale, ignore_errors=True)
         out = file_name(db, now, directory)
         try:
@@ -267,18 +270,36 @@ def into_directory(db: str, directory: Path, keep: int, now: float, key: Ed25519
         return Made(out, facts, tuple(prune(directory, keep, key.public_key(), now)))
 
 
+def _made_by_bitka(stale: Path) -> bool:
+    """Whether ``stale`` is a directory a backup of this user's made (and left when it was
+    killed): a directory, not a link, of ours, holding the file that says so."""
+    try:
+        mark = (stale / MADE).lstat()
+        return (stale.is_dir() and not stale.is_symlink() and stale.lstat().st_uid == os.getuid()
+                and stat.S_ISREG(mark.st_mode))
+    except OSError:
+        return False
+
+
 def prune(directory: Path, keep: int, key, now: float) -> list[str]:
     """Remove the backups older than the newest ``keep`` good ones (a damaged one among the
     newest stays, and is reported, but does not count towards ``keep``). Only backups whose
-    manifests ``key`` signed are counted or removed: a file bitka did not make stays."""
+    manifests ``key`` signed are counted or removed: a file bitka did not make stays, and so
+    does whatever was put in place of one (a directory, say): it is left for its owner."""
     found, _unreadable = backups.listed(directory)
     good, removed = 0, []
     for backup in found:
         if backups.signature_problem(backup.name, backup.facts, key) is not None:
             continue
         if good >= keep:
-            backup.file.unlink(missing_ok=True)
-            backup.manifest.unlink(missing_ok=True)
+            try:
+                if stat.S_ISREG(backup.file.lstat().st_mode):
+                    backup.file.unlink()
+                backup.manifest.unlink(missing_ok=True)
+            except FileNotFoundError:
+                pass
+            except OSError:
+                continue  # not ours to remove after all (another user's, a read-only disk): left as it is
             removed.append(backup.name)
         elif backups.distrust(backup, key, now) is None:
             good += 1
@@ -325,9 +346,10 @@ class Schedule:
             made += 1
             try:
                 outcome = self.backup(now)
-            except BackupFailed as e:
+            except Exception as e:  # whatever went wrong, the schedule goes on: tried again soon
                 self.failed_at = now
-                self.said(f"the backup at {backups.stamp(now)} failed: {e}; trying again at "
+                problem = e if isinstance(e, BackupFailed) else f"{type(e).__name__}: {e}"
+                self.said(f"the backup at {backups.stamp(now)} failed: {problem}; trying again at "
                           f"{backups.stamp(self.due())}")
                 continue
             self.failed_at = None

@@ -8,12 +8,13 @@ import hashlib
 import json
 import os
 import re
+import sqlite3
 import time
 from pathlib import Path
 
 import pytest
 
-from cli.backups import Schedule, into_directory, last_good_at, signing_key
+from cli.backups import MADE, WORK, BackupFailed, Schedule, into_directory, last_good_at, signing_key
 from cli.pg_dumps import tables_in
 from events import backups
 from events.database import open_store
@@ -101,7 +102,6 @@ def test_a_postgresql_backup_is_data_and_nothing_in_it_runs_or_reaches_another_s
 
 def _tamper_sqlite(path: Path, group: str) -> None:
     """An admin credential added, and a trigger that puts it back whenever a credential is deleted."""
-    import sqlite3
     conn = sqlite3.connect(path)
     conn.execute("INSERT INTO credentials VALUES ('mallory-hash', ?, 'admin')", (group,))
     conn.execute("INSERT INTO credentials VALUES ('ghost-hash', ?, 'm_nobody')", (group,))
@@ -148,7 +148,6 @@ def test_a_store_whose_index_or_table_bitka_names_is_made_otherwise_is_neither_b
     other) and a table given a CHECK of its own (no member's credential can be written): a
     store so changed is not backed up, and a backup of one, signed with the store's key, is not
     restored."""
-    import sqlite3
     db, where = str(tmp_path / "club.db"), tmp_path / "backups"
     demo_store(db)
     key = signing_key(db)
@@ -174,6 +173,42 @@ def test_a_store_whose_index_or_table_bitka_names_is_made_otherwise_is_neither_b
     assert not (tmp_path / "a.db").exists()
     backed = run("--db", str(made.file), "backup", str(tmp_path / "b.db"))
     assert backed.exit_code == 1 and "events_by_hand" in backed.output and not (tmp_path / "b.db").exists()
+
+
+def test_what_someone_else_put_in_the_backup_directory_is_neither_deleted_nor_able_to_stop_the_schedule(tmp_path):
+    """A directory named as bitka's work directories are, but not made by a backup, stays
+    with what it holds (one a killed backup left is removed); an old backup replaced by a
+    directory is left where it is when pruning would remove it, and the backup still counts;
+    whatever a backup raises, the schedule says it and tries again."""
+    db, where = str(tmp_path / "club.db"), tmp_path / "backups"
+    demo_store(db)
+    first = into_directory(db, where, 1, 1_764_000_000)
+    notes = where / f"{WORK}notes"
+    notes.mkdir()
+    (notes / "mine.txt").write_text("not bitka's")
+    left = where / f"{WORK}killed"
+    left.mkdir()
+    (left / MADE).touch()
+    first.file.unlink()
+    first.file.mkdir()  # in place of the oldest backup, which pruning removes next
+    (first.file / "keep.txt").write_text("someone's")
+    second = into_directory(db, where, 1, 1_764_000_600)
+    assert (notes / "mine.txt").read_text() == "not bitka's" and not left.exists()
+    assert (first.file / "keep.txt").read_text() == "someone's" and second.file.is_file()
+    said = run("--db", db, "backup", "--dir", str(where), "--keep", "1")
+    assert said.exit_code == 0 and "Traceback" not in said.output, said.output
+    told, attempts = [], iter([OSError("the disk went away"), BackupFailed("no room"), "made"])
+
+    def backup(now):
+        outcome = next(attempts)
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+    clock = [1_764_100_000.0]
+    schedule = Schedule(backup, HOUR, lambda: None, lambda: clock[0], lambda s: clock.__setitem__(0, clock[0] + s),
+                        said=told.append)
+    assert schedule.run(attempts=3) == 3
+    assert "OSError: the disk went away" in told[0] and "no room" in told[1] and told[2] == "made"
 
 
 def test_a_backup_dated_in_the_future_neither_stops_the_schedule_nor_looks_fresh(tmp_path):
