@@ -133,14 +133,16 @@ def places_of(kept: Kept, member: str) -> list[tuple[int, list]]:
     return [(number, r["placed"][member]) for number, r in sorted(kept.rounds.items()) if member in r["placed"]]
 
 
-def standings(kept: Kept) -> list[rank.Standing]:
-    """The rows as projections/standings.py's standings (best first), for a season's ranking
-    (the rounds put in order once, not once a player)."""
+def standings(kept: Kept, only_played: bool = False) -> list[rank.Standing]:
+    """The rows as projections/standings.py's standings (best first); ``only_played``, only the
+    players whose table has played a round, which is all a season's ranking reads (a
+    tournament of 1,000 players not yet played gives none)."""
     rounds = [(number, r["placed"]) for number, r in sorted(kept.rounds.items())]
+    playing = set().union(*(placed for _number, placed in rounds)) if only_played else None
     return [rank.Standing(p["member"], exact(p["points"]), p["small"], p["first_places"], p["place"],
                           [rank.Placed(number, at[TABLE], at[SMALL], at[PLACE], exact(at[POINTS]))
                            for number, placed in rounds if (at := placed.get(p["member"])) is not None])
-            for p in kept.totals["players"]]
+            for p in kept.totals["players"] if playing is None or p["member"] in playing]
 
 
 @lru_cache(maxsize=4096)  # a tournament's players share a few hundred distinct totals at most

@@ -64,7 +64,7 @@ def standings_view(reader: Reader, group: str, row: Mapping, grow: Mapping,
 
 
 def season_view(reader: Reader, group: str, rows: Sequence[Mapping], best: int, grow: Mapping) -> dict:
-    results = {row["id"]: standings_row.standings(standings_of(reader, group, row)) for row in rows}
+    results = {row["id"]: standings_row.standings(standings_of(reader, group, row), only_played=True) for row in rows}
     ranked, counted = rank.season(results, best)
     digits, names = grow["digits"], _names(grow)
     return {"tournaments": [row["id"] for row in rows], "best": best,

@@ -58,6 +58,7 @@ def test_the_rows_kept_hand_by_hand_are_the_standings_ranked_from_scratch(seed):
             moved = standings_row.update(only, t, table, number, scores[table])
             kept = standings_row.Kept(moved.totals, {**kept.rounds, **moved.rounds})
         assert standings_row.standings(kept) == from_scratch(t, scores)
+        assert standings_row.standings(kept, only_played=True) == [s for s in from_scratch(t, scores) if s.rounds]
         assert [p["place"] for p in kept.totals["players"]] == [s.place for s in from_scratch(t, scores)]
     assert kept == standings_row.build(t, scores)
     finished = [all(len(scores.get(tb["id"], {"played": []})["played"]) >= 4 for tb in d["tables"])
