@@ -4,7 +4,7 @@ they were decided on. Mixed into the store's Reader and Writer (events/store.py)
 from __future__ import annotations
 
 import hashlib
-from typing import Iterator, Sequence
+from typing import Collection, Iterator, Sequence
 
 from .canonical import GENESIS, envelope_bytes, event_data_json, read_event_data
 from .envelope import Envelope, NewEvent, utc_now
@@ -87,14 +87,19 @@ class EventLog:
         """A hand's events in order, those after seq ``after`` only when given."""
         return self._envelopes(group, "e.group_id = ? AND e.hand_id = ? AND e.seq > ?", (group, hand, after))
 
-    def table_events(self, group: str, table: str, until: int | None = None) -> list[Envelope]:
+    def table_events(self, group: str, table: str, until: int | None = None,
+                     without: Collection[str] = ()) -> list[Envelope]:
         """Every event of a table (its opening, its hands' events, its closing), up to seq
-        ``until``, in order: what a correction re-settles the table's hands from."""
+        ``until``, in order, but those of the types ``without`` (the cards of every hand, for
+        a reader who wants each hand's outcome): what a correction re-settles the table's
+        hands from, and what its page shows."""
         # Found by two indexes, not by reading the group's log: its hands' events (by their
         # ids, from its deals) and its own (opened, closed), which name no hand.
-        return self._envelopes(group, "e.position = p.position AND e.group_id = ? AND e.table_id = ? AND e.seq <= ?",
-                               (group, group, table, group, table, group, table,
-                                until if until is not None else 2 ** 62),
+        kinds = sorted(without)
+        left_out = f" AND e.type NOT IN ({', '.join('?' * len(kinds))})" if kinds else ""
+        return self._envelopes(group, "e.position = p.position AND e.group_id = ? AND e.table_id = ? AND e.seq <= ?"
+                               + left_out, (group, group, table, group, table, group, table,
+                                            until if until is not None else 2 ** 62, *kinds),
                                within=_OF_TABLE)
 
     def _envelopes(self, group: str, where: str, args: tuple, limit: str = "", within: str = "") -> list[Envelope]:

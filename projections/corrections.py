@@ -37,6 +37,7 @@ from games.engine.errors import Incomplete, Malformed, RuleViolation
 from .settlements import of_the_game, settled
 
 PLAY = HAND_EVENTS - {"settlement", "hand_voided"}  # what a hand's state is folded from
+CARDS = PLAY - {"deal", "result"}  # what was played after the deal: a hand's outcome is read without them
 
 
 @dataclass

@@ -4,6 +4,7 @@ cards again, or a void) and every later hand of its table is settled again."""
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import dropwhile
 
 from events import acts, limits
 from events.canonical import canonical_bytes
@@ -112,7 +113,7 @@ def correct(c: Correct, w: Writer) -> HandMoved:
     trow, grow = table_row(w, c.group, model.table), group_row(w, c.group)
     game = GAMES[trow["game"]]
     rules = game.parse_rules(trow["rules"])
-    past = corrections.history(w.table_events(c.group, model.table))
+    past = _past(w, c.group, model.table, c.hand)
     playing = corrections.in_play(past)
     if playing is not None:
         raise Unprocessable(say("hand {playing_id} at this table is still being played: finish it or void it before "
@@ -153,6 +154,22 @@ def correct(c: Correct, w: Writer) -> HandMoved:
     moved = appended(w, c.group, c.actor, version, [NewEvent("correction", data, hand=c.hand, table=model.table)],
                      model)
     return replace(moved, hand=hand_model(w, c.group, c.hand))
+
+
+def _past(w: Writer, group: str, table: str, target: str) -> list[corrections.PastHand]:
+    """The table's hands as a correction of ``target`` reads them: each one's outcome (its
+    deal or result, settlement, void, corrections), and the cards played only in ``target``
+    and in the hands after it that one request may settle again: a correction at a table of
+    thousands of hands played card by card reads no more cards than it may use."""
+    outline = w.table_events(group, table, without=corrections.CARDS)
+    hands, window, settled = corrections.history(outline), [], 0
+    for hand in dropwhile(lambda h: h.id != target, hands):  # the target, then as many settled hands as it may
+        window.append(hand.id)  # settle again and the one that tells it it may not (a void is settled by nothing)
+        settled += hand.settlement is not None
+        if settled > limits.MOST_SETTLED_AGAIN + 1:
+            break
+    played = [env for hand in window for env in w.hand_events(group, hand) if env.type in corrections.CARDS]
+    return corrections.history(sorted([*outline, *played], key=lambda env: env.seq)) if played else hands
 
 
 def _pending_of(w: Writer, group: str, hands) -> dict:

@@ -100,21 +100,28 @@ def table_live(group, table):
     return live_parts.answer(group, table, view)
 
 
+SHOWN_ROWS = 50  # the hands a table's score lists, the last ones (``?every=1``: all of them)
+
+
 def _table(r, group: str, table: str, grow: dict, principal) -> dict:
-    """What a table's page shows its reader."""
+    """What a table's page shows its reader: the score of its last ``SHOWN_ROWS`` hands, the
+    totals running over every one."""
     trow = lookups.table_row(r, group, table)
     game = game_of(trow["game"])
     about(trow["game"])
     seats = [member_name(grow, m) for m in trow["seats"]]
-    hands = corrections.history(r.table_events(group, table))
+    hands = corrections.history(r.table_events(group, table, without=corrections.CARDS))  # outcomes, not cards
     pending = listed(r.pending_entries(group, table=table), grow["digits"])
     waiting = {p["hand"]: p["state"] for p in pending}
     mine_waiting = _mine_waiting(r, group, table, pending, principal.subject)
     signer(r, group, principal)
     rows = score_rows(hands, seats, waiting, grow["digits"], game)
+    every = request.args.get("every") == "1"
+    shown = rows if every else rows[-SHOWN_ROWS:]
     playing = corrections.in_play(hands)
     seated = principal.subject in trow["seats"]
-    return dict(group=grow, table=trow, title=table_title(trow, grow), seats=seats, rows=rows,
+    return dict(group=grow, table=trow, title=table_title(trow, grow), seats=seats, rows=shown,
+                rows_before=len(rows) - len(shown), every=every,
                 names=hand_names(hands, seats), playing=playing, next_dealer=seats[trow["next_dealer"]],
                 can_open=not trow["closed"] and playing is None and (seated or principal.is_admin),
                 by_seats=trow.get("entry") == "seats", trick_game=game.capabilities.logged_by == "tricks",
