@@ -192,9 +192,15 @@ def _load(lines: BinaryIO, conn: psycopg.Connection, schema: str, replacing: boo
         seen.add(table)
         statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
             sql.Identifier(schema, table), sql.SQL(", ").join(map(sql.Identifier, ours)))
+        fed = 0
         with conn.cursor().copy(statement) as copy:
             for row in _rows(lines):
                 copy.write(row)
+                fed += 1
+        went_in = conn.execute(sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(schema, table))).fetchone()[0]
+        if went_in != fed:  # a line PostgreSQL reads as the end of the rows ("\." and a carriage return) cut it short
+            raise DumpFailed(f"the backup's table {table} has {fed} lines of rows, and {went_in} rows went in: "
+                             "a line in it ended the table early")
     if lines.read(1):
         raise DumpFailed("the backup goes on after its last table")
     conn.execute(sql.SQL("SELECT setval(pg_get_serial_sequence({}, 'position'), coalesce(max(position), 0) + 1, "

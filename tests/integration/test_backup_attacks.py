@@ -95,6 +95,19 @@ def test_a_postgresql_backup_is_data_and_nothing_in_it_runs_or_reaches_another_s
             assert conn.execute("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'bitka_check_%'").fetchone()[0] \
                 == 0  # the scratch schema is gone
         assert tables_in(target, target_schema) == []  # nothing was restored
+        # 4. A line PostgreSQL takes for the end of the rows, first among the credentials (signed): they would all
+        # be gone without a word; the restore counts what went in.
+        cut = []
+        for line in lines:
+            cut.append(line)
+            if b'"table":"credentials"' in line:
+                cut.append(b"\\.\r\n")
+        tampered.write_bytes(gzip.compress(b"".join(cut)))
+        facts = _forged(real.manifest, tampered)
+        real.manifest.write_text(json.dumps(backups.signed(facts, signing_key(store_url, key))))
+        said = run("restore", str(where), "--to", target, "--key", key)
+        assert said.exit_code == 1 and "a line in it ended the table early" in said.output, said.output
+        assert tables_in(target, target_schema) == []
     finally:
         for schema in (store_schema, target_schema, bystander):
             drop_schema(schema)
