@@ -42,6 +42,16 @@ def _copied_as(backup: backups.Backup, name: str) -> tuple[Path, Path]:
     return file, manifest
 
 
+def _signed_and_refused(file: Path, manifest: Path, key, db: str, to: Path) -> str:
+    """The backup's manifest signed with the store's own key (the store tampered with before it
+    was backed up), then restored to ``to``: refused, nothing written there; what restore said."""
+    manifest.write_text(json.dumps(backups.signed(json.loads(manifest.read_text()), key)))
+    said = run("restore", str(file), "--to", str(to), "--key", db + ".key")
+    assert said.exit_code == 1 and "does not prove itself" in said.output, said.output
+    assert not to.exists()
+    return said.output
+
+
 def test_a_postgresql_backup_is_data_and_nothing_in_it_runs_or_reaches_another_schema(tmp_path):
     require_postgres()
     import psycopg
@@ -144,12 +154,9 @@ def test_a_tampered_sqlite_backup_with_a_back_door_is_refused(tmp_path):
     assert named.exit_code == 1 and "is not signed by bitka's signing key" in named.output
     assert not (tmp_path / "b.db").exists()
     # Signed with the right key (the store itself tampered with before it was backed up), it is still refused.
-    manifest.write_text(json.dumps(backups.signed(json.loads(manifest.read_text()), key)))
-    signed = run("restore", str(newest.file), "--to", str(tmp_path / "c.db"), "--key", db + ".key")
-    assert signed.exit_code == 1 and "does not prove itself" in signed.output, signed.output
-    assert "the trigger keep_mallory (on credentials), which bitka does not make" in signed.output
-    assert "a credential (token hash ghost-hash...) for 'm_nobody'" in signed.output
-    assert not (tmp_path / "c.db").exists()
+    said = _signed_and_refused(newest.file, manifest, key, db, tmp_path / "c.db")
+    assert "the trigger keep_mallory (on credentials), which bitka does not make" in said
+    assert "a credential (token hash ghost-hash...) for 'm_nobody'" in said
     # ... and such a store is never backed up.
     _tamper_sqlite(Path(db), group)
     made = run("--db", db, "backup", str(tmp_path / "d.db"))
@@ -178,12 +185,9 @@ def test_a_store_whose_index_or_table_bitka_names_is_made_otherwise_is_neither_b
     conn.close()
     manifest = made.file.with_name(made.file.name + ".json")
     _forged(manifest, made.file)
-    manifest.write_text(json.dumps(backups.signed(json.loads(manifest.read_text()), key)))
-    said = run("restore", str(made.file), "--to", str(tmp_path / "a.db"), "--key", db + ".key")
-    assert said.exit_code == 1 and "does not prove itself" in said.output, said.output
-    assert "its index events_by_hand is not the one bitka makes" in said.output
-    assert "its table credentials is not the one bitka makes" in said.output
-    assert not (tmp_path / "a.db").exists()
+    said = _signed_and_refused(made.file, manifest, key, db, tmp_path / "a.db")
+    assert "its index events_by_hand is not the one bitka makes" in said
+    assert "its table credentials is not the one bitka makes" in said
     backed = run("--db", str(made.file), "backup", str(tmp_path / "b.db"))
     assert backed.exit_code == 1 and "events_by_hand" in backed.output and not (tmp_path / "b.db").exists()
 
