@@ -79,8 +79,23 @@ def _pick(page, cards) -> None:
         page.locator(f'label.pick:has(input[value="{card}"])').click()
 
 
+def _open(page, address: str) -> None:
+    """Go to ``address`` on a phone whose live part may be taking it somewhere meanwhile (it
+    follows a hand dealt or logged at its member's table): when that navigation cuts this one
+    short, wait for it to end and go again, so the phone ends at ``address`` whichever came first."""
+    for _ in range(3):
+        try:
+            page.goto(address)
+            return
+        except PlaywrightError as cut:
+            if "interrupted by another navigation" not in str(cut):
+                raise
+            page.wait_for_load_state()
+    page.goto(address)
+
+
 def _witnessed(page, t) -> None:
-    page.goto(f"{t['base']}/g/{t['group']}")
+    _open(page, f"{t['base']}/g/{t['group']}")
     page.locator(".witness.ok").wait_for(timeout=15_000)
 
 
@@ -90,11 +105,11 @@ def test_an_evening_where_every_phone_signs_its_members_word(browser, evening): 
     ids = [m["id"] for m in t["members"]]
 
     # The Kop hand at the seats table: Ala deals; each phone picks up its own cards and plays them.
-    phones[0].goto(f"{base}/g/{group}/tables/{t['table']}")
+    _open(phones[0], f"{base}/g/{group}/tables/{t['table']}")
     phones[0].get_by_role("button", name="Deal: each phone enters its own cards").click()
     hand = phones[0].url.split("#")[0].split("/")[-1]
     for phone in phones[1:]:
-        phone.goto(f"{base}/g/{group}/hands/{hand}")
+        _open(phone, f"{base}/g/{group}/hands/{hand}")
     for seat, phone in enumerate(phones):
         phone.get_by_role("button", name="These are my cards").wait_for(timeout=10_000)
         _pick(phone, KOP_HANDS[seat])
@@ -151,12 +166,12 @@ def test_an_evening_where_every_phone_signs_its_members_word(browser, evening): 
     assert not [e for e in _events(t) if e["type"] == "confirmation"]
 
     # Ala confirms on her phone, the payouts she signs said beside the button.
-    phones[0].goto(f"{base}/g/{group}/hands/{waiting}")
+    _open(phones[0], f"{base}/g/{group}/hands/{waiting}")
     assert re.search(r"Ala -", phones[0].locator("#signs-payouts").inner_text())
     phones[0].get_by_role("button", name="Confirm: it is right").click()
     phones[0].get_by_text("Still to agree: Cyprian.").wait_for(timeout=10_000)
     # Cyprian confirms from the table's one tap while his phone has no network: kept, then sent, signed as tapped.
-    phones[2].goto(f"{base}/g/{group}/tables/{t['table']}")
+    _open(phones[2], f"{base}/g/{group}/tables/{t['table']}")
     phones[2].context.set_offline(True)
     phones[2].get_by_role("button", name="Confirm my 1 result at this table").click()
     phones[2].locator(".taps-waiting").wait_for(timeout=10_000)
@@ -183,7 +198,7 @@ def test_an_evening_where_every_phone_signs_its_members_word(browser, evening): 
     _witnessed(phones[0], t)  # the balances the page shows, with the void waiting, are those the phone folds
     assert "a correction waits for Bożena, Dorota" in phones[0].locator("main").inner_text()
     for seat in (1, 3):
-        phones[seat].goto(f"{base}/g/{group}/hands/{waiting}")
+        _open(phones[seat], f"{base}/g/{group}/hands/{waiting}")
         phones[seat].get_by_role("button", name="Agree to the correction").click()
         phones[seat].get_by_role("button", name="Agree to the correction").wait_for(state="detached", timeout=10_000)
     agreed = [e for e in _events(t) if e["type"] == "agreement"]
