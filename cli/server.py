@@ -144,8 +144,9 @@ def run_gunicorn(db: str, host: str, port: int, workers: int, threads: int, key:
         def load_config(self):
             settings = {"bind": f"{host}:{port}", "workers": workers, "threads": threads,
                         "worker_class": "gthread" if threads > 1 else "sync", "keepalive": 5,
-                        "accesslog": None, "timeout": 60, "child_exit": child_exit, "when_ready": when_ready,
-                        "on_exit": on_exit, "post_worker_init": answer_waiters_on_stop}
+                        "accesslog": None, "timeout": 60, "graceful_timeout": STOP_WITHIN,
+                        "child_exit": child_exit, "when_ready": when_ready, "on_exit": on_exit,
+                        "post_worker_init": answer_waiters_on_stop}
             for name, value in settings.items():
                 self.cfg.set(name, value)
 
@@ -157,6 +158,13 @@ def run_gunicorn(db: str, host: str, port: int, workers: int, threads: int, key:
             return app
 
     Bitka().run()
+
+
+# How long a stop (SIGTERM) waits for the requests in flight before gunicorn's master kills
+# the workers left: a request costs well under a second (issue 44's bound), a reader waiting
+# for news is answered at once (``answer_waiters_on_stop``), and a worker that missed its
+# signal (one still starting when it came) ends at this bound, not after gunicorn's default 30 s.
+STOP_WITHIN = 10
 
 
 def live_holds(threads: int) -> int:

@@ -3,14 +3,17 @@ acknowledged is lost, nothing is appended twice or half-written, and the log ver
 from __future__ import annotations
 
 import http.client
+import os
 import random
 import signal
+import subprocess
 import threading
 import time
 import urllib.error
 
 import pytest
 
+from cli.server import STOP_WITHIN
 from tests.e2e.conftest import call, cli, start_server, stop_server
 
 pytestmark = pytest.mark.e2e
@@ -132,3 +135,30 @@ def test_kill_9_in_the_middle_of_the_load_loses_nothing_acknowledged(tmp_path, d
     stop_server(proc)
     assert len(acknowledged) > 0
     assert cli(db, "verify").returncode == 0 and cli(db, "replay").returncode == 0
+
+
+def _workers(master: int) -> list[int]:
+    listed = subprocess.run(["pgrep", "-P", str(master)], capture_output=True, text=True).stdout.split()
+    return [int(pid) for pid in listed]
+
+
+def _gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] == "Z"  # ended, not yet reaped
+    except FileNotFoundError:
+        return True
+
+
+def test_a_stop_kills_a_worker_that_cannot_act_on_its_signal_at_bitkas_bound(tmp_path):
+    """``systemctl stop`` signals gunicorn's master alone. A worker that cannot act on the
+    signal (frozen here; in CI, one still starting when the signal came) is killed once the
+    stop has waited ``STOP_WITHIN`` seconds, not gunicorn's default 30: the master is gone
+    well before that default would have let it go."""
+    proc, base = start(tmp_path / "stop.db", tmp_path)
+    workers = _workers(proc.pid)
+    assert len(workers) == 2, workers
+    os.kill(workers[0], signal.SIGSTOP)
+    os.kill(proc.pid, signal.SIGTERM)
+    proc.wait(timeout=STOP_WITHIN + 15)  # under gunicorn's own 30 s this times out
+    assert all(_gone(pid) for pid in workers)
