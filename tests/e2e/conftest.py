@@ -38,18 +38,6 @@ def busy_machine():
         worker.wait(timeout=10)
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_teardown(item, nextitem):
-    """A test's browser pages close as the test ends, before its fixtures stop its server, as
-    a person closes the tab: a page left open keeps its connection alive, and gunicorn's
-    graceful stop waits for each such connection (2 s), in every test with a browser."""
-    for used in getattr(item, "funcargs", {}).values():
-        if hasattr(used, "new_context") and hasattr(used, "contexts"):  # a Playwright browser
-            for context in list(used.contexts):
-                context.close()
-    return (yield)
-
-
 def bitka_command() -> list[str]:
     """The working tree's bitka, never a copy installed before the last edit: ``python -m
     cli`` run with the checkout first on the path (``working_tree``)."""
