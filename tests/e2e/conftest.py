@@ -116,6 +116,22 @@ def call(base, method, path, body=None, token=None, headers=None):
         return e.code, json.loads(e.read())
 
 
+def arrive(page, address: str) -> None:
+    """A page goes to ``address``, where its live part may be taking it somewhere meanwhile (a
+    phone follows a hand dealt or logged at its member's table): when that navigation cuts
+    this one short, wait for it to end and go again, so that the page ends at ``address``
+    whichever came first."""
+    for _ in range(3):
+        try:
+            page.goto(address)
+            return
+        except Exception as cut:  # Playwright's Error; this module does not need Playwright
+            if "interrupted by another navigation" not in str(cut):
+                raise
+            page.wait_for_load_state()
+    page.goto(address)
+
+
 def cli(db, *args):
     return subprocess.run([*bitka_command(), "--db", str(db), *args], capture_output=True, text=True, timeout=120,
                           env=working_tree())

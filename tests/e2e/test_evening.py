@@ -15,7 +15,7 @@ import re
 import pytest
 
 from tests.conftest import KOP_HANDS, KOP_TRICKS
-from tests.e2e.conftest import start_server, stop_server
+from tests.e2e.conftest import arrive, start_server, stop_server
 from tests.e2e.test_browser import ARTIFACTS, _accessible, _words, browser  # noqa: F401 - the fixture
 from tests.tampering import rewrite_log
 
@@ -35,7 +35,7 @@ def server(tmp_path):
 def _both(phone, desk, name: str) -> None:
     """axe-core and a screenshot of the page a phone shows, at 390 px and at 1280 px."""
     _accessible(phone, f"evening-{name}-390")
-    desk.goto(phone.url)
+    arrive(desk, phone.url)
     _accessible(desk, f"evening-{name}-1280")
 
 
@@ -87,7 +87,7 @@ def test_a_whole_evening_on_four_phones_and_a_desktop(browser, server):  # noqa:
     phones = [browser.new_context(viewport=PHONE).new_page() for _ in NAMES]
 
     # Start: the group, the admin signed in at once and handed a link to keep.
-    desk.goto(base + "/")
+    arrive(desk, base + "/")
     _accessible(desk, "evening-01-start-1280")
     desk.get_by_role("link", name="Start a new group").click()
     _accessible(desk, "evening-01b-new-group-1280")
@@ -104,7 +104,7 @@ def test_a_whole_evening_on_four_phones_and_a_desktop(browser, server):  # noqa:
         desk.get_by_label("Their name, as the group calls them").fill(name)
         desk.get_by_role("button", name="Add and invite").click()
         link = desk.locator("a.link").inner_text()
-        phone.goto(link)
+        arrive(phone, link)
         if name == NAMES[0]:
             _accessible(phone, "evening-03b-join-390")
         phone.get_by_role("button", name=f"I am {name}: sign me in on this phone").click()
@@ -115,7 +115,7 @@ def test_a_whole_evening_on_four_phones_and_a_desktop(browser, server):  # noqa:
     _both(phones[0], shots, "04-join-group")
 
     # Tables: Kop, each phone its own cards; Scopa for two (Cyprian and Dorota).
-    desk.goto(f"{base}/g/{group}")
+    arrive(desk, f"{base}/g/{group}")
     desk.get_by_role("link", name="Open a table").first.click()
     _accessible(desk, "evening-05-open-table-1280")
     desk.get_by_role("radio", name="Kop (4 players):").check()
@@ -124,7 +124,7 @@ def test_a_whole_evening_on_four_phones_and_a_desktop(browser, server):  # noqa:
     desk.get_by_label("Stake (PLN)").fill("0.50")
     desk.get_by_role("button", name="Open the table").click()
     kop_table = desk.url
-    desk.goto(f"{base}/g/{group}/tables/new")
+    arrive(desk, f"{base}/g/{group}/tables/new")
     desk.get_by_role("radio", name="Scopa for two (2 players):").check()
     desk.get_by_label("Seat 1", exact=True).select_option(label="Cyprian")
     desk.get_by_label("Seat 2", exact=True).select_option(label="Dorota")
@@ -134,11 +134,11 @@ def test_a_whole_evening_on_four_phones_and_a_desktop(browser, server):  # noqa:
     scopa_table = desk.url
 
     # The Kop hand, seat by seat: Ala deals, every phone picks up its cards.
-    phones[0].goto(kop_table)
+    arrive(phones[0], kop_table)
     phones[0].get_by_role("button", name="Deal: each phone enters its own cards").click()
     hand = phones[0].url.split("#")[0]
     for phone in phones[1:]:
-        phone.goto(hand)
+        arrive(phone, hand)
     phones[1].get_by_text("Waiting for the cards of Ala, Bożena, Cyprian, Dorota.").wait_for()
     _both(phones[1], shots, "06-pick-up-cards")
     for seat, phone in enumerate(phones):
@@ -168,7 +168,7 @@ def test_a_whole_evening_on_four_phones_and_a_desktop(browser, server):  # noqa:
     _both(phones[2], shots, "08-hand-over")
 
     # A Scopa result Cyprian logs and wins: it waits for Dorota, who pays in it.
-    phones[2].goto(scopa_table)
+    arrive(phones[2], scopa_table)
     phones[2].get_by_role("link", name="Score sheet: enter a result").click()
     for field, value in (("Who took the cards", "Cyprian"), ("Who took the coins", "Cyprian"),
                          ("Who took the primiera", "Cyprian"), ("Who took the settebello", "Cyprian")):
@@ -177,7 +177,7 @@ def test_a_whole_evening_on_four_phones_and_a_desktop(browser, server):  # noqa:
     phones[2].get_by_role("button", name="Show the settlement").click()
     phones[2].get_by_role("button", name="Log this result").click()
     phones[2].wait_for_url(f"{base}/g/{group}/hands/*")  # the tap is sent by the page's script, then its hand shown
-    phones[3].goto(f"{base}/g/{group}")
+    arrive(phones[3], f"{base}/g/{group}")
     waiting = phones[3].get_by_role("region", name="Results that do not count yet")
     assert "Hand 1 at Scopa for two at" in phones[3].locator("main").inner_text()
     _both(phones[3], shots, "09-waiting-for-you")
@@ -185,7 +185,7 @@ def test_a_whole_evening_on_four_phones_and_a_desktop(browser, server):  # noqa:
     waiting.wait_for(state="detached")  # the group page again, once the confirmation is logged
 
     # A Kop result from the score sheet (at this seats table the admin's); Ala disputes it; the admin corrects it.
-    desk.goto(kop_table)
+    arrive(desk, kop_table)
     desk.get_by_role("link", name="Score sheet: enter a result").click()
     desk.get_by_label("normal game (no call)").check()
     stare = desk.get_by_role("group", name="who held Q♣ and Q♠")
@@ -197,12 +197,12 @@ def test_a_whole_evening_on_four_phones_and_a_desktop(browser, server):  # noqa:
     desk.get_by_role("button", name="Log this result").click()
     desk.wait_for_url(f"{base}/g/{group}/hands/*")
     disputed = desk.url.split("?")[0]
-    phones[0].goto(disputed)
+    arrive(phones[0], disputed)
     phones[0].get_by_label("What is wrong?").fill("Bożena and Dorota took 40, not 70")
     phones[0].get_by_role("button", name="Dispute it").click()
     phones[0].get_by_role("heading", name="Disputed").wait_for()
     _both(phones[0], shots, "10-disputed")
-    desk.goto(disputed)
+    arrive(desk, disputed)
     desk.get_by_role("link", name="Correct this hand").click()
     desk.get_by_label("Why (the group reads it in the hand's audit trail)").fill("counted again at the table")
     stare = desk.get_by_role("group", name="who held Q♣ and Q♠")
@@ -216,43 +216,43 @@ def test_a_whole_evening_on_four_phones_and_a_desktop(browser, server):  # noqa:
     desk.get_by_text("Corrected: counted again at the table").wait_for()
     # The hand was still disputed, so its correction is a new result: its payers, Bożena and
     # Dorota, confirm it on their phones, each signing it with the key their phone holds.
-    phones[1].goto(disputed)
+    arrive(phones[1], disputed)
     phones[1].get_by_role("button", name="Confirm: it is right").click()
     phones[1].get_by_text("Still to agree: Dorota.").wait_for(timeout=10_000)
-    phones[3].goto(disputed)
+    arrive(phones[3], disputed)
     phones[3].get_by_role("button", name="Confirm: it is right").click()
     phones[3].get_by_role("heading", name="Waiting for a confirmation").wait_for(state="detached", timeout=10_000)
 
     # Settle up: each transfer marked paid at the admin's desk counts once the one who receives
     # it says so on their phone (signed).
     for _ in range(6):
-        desk.goto(f"{base}/g/{group}")
+        arrive(desk, f"{base}/g/{group}")
         if "Everyone is square" in desk.locator("main").inner_text():
             break
         desk.get_by_role("button", name="Mark as paid").first.click()
         desk.wait_for_url(f"{base}/g/{group}")
         for phone in phones:
-            phone.goto(f"{base}/g/{group}")
+            arrive(phone, f"{base}/g/{group}")
             if phone.get_by_role("button", name="I got it").count():
                 phone.get_by_role("button", name="I got it").first.click()
                 phone.wait_for_url(f"{base}/g/{group}")
     assert "Everyone is square" in desk.locator("main").inner_text()
-    phones[0].goto(f"{base}/g/{group}")
+    arrive(phones[0], f"{base}/g/{group}")
     _both(phones[0], shots, "12-group")
-    phones[0].goto(kop_table)
+    arrive(phones[0], kop_table)
     assert "1 Ala dealt" in phones[0].locator("table.score").inner_text()
     _both(phones[0], shots, "13-score-table")
-    phones[0].goto(f"{base}/g/{group}/summary")
+    arrive(phones[0], f"{base}/g/{group}/summary")
     _both(phones[0], shots, "14-summary")
     for phone in phones:  # each phone keeps what it saw last
-        phone.goto(f"{base}/g/{group}")
+        arrive(phone, f"{base}/g/{group}")
         phone.locator(".witness.ok").wait_for(timeout=10_000)
 
     # Behind the server's back: the first member renamed, every hash, link and Merkle node
     # recomputed; the server signs whatever its log now is.
     rewrite_log(str(db), lambda seq, data: {**data, "name": "Alicja"} if seq == 2 else data)
     for name, phone in zip(NAMES, phones, strict=True):
-        phone.goto(f"{base}/g/{group}")
+        arrive(phone, f"{base}/g/{group}")
         alarm = phone.locator(".witness.alarm")
         alarm.wait_for(timeout=10_000)
         assert "history was rewritten since this phone's last visit" in alarm.inner_text(), name

@@ -26,7 +26,7 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from tests.conftest import KOP_HANDS, KOP_TRICKS
-from tests.e2e.conftest import bitka_command, call, stop_server, working_tree
+from tests.e2e.conftest import arrive, bitka_command, call, stop_server, working_tree
 from tests.e2e.test_browser import ARTIFACTS, CHROMIUM, browser  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.e2e
@@ -120,7 +120,7 @@ def _link(e: dict, seat: int) -> str:
 
 
 def _join(page, link: str, name: str) -> None:
-    page.goto(link)
+    arrive(page, link)
     page.get_by_role("button", name=f"I am {name}: sign me in on this phone").click()
     page.get_by_text(f"Signed in as {name}").wait_for()
 
@@ -182,7 +182,7 @@ def _kept_shot(page, name: str, whole: bool = False) -> None:
 
 def _score_sheet_shown(page, e: dict) -> None:
     """Ala's score sheet of a Scopa hand she won, shown with its settlement (asked of bitka)."""
-    page.goto(f"{e['base']}/g/{e['group']}/tables/{e['scopa']}/result")
+    arrive(page, f"{e['base']}/g/{e['group']}/tables/{e['scopa']}/result")
     for field in ("Who took the cards", "Who took the coins", "Who took the primiera", "Who took the settebello"):
         page.get_by_role("group", name=field).get_by_label("Ala").check()
     page.get_by_label("Ala", exact=True).last.fill("2")
@@ -209,12 +209,12 @@ def test_four_phones_scan_in_and_a_phone_cut_off_mid_hand_loses_and_doubles_noth
     e = _evening(hall)
     # The admin's screen: the hall's address as a QR code, and each player's invitation as one.
     desk = phone_of()
-    desk.goto(e["base"] + "/")
+    arrive(desk, e["base"] + "/")
     desk.get_by_text("Sign in with a token").click()
     desk.get_by_label("Your token").fill(e["admin"])
     desk.get_by_role("button", name="Sign in").click()
     desk.get_by_text("Signed in as the admin").wait_for()
-    desk.goto(f"{e['base']}/g/{e['group']}/members")
+    arrive(desk, f"{e['base']}/g/{e['group']}/members")
     desk.get_by_role("link", name="The hall's address as a QR code, for phones to open bitka").click()
     desk.get_by_role("heading", name="The hall's address").wait_for()
     assert _decoded(desk.locator("svg.qr").screenshot()) == e["base"] + "/"
@@ -223,7 +223,7 @@ def test_four_phones_scan_in_and_a_phone_cut_off_mid_hand_loses_and_doubles_noth
     _kept_shot(desk, "hall-address", whole=True)
     phones = []
     for name in NAMES:
-        desk.goto(f"{e['base']}/g/{e['group']}/members")
+        arrive(desk, f"{e['base']}/g/{e['group']}/members")
         desk.get_by_role("button", name=f"New link for {name}").click()
         code = desk.locator("section[aria-labelledby=link-h] svg.qr")
         phones.append(phone_of(_decoded(code.screenshot()), name))  # scanned off the admin's screen
@@ -231,7 +231,7 @@ def test_four_phones_scan_in_and_a_phone_cut_off_mid_hand_loses_and_doubles_noth
         [cookie] = [c for c in page.context.cookies() if c["name"] == "bitka_session"]
         assert not cookie["secure"] and cookie["httpOnly"] and cookie["sameSite"] == "Strict"
         assert "protected only by the hall's Wi-Fi" in page.locator("footer").inner_text()
-        page.goto(e["hand_page"])
+        arrive(page, e["hand_page"])
     ala, bozena = phones[0], phones[1]
     ala.get_by_text("Your turn.", exact=True).wait_for()
     sheet = ala.context.new_page()  # Ala's second tab: the Scopa result she won, shown before she logs it
@@ -284,7 +284,7 @@ def test_a_tap_kept_offline_is_refused_when_its_card_was_played_from_another_dev
     phone = phone_of(e["links"][0], "Ala")
     watching = phone_of(e["links"][1], "Bożena")
     for page in (phone, watching):
-        page.goto(e["hand_page"])
+        arrive(page, e["hand_page"])
         page.get_by_text("Ala's turn." if page is watching else "Your turn.", exact=True).wait_for()
     phone.context.set_offline(True)
     phone.get_by_role("button", name="play the ace of hearts").click()
@@ -331,11 +331,11 @@ def test_a_seats_cards_a_call_and_a_confirmation_are_kept_as_a_card_is(phone_of,
     assert st == 201 and won["confirmation"]["waiting_for"] == [e["members"][1]], won  # Bożena pays: it waits for her
     picked, called = _seats_hand(e, cards=False), _seats_hand(e, cards=True)
     cards = phone_of(e["links"][1], "Bożena")
-    cards.goto(f"{base}/g/{gid}/hands/{picked}")
+    arrive(cards, f"{base}/g/{gid}/hands/{picked}")
     calls, group = cards.context.new_page(), cards.context.new_page()  # her three tabs
-    calls.goto(f"{base}/g/{gid}/hands/{called}")
+    arrive(calls, f"{base}/g/{gid}/hands/{called}")
     kontra = calls.get_by_text("Kontra: you double what this hand pays")
-    group.goto(f"{base}/g/{gid}")
+    arrive(group, f"{base}/g/{gid}")
     cards.context.set_offline(True)
     for card in DEAL[1]:
         cards.locator(f'label.pick:has(input[value="{card}"])').click()
@@ -359,7 +359,7 @@ def test_taps_made_while_the_server_was_down_go_through_once_it_is_back(phone_of
     e = _evening(hall)
     phones = [phone_of(link, name) for link, name in zip(e["links"], NAMES, strict=True)]
     for page in phones:
-        page.goto(e["hand_page"])
+        arrive(page, e["hand_page"])
     ala = phones[0]
     ala.get_by_text("Your turn.", exact=True).wait_for()
     hall.stop()  # mid-evening: the laptop's server restarts
@@ -376,7 +376,7 @@ def test_taps_made_while_the_server_was_down_go_through_once_it_is_back(phone_of
 def test_a_sign_out_keeps_what_waits_and_never_sends_it_as_another_member(phone_of, hall):
     e = _evening(hall)
     phone = phone_of(e["links"][0], "Ala")
-    phone.goto(e["hand_page"])
+    arrive(phone, e["hand_page"])
     phone.get_by_text("Your turn.", exact=True).wait_for()
     phone.route("**/move", lambda route: route.abort("internetdisconnected"))  # the Wi-Fi drops under the tap
     phone.get_by_role("button", name="play the ace of hearts").click()
@@ -387,7 +387,7 @@ def test_a_sign_out_keeps_what_waits_and_never_sends_it_as_another_member(phone_
     _join(phone, e["links"][1], "Bożena")  # the phone handed over: Bożena signs in on it
     phone.unroute("**/move")
     phone.route("**/live", lambda route: route.fulfill(status=304))  # the live part's wait would never go idle
-    phone.goto(e["hand_page"])
+    arrive(phone, e["hand_page"])
     phone.locator("#taps").get_by_text(held).wait_for()
     phone.wait_for_load_state("networkidle")
     phone.unroute("**/live")
@@ -397,7 +397,7 @@ def test_a_sign_out_keeps_what_waits_and_never_sends_it_as_another_member(phone_
     st, token = call(e["base"], "POST", f"/v1/groups/{e['group']}/members/{e['members'][0]}/token", None, e["admin"])
     assert st == 201, token
     phone.get_by_role("button", name="Sign out").click()
-    phone.goto(f"{e['base']}/")
+    arrive(phone, f"{e['base']}/")
     phone.locator("details.token-sign-in summary").click()
     phone.locator("#token").fill(token["token"])
     phone.locator("details.token-sign-in").get_by_role("button", name="Sign in").click()
@@ -450,7 +450,7 @@ def test_an_installed_bitka_opens_without_a_network_and_keeps_nothing_of_a_hand(
     assert {icon["sizes"] for icon in manifest["icons"]} == {"192x192", "512x512"}
     phone.locator("html[data-installed]").wait_for(state="attached")  # its files kept on the phone
     page = f"{base}/g/{gid}/hands/{hand['id']}"
-    phone.goto(page)
+    arrive(phone, page)
     phone.locator("html[data-installed=serving]").wait_for(state="attached")  # and its worker serves the pages
     phone.locator("#live[data-awake=on]").wait_for()  # the screen kept on through her hand
     for number, trick in enumerate(KOP_TRICKS):
@@ -466,7 +466,7 @@ def test_an_installed_bitka_opens_without_a_network_and_keeps_nothing_of_a_hand(
                 phone.context.set_offline(True)
                 phone.get_by_role("button", name=f"play the {_face(card)}").click()
                 phone.locator("#taps").get_by_text("1 not sent yet").wait_for()
-                phone.goto(base + "/")
+                arrive(phone, base + "/")
                 phone.get_by_role("heading", name="No network").wait_for()
                 said = phone.locator("main").inner_text()
                 assert "kept on this phone and sent as soon as bitka answers again" in said
@@ -474,7 +474,7 @@ def test_an_installed_bitka_opens_without_a_network_and_keeps_nothing_of_a_hand(
                     .wait_for()
                 assert _face(card) not in _taps(phone)  # whose and how many, not which card
                 phone.context.set_offline(False)
-                phone.goto(page)
+                arrive(phone, page)
                 phone.locator("#taps .taps-done li.logged").wait_for(timeout=SLOW)
             else:
                 phone.get_by_role("button", name=f"play the {_face(card)}").click()
@@ -504,7 +504,7 @@ def test_on_a_hall_address_that_is_no_secure_context_each_missing_feature_says_s
         [False, False, False]
     assert "protected only by the hall's Wi-Fi" in phone.locator("footer").inner_text()
     phone.locator("#witness").get_by_text("This phone does not check the group's log at this address").wait_for()
-    phone.goto(f"{named}/g/{e['group']}/hands/{e['hand']}")
+    arrive(phone, f"{named}/g/{e['group']}/hands/{e['hand']}")
     phone.get_by_text("This phone keeps its screen on for bitka only where bitka is served over HTTPS").wait_for()
     phone.locator("#verify-result").get_by_text("Not verified: this browser computes hashes only over HTTPS").wait_for()
     phone.context.set_offline(True)  # and a tap kept while offline goes, without a service worker

@@ -11,7 +11,7 @@ import base64
 
 import pytest
 
-from tests.e2e.conftest import call, start_server, stop_server
+from tests.e2e.conftest import arrive, call, start_server, stop_server
 from tests.e2e.test_browser import _accessible, browser  # noqa: F401 - the fixture
 from tests.e2e.test_hall import HALL_NAME, HOST, Hall, named_browser  # noqa: F401 - the fixture
 
@@ -68,7 +68,7 @@ def _group(base: str) -> dict:
 
 
 def _join(page, link: str, name: str) -> None:
-    page.goto(link)
+    arrive(page, link)
     page.get_by_role("button", name=f"I am {name}: sign me in on this phone").click()
     page.get_by_text(f"Signed in as {name}").wait_for()
 
@@ -94,7 +94,7 @@ def test_four_phones_join_each_with_a_key_of_its_own_whose_private_half_no_reque
     seen = []
     for name, invitation in zip(NAMES, e["invited"], strict=True):
         page = phones()
-        page.goto(invitation["url"])
+        arrive(page, invitation["url"])
         page.get_by_text("Results count once every player who pays in them agrees.").wait_for()
         page.get_by_role("button", name=f"I am {name}: sign me in on this phone").click()
         page.get_by_text(f"Signed in as {name}").wait_for()
@@ -118,7 +118,7 @@ def test_four_phones_join_each_with_a_key_of_its_own_whose_private_half_no_reque
 
 def test_the_organizer_makes_her_key_as_she_starts_the_group_and_holds_both_rights(phones, served):
     page = phones()
-    page.goto(served + "/new")
+    arrive(page, served + "/new")
     _accessible(page, "keys-new-group")
     page.get_by_label("The group's name").fill("Czwartek")
     page.get_by_label("Your name, as the others will see it").fill("Ola")
@@ -128,7 +128,7 @@ def test_the_organizer_makes_her_key_as_she_starts_the_group_and_holds_both_righ
     [kept] = page.evaluate(_KEYS)
     group = page.url.split("/")[4]
     assert kept["group"] == group and kept["member"].startswith("m_")
-    page.goto(f"{served}/g/{group}")
+    arrive(page, f"{served}/g/{group}")
     page.get_by_text("Signed in as Ola, the admin").wait_for()
     page.get_by_role("link", name="Members and invitations").click()
     page.get_by_label("Their name, as the group calls them").fill("Bożena")
@@ -136,12 +136,12 @@ def test_the_organizer_makes_her_key_as_she_starts_the_group_and_holds_both_righ
     link = page.locator(".keep-link a.link").first.inner_text()
     _accessible(page, "keys-members")
     bozena = phones()
-    bozena.goto(link)
+    arrive(bozena, link)
     _accessible(bozena, "keys-join")
     bozena.get_by_role("button", name="I am Bożena: sign me in on this phone").click()
     bozena.get_by_text("Signed in as Bożena").wait_for()
     _state(bozena, "current")
-    page.goto(f"{served}/g/{group}/members")
+    arrive(page, f"{served}/g/{group}/members")
     page.get_by_text("Bożena holds a key on their own phone").wait_for()
     # A lost phone: the organizer resets Bożena's devices; every page says so; Bożena's old phone,
     # signed out by the reset, learns from bitka, asking with its key, that the admin stopped it.
@@ -149,9 +149,9 @@ def test_the_organizer_makes_her_key_as_she_starts_the_group_and_holds_both_righ
     page.get_by_label("Why").last.fill("lost her phone on the bus")  # Ola's own form comes first
     page.get_by_role("button", name="Reset Bożena's devices").click()
     page.get_by_text("Bożena's devices are reset").wait_for()
-    page.goto(f"{served}/g/{group}")
+    arrive(page, f"{served}/g/{group}")
     page.get_by_text("The admin reset Bożena's devices on").wait_for()
-    bozena.goto(f"{served}/g/{group}")
+    arrive(bozena, f"{served}/g/{group}")
     bozena.locator(".stopped-elsewhere").get_by_text("stopped this phone's key of Bożena").wait_for()
     bozena.get_by_role("button", name="Forget this key").click()
     assert bozena.evaluate(_KEYS) == []
@@ -165,7 +165,7 @@ def test_a_phone_whose_storage_was_cleared_adds_itself_and_another_of_its_phones
     [first] = ala.evaluate(_KEYS)
     # The same sign-in, without the key store: a phone whose storage was cleared (cookies kept).
     cleared = phones(storage_state={"cookies": ala.context.cookies(), "origins": []})
-    cleared.goto(f"{e['base']}/g/{e['group']}")
+    arrive(cleared, f"{e['base']}/g/{e['group']}")
     _state(cleared, "none")
     cleared.get_by_text("This phone holds no key of yours").wait_for()
     cleared.get_by_text("ask the admin to reset your devices").wait_for()
@@ -175,7 +175,7 @@ def test_a_phone_whose_storage_was_cleared_adds_itself_and_another_of_its_phones
     _state(cleared, "waiting")
     [second] = cleared.evaluate(_KEYS)
     assert second["kid"] != first["kid"] and _kids(e, invitation["member"]) == [first["kid"]]
-    ala.goto(f"{e['base']}/g/{e['group']}")
+    arrive(ala, f"{e['base']}/g/{e['group']}")
     ala.get_by_text("A new phone waits for your approval.").wait_for()
     ala.get_by_role("link", name="Approve it, if it is yours").click()
     ala.get_by_role("button", name="Approve").click()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import KOP_HANDS, KOP_TRICKS
-from tests.e2e.conftest import call, start_server, stop_server
+from tests.e2e.conftest import arrive, call, start_server, stop_server
 from tests.e2e.test_browser import browser  # noqa: F401 - the fixture
 from tests.e2e.test_phone_calls import _phone
 
@@ -46,12 +46,12 @@ def _as(t, seat: int, method: str, what: str, body: dict) -> None:
 def test_phones_follow_the_table_to_the_next_hand_without_a_tap(browser, evening):  # noqa: F811
     t = evening
     table_phone = _phone(browser, t["base"], t["members"][0]["token"])
-    table_phone.goto(f"{t['base']}/g/{t['group']}/tables/{t['table']}")
+    arrive(table_phone, f"{t['base']}/g/{t['group']}/tables/{t['table']}")
     group_phone = _phone(browser, t["base"], t["members"][0]["token"])
-    group_phone.goto(f"{t['base']}/g/{t['group']}")
+    arrive(group_phone, f"{t['base']}/g/{t['group']}")
     hand_phones = [_phone(browser, t["base"], t["members"][seat]["token"]) for seat in (1, 2, 3)]
     for phone in hand_phones:
-        phone.goto(f"{t['base']}/g/{t['group']}/hands/{t['hand']}")
+        arrive(phone, f"{t['base']}/g/{t['group']}/hands/{t['hand']}")
     for seat, cards in enumerate(KOP_HANDS):
         _as(t, seat, "POST", "cards", {"seat": seat, "cards": cards})
     for trick in KOP_TRICKS:

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.conftest import KOP_HANDS, KOP_TRICKS
-from tests.e2e.conftest import call, cli, start_server, stop_server
+from tests.e2e.conftest import arrive, call, cli, start_server, stop_server
 from tests.e2e.test_browser import _words, browser  # noqa: F401 - the fixture
 from tests.tampering import rewrite_log
 
@@ -52,7 +52,7 @@ def _join(browser, t, seat: int):  # noqa: F811 - the fixture
     st, invitation = call(base, "POST", f"/v1/groups/{group}/invitations", {"member": member["id"]}, t["admin"])
     assert st == 201, invitation
     page = browser.new_context(viewport=PHONE).new_page()
-    page.goto(base + f"/join/{invitation['code']}")
+    arrive(page, base + f"/join/{invitation['code']}")
     page.get_by_role("button", name=re.compile(f"I am {NAMES[seat]}")).click()
     page.wait_for_url(f"{base}/g/{group}*")
     page.wait_for_function("window.bitkaKeys !== undefined")
@@ -79,23 +79,8 @@ def _pick(page, cards) -> None:
         page.locator(f'label.pick:has(input[value="{card}"])').click()
 
 
-def _open(page, address: str) -> None:
-    """Go to ``address`` on a phone whose live part may be taking it somewhere meanwhile (it
-    follows a hand dealt or logged at its member's table): when that navigation cuts this one
-    short, wait for it to end and go again, so the phone ends at ``address`` whichever came first."""
-    for _ in range(3):
-        try:
-            page.goto(address)
-            return
-        except PlaywrightError as cut:
-            if "interrupted by another navigation" not in str(cut):
-                raise
-            page.wait_for_load_state()
-    page.goto(address)
-
-
 def _witnessed(page, t) -> None:
-    _open(page, f"{t['base']}/g/{t['group']}")
+    arrive(page, f"{t['base']}/g/{t['group']}")
     page.locator(".witness.ok").wait_for(timeout=15_000)
 
 
@@ -105,11 +90,11 @@ def test_an_evening_where_every_phone_signs_its_members_word(browser, evening): 
     ids = [m["id"] for m in t["members"]]
 
     # The Kop hand at the seats table: Ala deals; each phone picks up its own cards and plays them.
-    _open(phones[0], f"{base}/g/{group}/tables/{t['table']}")
+    arrive(phones[0], f"{base}/g/{group}/tables/{t['table']}")
     phones[0].get_by_role("button", name="Deal: each phone enters its own cards").click()
     hand = phones[0].url.split("#")[0].split("/")[-1]
     for phone in phones[1:]:
-        _open(phone, f"{base}/g/{group}/hands/{hand}")
+        arrive(phone, f"{base}/g/{group}/hands/{hand}")
     for seat, phone in enumerate(phones):
         phone.get_by_role("button", name="These are my cards").wait_for(timeout=10_000)
         _pick(phone, KOP_HANDS[seat])
@@ -137,12 +122,12 @@ def test_an_evening_where_every_phone_signs_its_members_word(browser, evening): 
 
     # The admin's browser (a fifth) is offered no confirmation, and one sent in a payer's name is refused.
     desk = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-    desk.goto(base + "/")
+    arrive(desk, base + "/")
     desk.get_by_text("Sign in with a token").click()
     desk.get_by_label("Your token").fill(t["admin"])
     desk.get_by_role("button", name="Sign in").click()
     desk.wait_for_url(f"{base}/g/*")
-    desk.goto(f"{base}/g/{group}/hands/{waiting}")
+    arrive(desk, f"{base}/g/{group}/hands/{waiting}")
     assert desk.get_by_role("button", name="Confirm: it is right").count() == 0
     answer = desk.evaluate("""async ([path, token]) => {
         const body = new URLSearchParams({form_token: token, once: "web-" + "x".repeat(22), action: "confirm"});
@@ -153,12 +138,12 @@ def test_an_evening_where_every_phone_signs_its_members_word(browser, evening): 
 
     # A phone holding no key of its member's sends nothing, and says why: Ala's key forgotten on a copy.
     ala_again = browser.new_context(viewport=PHONE).new_page()
-    ala_again.goto(base + "/")
+    arrive(ala_again, base + "/")
     ala_again.get_by_text("Sign in with a token").click()
     ala_again.get_by_label("Your token").fill(t["members"][0]["token"])
     ala_again.get_by_role("button", name="Sign in").click()
     ala_again.wait_for_url(f"{base}/g/*")
-    ala_again.goto(f"{base}/g/{group}/hands/{waiting}")
+    arrive(ala_again, f"{base}/g/{group}/hands/{waiting}")
     ala_again.get_by_role("button", name="Confirm: it is right").click()
     said = ala_again.locator("form .sign-problem")
     said.wait_for(timeout=10_000)
@@ -166,12 +151,12 @@ def test_an_evening_where_every_phone_signs_its_members_word(browser, evening): 
     assert not [e for e in _events(t) if e["type"] == "confirmation"]
 
     # Ala confirms on her phone, the payouts she signs said beside the button.
-    _open(phones[0], f"{base}/g/{group}/hands/{waiting}")
+    arrive(phones[0], f"{base}/g/{group}/hands/{waiting}")
     assert re.search(r"Ala -", phones[0].locator("#signs-payouts").inner_text())
     phones[0].get_by_role("button", name="Confirm: it is right").click()
     phones[0].get_by_text("Still to agree: Cyprian.").wait_for(timeout=10_000)
     # Cyprian confirms from the table's one tap while his phone has no network: kept, then sent, signed as tapped.
-    _open(phones[2], f"{base}/g/{group}/tables/{t['table']}")
+    arrive(phones[2], f"{base}/g/{group}/tables/{t['table']}")
     phones[2].context.set_offline(True)
     phones[2].get_by_role("button", name="Confirm my 1 result at this table").click()
     phones[2].locator(".taps-waiting").wait_for(timeout=10_000)
@@ -198,7 +183,7 @@ def test_an_evening_where_every_phone_signs_its_members_word(browser, evening): 
     _witnessed(phones[0], t)  # the balances the page shows, with the void waiting, are those the phone folds
     assert "a correction waits for Bożena, Dorota" in phones[0].locator("main").inner_text()
     for seat in (1, 3):
-        _open(phones[seat], f"{base}/g/{group}/hands/{waiting}")
+        arrive(phones[seat], f"{base}/g/{group}/hands/{waiting}")
         phones[seat].get_by_role("button", name="Agree to the correction").click()
         phones[seat].get_by_role("button", name="Agree to the correction").wait_for(state="detached", timeout=10_000)
     agreed = [e for e in _events(t) if e["type"] == "agreement"]
@@ -217,7 +202,7 @@ def test_an_evening_where_every_phone_signs_its_members_word(browser, evening): 
     found = cli(t["db"], "verify")
     assert found.returncode == 1 and f"seq {unsigned}" in found.stdout + found.stderr, found.stdout + found.stderr
     fresh = browser.new_context(viewport=PHONE).new_page()  # a phone that never saw the log before
-    fresh.goto(base + "/")
+    arrive(fresh, base + "/")
     fresh.get_by_text("Sign in with a token").click()
     fresh.get_by_label("Your token").fill(t["members"][3]["token"])
     fresh.get_by_role("button", name="Sign in").click()

@@ -25,7 +25,7 @@ from playwright.sync_api import expect
 
 from tests.tournaments import entropy
 
-from tests.e2e.conftest import call, start_server, stop_server
+from tests.e2e.conftest import arrive, call, start_server, stop_server
 from tests.e2e.test_browser import ARTIFACTS, _accessible, _sign_in_by_keyboard, browser  # noqa: F401 - the fixture
 from tests.e2e.test_csp import _watched
 from tests.tournaments import NAMES, PLAYERS, whole_hand
@@ -115,14 +115,14 @@ def test_an_organizer_runs_a_tournament_from_a_desktop_and_prints_it(browser, gr
     # key), is here too.
     joined = browser.new_context(viewport=PHONE).new_page()
     joined_said = _watched(joined)
-    joined.goto(invitation)
+    arrive(joined, invitation)
     joined.get_by_role("button", name=f"I am {NAMES[-1]}: sign me in on this phone").click()
     joined.get_by_text(f"Signed in as {NAMES[-1]}").wait_for()
     joined.locator("#phone-key[data-phone=current]").wait_for(state="attached")
     token_phone = browser.new_context(viewport=PHONE).new_page()
     _sign_in_by_keyboard(token_phone, base, group["members"][2]["token"])
     for phone in (joined, token_phone):
-        phone.goto(page_of_it)
+        arrive(phone, page_of_it)
         here = phone.get_by_role("button", name="I am here: check in for round 1")
         expect(here).to_be_enabled()  # check_in.js drew this phone's bytes
         if phone is joined:
@@ -138,7 +138,7 @@ def test_an_organizer_runs_a_tournament_from_a_desktop_and_prints_it(browser, gr
     assert came[joined_id]["entropy"] != came[group["members"][2]["id"]]["entropy"]
 
     # Drawn before the others are here: refused, naming them. Then drawn without them, ticked.
-    desk.goto(page_of_it)
+    arrive(desk, page_of_it)
     desk.get_by_text(f"Checked in, 2 of {PLAYERS}: ").wait_for()
     missing = [n for n in NAMES if n not in (NAMES[-1], NAMES[2])]
     desk.get_by_role("button", name="Draw round 1").click()
@@ -146,7 +146,7 @@ def test_an_organizer_runs_a_tournament_from_a_desktop_and_prints_it(browser, gr
     refusal.wait_for()
     assert "have not checked in for round 1: wait for them, or tick them to draw without them" in refusal.inner_text()
     assert all(name in refusal.inner_text() for name in missing) and _tournament(group, tournament)["drawn"] == 0
-    desk.goto(page_of_it)
+    arrive(desk, page_of_it)
     for name in missing:
         desk.get_by_role("group", name="Draw without them").get_by_role("checkbox", name=name, exact=True).check()
     _accessible(desk, "tournament-2c-draw-without")
@@ -201,20 +201,20 @@ def test_an_organizer_runs_a_tournament_from_a_desktop_and_prints_it(browser, gr
     _accessible(phone, "tournament-4b-phone-table")
 
     # A watch link, opened on a phone signed in nowhere.
-    desk.goto(f"{base}/g/{gid}/tournaments/{tournament}")
+    arrive(desk, f"{base}/g/{gid}/tournaments/{tournament}")
     desk.get_by_role("button", name="Make a watch link").click()
     link = desk.locator("#watch-h ~ article a.link").first
     link.wait_for()
     watcher = browser.new_context(viewport=PHONE).new_page()
     watcher_said = _watched(watcher)
-    watcher.goto(link.inner_text())
+    arrive(watcher, link.inner_text())
     watcher.get_by_text("No standings yet: they start with the first hand played.").wait_for()
     assert "Signed in as" not in watcher.locator("body").inner_text()
     _accessible(watcher, "tournament-6-watch")
 
     # The standings move live as the tables play out round 1, without a reload, on the
     # organizer's screen and on the watching phone.
-    desk.goto(f"{base}/g/{gid}/tournaments/{tournament}/standings")
+    arrive(desk, f"{base}/g/{gid}/tournaments/{tournament}/standings")
     desk.get_by_text("No standings yet: they start with the first hand played.").wait_for()
     for number, table in enumerate(tables, 1):
         for dealer in range(2):  # at every other table a kontra doubles the second deal
@@ -238,7 +238,7 @@ def test_an_organizer_runs_a_tournament_from_a_desktop_and_prints_it(browser, gr
 
     # The tournament page says each table has played its deals. The watch link ended, the
     # watching phone says so by itself; round 2 can be drawn.
-    desk.goto(f"{base}/g/{gid}/tournaments/{tournament}")
+    arrive(desk, f"{base}/g/{gid}/tournaments/{tournament}")
     assert desk.locator(".deal-said").all_inner_texts() == ["All 2 deals played"] * len(tables)
     desk.get_by_role("button", name="End this link").click()
     desk.get_by_role("button", name="Make a watch link").wait_for()
@@ -247,7 +247,7 @@ def test_an_organizer_runs_a_tournament_from_a_desktop_and_prints_it(browser, gr
 
     # Round 2: every player checks in, the joined one from their phone and the rest through
     # the API; the organizer's page says so as they come, and nobody is drawn without.
-    joined.goto(page_of_it)
+    arrive(joined, page_of_it)
     joined.get_by_role("button", name="I am here: check in for round 2").click()
     joined.get_by_text("You have checked in for round 2.").wait_for()
     for member in group["members"]:

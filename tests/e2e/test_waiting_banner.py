@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import call
+from tests.e2e.conftest import arrive, call
 from tests.e2e.test_browser import _accessible, browser  # noqa: F401 - the fixture
 from tests.e2e.test_signed_evening import PHONE, STARE_WIN, _events, _join, evening  # noqa: F401 - the fixture
 
@@ -32,7 +32,7 @@ def test_a_payer_confirms_the_evenings_results_from_a_hands_page_with_one_signed
     phone = _join(browser, t, 0)
     held = phone.evaluate("([g, m]) => window.bitkaKeys.keyFor(g, m)", [group, ids[0]])
     hand_page = f"{base}/g/{group}/hands/{waiting[0]}"
-    phone.goto(hand_page)
+    arrive(phone, hand_page)
     banner = phone.locator("#waiting")
     expect(banner).to_contain_text("1 result at Kop at PLN 1.00")
     expect(banner).to_contain_text("1 result at Kop at PLN 2.00")
@@ -49,12 +49,12 @@ def test_a_payer_confirms_the_evenings_results_from_a_hands_page_with_one_signed
 
     # Another browser signed in as Ala, holding none of her keys: the banner says it cannot sign, and where to turn.
     copy = browser.new_context(viewport=PHONE).new_page()
-    copy.goto(base + "/")
+    arrive(copy, base + "/")
     copy.get_by_text("Sign in with a token").click()
     copy.get_by_label("Your token").fill(t["members"][0]["token"])
     copy.get_by_role("button", name="Sign in").click()
     copy.wait_for_url(f"{base}/g/*")
-    copy.goto(hand_page)
+    arrive(copy, hand_page)
     cannot = copy.locator("#waiting .waiting-no-key")
     expect(cannot).to_be_visible()
     expect(cannot).to_contain_text("This phone cannot sign for you")
@@ -84,7 +84,7 @@ def test_a_payer_confirms_the_evenings_results_from_a_hands_page_with_one_signed
         tab: "gone", fresh: false, lease: null, outcome: {kind: "logged"}, doneAt: Date.now()}]))""",
                    [group, ids[0]])
     for path in (hand_page, hand_page, f"{base}/g/{group}"):  # two pages of this tab (one drawn again is no other)
-        phone.goto(path)
+        arrive(phone, path)
         expect(phone.locator("#taps .taps-done")).to_contain_text("Yes to all 2: logged.")
-    phone.goto(f"{base}/g/{group}/tables/{t['table']}")
+    arrive(phone, f"{base}/g/{group}/tables/{t['table']}")
     expect(phone.locator("#taps .taps-done")).to_have_count(0)

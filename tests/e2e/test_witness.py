@@ -14,7 +14,7 @@ import pytest
 
 from events import merkle
 from events.canonical import canonical_bytes
-from tests.e2e.conftest import call, start_server, stop_server
+from tests.e2e.conftest import arrive, call, start_server, stop_server
 from tests.e2e.test_browser import browser  # noqa: F401 - the fixture
 from tests.tampering import rewrite_log
 
@@ -42,7 +42,7 @@ def evening(tmp_path):
 
 def _phone(browser, t, seat: int):  # noqa: F811 - the fixture
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-    page.goto(t["base"] + "/")
+    arrive(page, t["base"] + "/")
     page.get_by_text("Sign in with a token").click()
     page.get_by_label("Your token").fill(t["members"][seat]["token"])
     page.get_by_role("button", name="Sign in").click()
@@ -51,14 +51,14 @@ def _phone(browser, t, seat: int):  # noqa: F811 - the fixture
 
 
 def _witnessed(phone, t) -> str:
-    phone.goto(f"{t['base']}/g/{t['group']}")
+    arrive(phone, f"{t['base']}/g/{t['group']}")
     box = phone.locator(".witness.ok")
     box.wait_for(timeout=15_000)
     return box.inner_text()
 
 
 def _alarm(phone, t) -> str:
-    phone.goto(f"{t['base']}/g/{t['group']}")
+    arrive(phone, f"{t['base']}/g/{t['group']}")
     box = phone.locator(".witness.alarm")
     box.wait_for(timeout=15_000)
     return box.inner_text()
@@ -115,7 +115,7 @@ def test_a_settlement_edited_in_the_store_without_its_hash_is_said_on_the_phone(
             return data
         return {**data, "payouts": [{**p, "amount": p["amount"].replace("1", "9")} for p in data["payouts"]]}
     rewrite_log(t["db"], richer, rehash=False)
-    phone.goto(f"{t['base']}/g/{t['group']}")
+    arrive(phone, f"{t['base']}/g/{t['group']}")
     shown = phone.locator("main").inner_text()
     assert "damaged" in shown.lower(), shown
     alarm = phone.locator(".witness.alarm")  # and the phone says it of the log it keeps
@@ -194,7 +194,7 @@ def test_a_witness_that_could_not_check_says_so(browser, evening):  # noqa: F811
     phone = _phone(browser, t, 0)
     _witnessed(phone, t)
     phone.route("**/witness.json*", lambda route: route.fulfill(status=503, body="busy"))
-    phone.goto(f"{t['base']}/g/{t['group']}")
+    arrive(phone, f"{t['base']}/g/{t['group']}")
     box = phone.locator(".witness.unchecked")
     box.wait_for(timeout=15_000)
     assert "could not check the group's log on this visit (the server answered 503)" in box.inner_text()
