@@ -152,7 +152,7 @@ def _gone(pid: int) -> bool:
 
 def test_a_stop_kills_a_worker_that_cannot_act_on_its_signal_at_bitkas_bound(tmp_path):
     """``systemctl stop`` signals gunicorn's master alone. A worker that cannot act on the
-    signal (frozen here; in CI, one still starting when the signal came) is killed once the
+    signal (frozen here; in a CI run, most likely one still starting when it came) is killed once the
     stop has waited ``STOP_WITHIN`` seconds, not gunicorn's default 30: the master is gone
     well before that default would have let it go."""
     proc, base = start(tmp_path / "stop.db", tmp_path)
