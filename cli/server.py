@@ -120,6 +120,13 @@ def single_process_metrics() -> None:
         os.environ.pop(name, None)
 
 
+# How long a stop (SIGTERM) waits for the requests in flight before gunicorn's master kills
+# the workers left: a request costs well under a second (issue 44's bound), a reader waiting
+# for news is answered at once (``answer_waiters_on_stop``), and a worker that missed its
+# signal (one still starting when it came) ends at this bound, not after gunicorn's default 30 s.
+STOP_WITHIN = 10
+
+
 def run_gunicorn(db: str, host: str, port: int, workers: int, threads: int, key: str | None,
                  damaged: list[Fault], backups=None, lan: bool = False) -> None:
     from gunicorn import util
@@ -158,13 +165,6 @@ def run_gunicorn(db: str, host: str, port: int, workers: int, threads: int, key:
             return app
 
     Bitka().run()
-
-
-# How long a stop (SIGTERM) waits for the requests in flight before gunicorn's master kills
-# the workers left: a request costs well under a second (issue 44's bound), a reader waiting
-# for news is answered at once (``answer_waiters_on_stop``), and a worker that missed its
-# signal (one still starting when it came) ends at this bound, not after gunicorn's default 30 s.
-STOP_WITHIN = 10
 
 
 def live_holds(threads: int) -> int:

@@ -155,7 +155,7 @@ def test_a_stop_kills_a_worker_that_cannot_act_on_its_signal_at_bitkas_bound(tmp
     signal (frozen here; in a CI run, most likely one still starting when it came) is killed once the
     stop has waited ``STOP_WITHIN`` seconds, not gunicorn's default 30: the master is gone
     well before that default would have let it go."""
-    proc, base = start(tmp_path / "stop.db", tmp_path)
+    proc, _ = start(tmp_path / "stop.db", tmp_path)
     workers = _workers(proc.pid)
     assert len(workers) == 2, workers
     os.kill(workers[0], signal.SIGSTOP)
